@@ -1,0 +1,35 @@
+//! Compiles the lessons in `lessons/` into the binary: writes
+//! `$OUT_DIR/bundled_lessons.rs` with one entry per `lessons/*.toml`, sorted
+//! by file name so the order never depends on the file system.
+
+use std::fmt::Write as _;
+use std::path::Path;
+
+fn main() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("lessons");
+    println!("cargo::rerun-if-changed=lessons");
+    let mut names: Vec<String> = std::fs::read_dir(&dir)
+        .expect("lessons/ must exist")
+        .filter_map(|e| e.ok())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".toml"))
+        .collect();
+    names.sort();
+    let mut out = String::from(
+        "/// Every bundled lesson, sorted by id.\npub static BUNDLED: &[BundledLesson] = &[\n",
+    );
+    for n in &names {
+        println!("cargo::rerun-if-changed=lessons/{n}");
+        let stem = n.trim_end_matches(".toml");
+        let path = dir.join(n);
+        writeln!(
+            out,
+            "    BundledLesson {{ id: {stem:?}, path: \"lessons/{n}\", source: include_str!({:?}) }},",
+            path.display().to_string()
+        )
+        .unwrap();
+    }
+    out.push_str("];\n");
+    let dest = Path::new(&std::env::var("OUT_DIR").unwrap()).join("bundled_lessons.rs");
+    std::fs::write(dest, out).unwrap();
+}

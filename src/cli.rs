@@ -1,0 +1,413 @@
+//! The `flockstep` command line: argument parsing (clap) and printing.
+//! Everything it prints is computed by library functions a test can call.
+//!
+//! Exit codes: 0 success, 1 a check failed, 2 bad input or usage.
+
+use crate::lesson::{BUNDLED, Lesson, LessonError, MAX_TICKS, Override, find_bundled};
+use crate::sim::line::{Line, Step};
+use crate::sim::{AnySim, Cell};
+use clap::{Parser, Subcommand};
+use std::fmt::Write as _;
+use std::io::Write as _;
+use std::process::ExitCode;
+use std::time::Instant;
+
+/// Teach and regression-test game-AI algorithms on a deterministic core.
+#[derive(Parser, Debug)]
+#[command(
+    name = "flockstep",
+    version,
+    about = "Teach and regression-test game-AI algorithms (boids, A*, Bresenham) on a bit-for-bit deterministic core",
+    after_help = "LESSON is a path to a lesson file (.toml) or the id of a bundled lesson; `flockstep lessons` lists them.\nExit codes: 0 success, 1 a check failed, 2 bad input or usage."
+)]
+pub struct Cli {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+/// The subcommands.
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// List the bundled lessons
+    Lessons,
+    /// Simulate a lesson headless; print ticks, time, ticks/s and the final state hash
+    Run {
+        /// Lesson file or bundled lesson id
+        lesson: String,
+        /// Ticks to simulate (default: the lesson's own `ticks`)
+        #[arg(long, value_name = "N")]
+        ticks: Option<u64>,
+        /// Override a scenario parameter, e.g. --set recompute_every_tick=true or --set chasers.0.at=[2,3]
+        #[arg(long = "set", value_name = "KEY=VALUE")]
+        set: Vec<String>,
+        /// Print each beat's narration when the run reaches its tick
+        #[arg(long)]
+        narrate: bool,
+        /// Narration language (a tag such as ja); beats without it fall back to English
+        #[arg(long, value_name = "TAG", requires = "narrate")]
+        lang: Option<String>,
+    },
+    /// Print the cells of a Bresenham line with the error term before each step
+    Line {
+        /// Start cell X0,Y0 (not part of the output)
+        #[arg(value_parser = parse_cell, allow_hyphen_values = true, value_name = "X0,Y0")]
+        from: Cell,
+        /// End cell X1,Y1 (the last cell of the output)
+        #[arg(value_parser = parse_cell, allow_hyphen_values = true, value_name = "X1,Y1")]
+        to: Cell,
+        /// Print {"cells": [[x,y],…], "errors": [f before each step,…]}
+        #[arg(long)]
+        json: bool,
+        /// Refuse lines longer than this many cells
+        #[arg(long, value_name = "N", default_value_t = 1_000_000)]
+        max_cells: u64,
+    },
+}
+
+/// Parses `X,Y` into a cell, with a message that says which half is wrong.
+pub fn parse_cell(s: &str) -> Result<Cell, String> {
+    let Some((x, y)) = s.split_once(',') else {
+        return Err("expected X,Y (two integers separated by a comma, such as 3,-4)".into());
+    };
+    let coord = |name: &str, v: &str| -> Result<i32, String> {
+        let v = v.trim();
+        match v.parse::<i64>() {
+            Ok(n) => i32::try_from(n).map_err(|_| {
+                format!(
+                    "{name} coordinate {n} is out of range ({}..={})",
+                    i32::MIN,
+                    i32::MAX
+                )
+            }),
+            Err(_)
+                if !v.is_empty()
+                    && v.trim_start_matches(['-', '+'])
+                        .chars()
+                        .all(|c| c.is_ascii_digit()) =>
+            {
+                Err(format!(
+                    "{name} coordinate {v} is out of range ({}..={})",
+                    i32::MIN,
+                    i32::MAX
+                ))
+            }
+            Err(_) => Err(format!("{name} coordinate '{v}' is not an integer")),
+        }
+    };
+    Ok(Cell::new(coord("x", x)?, coord("y", y)?))
+}
+
+/// A failed command: its message and exit code.
+#[derive(Debug)]
+pub struct Failure {
+    /// 1 for a failed check, 2 for bad input.
+    pub code: u8,
+    /// The one clear message.
+    pub message: String,
+}
+
+fn bad(message: impl Into<String>) -> Failure {
+    Failure {
+        code: 2,
+        message: message.into(),
+    }
+}
+
+impl From<LessonError> for Failure {
+    fn from(e: LessonError) -> Failure {
+        bad(e.to_string())
+    }
+}
+
+/// Runs the command line; returns the process exit code.
+pub fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(c) => c,
+        Err(e) => {
+            let _ = e.print();
+            return ExitCode::from(e.exit_code().clamp(0, 255) as u8);
+        }
+    };
+    match execute(cli) {
+        Ok(out) => emit(&out),
+        Err(f) => {
+            eprintln!("error: {}", f.message);
+            ExitCode::from(f.code)
+        }
+    }
+}
+
+/// Writes to stdout; a closed pipe (`| head`) is not an error.
+fn emit(out: &str) -> ExitCode {
+    let mut stdout = std::io::stdout().lock();
+    match stdout
+        .write_all(out.as_bytes())
+        .and_then(|_| stdout.flush())
+    {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: cannot write the output: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// Runs a parsed command and returns what it prints.
+pub fn execute(cli: Cli) -> Result<String, Failure> {
+    match cli.command {
+        None => Ok(format!(
+            "{}\n\n{}",
+            <Cli as clap::CommandFactory>::command().render_help(),
+            lessons_table()
+        )),
+        Some(Command::Lessons) => Ok(lessons_table()),
+        Some(Command::Run {
+            lesson,
+            ticks,
+            set,
+            narrate,
+            lang,
+        }) => run(&lesson, ticks, &set, narrate, lang.as_deref()),
+        Some(Command::Line {
+            from,
+            to,
+            json,
+            max_cells,
+        }) => line(from, to, json, max_cells),
+    }
+}
+
+/// The table `flockstep lessons` prints.
+pub fn lessons_table() -> String {
+    let mut s = String::from("Bundled lessons (run one with `flockstep run ID`):\n\n");
+    let _ = writeln!(s, "{:<28} {:<5} {:>6}  TITLE", "ID", "SIM", "TICKS");
+    for b in BUNDLED {
+        match Lesson::parse(b.source, b.path) {
+            Ok(l) => {
+                let _ = writeln!(
+                    s,
+                    "{:<28} {:<5} {:>6}  {}",
+                    l.id,
+                    l.scenario.sim_name(),
+                    l.ticks,
+                    l.title
+                );
+            }
+            Err(e) => {
+                let _ = writeln!(s, "{:<28} (does not load: {e})", b.id);
+            }
+        }
+    }
+    s
+}
+
+/// Loads a lesson from a file path or a bundled id.
+pub fn load_lesson(arg: &str, overrides: &[Override]) -> Result<Lesson, Failure> {
+    let path = std::path::Path::new(arg);
+    let looks_like_path = arg.ends_with(".toml") || arg.contains('/') || arg.contains('\\');
+    if path.is_file() || looks_like_path {
+        let src = std::fs::read_to_string(path)
+            .map_err(|e| bad(format!("{arg}: cannot read the lesson: {e}")))?;
+        return Ok(Lesson::parse_with(&src, arg, overrides)?);
+    }
+    match find_bundled(arg) {
+        Some(b) => Ok(Lesson::parse_with(b.source, b.path, overrides)?),
+        None => {
+            let hint = BUNDLED
+                .iter()
+                .map(|b| (crate::lesson::node::edit_distance(arg, b.id), b.id))
+                .filter(|(d, _)| *d <= 3)
+                .min()
+                .map(|(_, id)| format!(" Did you mean `{id}`?"))
+                .unwrap_or_default();
+            Err(bad(format!(
+                "no lesson `{arg}`: no such file, and no bundled lesson has that id (see `flockstep lessons`).{hint}"
+            )))
+        }
+    }
+}
+
+fn run(
+    arg: &str,
+    ticks: Option<u64>,
+    set: &[String],
+    narrate: bool,
+    lang: Option<&str>,
+) -> Result<String, Failure> {
+    let overrides = set
+        .iter()
+        .map(|s| Override::parse(s).map_err(|m| bad(format!("--set: {m}"))))
+        .collect::<Result<Vec<_>, _>>()?;
+    let lesson = load_lesson(arg, &overrides)?;
+    let ticks = ticks.unwrap_or(lesson.ticks);
+    if ticks > MAX_TICKS {
+        return Err(bad(format!(
+            "--ticks {ticks} is more than the limit of {MAX_TICKS}"
+        )));
+    }
+    if let Some(l) = lang
+        && !lesson.languages().iter().any(|x| x == l)
+    {
+        return Err(bad(format!(
+            "lesson `{}` has no `{l}` narration; it has: {}",
+            lesson.id,
+            match lesson.languages() {
+                v if v.is_empty() => "English only".to_owned(),
+                v => format!("English, {}", v.join(", ")),
+            }
+        )));
+    }
+    let mut sim = AnySim::new(&lesson.scenario).map_err(|m| bad(format!("{arg}: {m}")))?;
+    let mut out = String::new();
+    let mut next_beat = 0;
+    let start = Instant::now();
+    let mut narrated = Vec::new();
+    while sim.tick() < ticks {
+        if narrate {
+            while next_beat < lesson.beats.len() && lesson.beats[next_beat].at <= sim.tick() {
+                narrated.push((sim.tick(), sim.state_hash(), next_beat));
+                next_beat += 1;
+            }
+        }
+        sim.step();
+    }
+    let elapsed = start.elapsed();
+    if narrate {
+        while next_beat < lesson.beats.len() && lesson.beats[next_beat].at <= sim.tick() {
+            narrated.push((sim.tick(), sim.state_hash(), next_beat));
+            next_beat += 1;
+        }
+        for (tick, hash, i) in narrated {
+            let b = &lesson.beats[i];
+            let _ = writeln!(
+                out,
+                "[tick {tick}, hash {hash:#018x}]{}",
+                if b.pause { " (pause)" } else { "" }
+            );
+            let _ = writeln!(out, "{}\n", b.text_in(lang).trim());
+        }
+    }
+    let secs = elapsed.as_secs_f64();
+    let rate = if secs > 0.0 {
+        format!("{:.0}", ticks as f64 / secs)
+    } else {
+        "-".into()
+    };
+    let _ = writeln!(out, "lesson  {} ({})", lesson.id, lesson.title);
+    let _ = writeln!(out, "sim     {}", lesson.scenario.sim_name());
+    let _ = writeln!(out, "ticks   {}", sim.tick());
+    let _ = writeln!(out, "time    {:.3} ms", secs * 1e3);
+    let _ = writeln!(out, "rate    {rate} ticks/s");
+    let _ = writeln!(out, "hash    {:#018x}", sim.state_hash());
+    Ok(out)
+}
+
+/// The decision of one step, in words.
+pub fn decision(s: &Step, x_major: bool) -> &'static str {
+    match (s.minor_stepped, x_major) {
+        (true, true) => "f >= 0: step y, then x",
+        (false, true) => "f < 0: step x only",
+        (true, false) => "f >= 0: step x, then y",
+        (false, false) => "f < 0: step y only",
+    }
+}
+
+/// What `flockstep line` prints, as text or JSON.
+pub fn line(from: Cell, to: Cell, json: bool, max_cells: u64) -> Result<String, Failure> {
+    let l = Line::new(from, to);
+    if l.len() > max_cells {
+        return Err(bad(format!(
+            "the line {from} → {to} has {} cells, more than --max-cells {max_cells}",
+            l.len()
+        )));
+    }
+    let steps: Vec<Step> = l.stepper().collect();
+    let mut s = String::new();
+    if json {
+        s.push_str("{\"cells\": [");
+        for (i, st) in steps.iter().enumerate() {
+            let _ = write!(
+                s,
+                "{}[{},{}]",
+                if i > 0 { "," } else { "" },
+                st.cell.x,
+                st.cell.y
+            );
+        }
+        s.push_str("], \"errors\": [");
+        for (i, st) in steps.iter().enumerate() {
+            let _ = write!(s, "{}{}", if i > 0 { "," } else { "" }, st.f_before);
+        }
+        s.push_str("]}\n");
+        return Ok(s);
+    }
+    s.push_str(&describe_line(&l));
+    let _ = writeln!(s);
+    let _ = writeln!(
+        s,
+        "{:>6} {:>12}  {:<24} cell",
+        "step", "f before", "decision"
+    );
+    for st in &steps {
+        let _ = writeln!(
+            s,
+            "{:>6} {:>12}  {:<24} {}",
+            st.index,
+            st.f_before,
+            decision(st, l.x_major()),
+            st.cell
+        );
+    }
+    if let Some(pic) = picture(&l, &steps) {
+        let _ = writeln!(s);
+        s.push_str(&pic);
+    }
+    Ok(s)
+}
+
+/// The constants of a line, explained.
+pub fn describe_line(l: &Line) -> String {
+    let (maj, min) = if l.x_major() { ("x", "y") } else { ("y", "x") };
+    let (dmaj, dmin) = if l.x_major() {
+        ("dx", "dy")
+    } else {
+        ("dy", "dx")
+    };
+    format!(
+        "Bresenham line {} → {}\n  dx = {}, dy = {}, sx = {:+}, sy = {:+}: {maj} is the major axis ({})\n  f starts at 2{dmin} − {dmaj} = {}; each step: if f >= 0 {{ {min} += s{min}; f −= 2{dmaj} }}, then {maj} += s{maj}; f += 2{dmin}\n",
+        l.from,
+        l.to,
+        l.dx,
+        l.dy,
+        l.sx,
+        l.sy,
+        if l.x_major() { "dx >= dy" } else { "dy > dx" },
+        l.f0()
+    )
+}
+
+/// A small ASCII picture of the line (`A` start, `B` end, `*` cells), or
+/// `None` when it would be wider than 72 or taller than 36 characters.
+pub fn picture(l: &Line, steps: &[Step]) -> Option<String> {
+    let (x0, x1) = (l.from.x.min(l.to.x) as i64, l.from.x.max(l.to.x) as i64);
+    let (y0, y1) = (l.from.y.min(l.to.y) as i64, l.from.y.max(l.to.y) as i64);
+    let (w, h) = (x1 - x0 + 1, y1 - y0 + 1);
+    if w > 72 || h > 36 {
+        return None;
+    }
+    let mut rows = vec![vec!['.'; w as usize]; h as usize];
+    let mut put =
+        |c: Cell, ch: char| rows[(c.y as i64 - y0) as usize][(c.x as i64 - x0) as usize] = ch;
+    for st in steps {
+        put(st.cell, '*');
+    }
+    put(l.from, 'A');
+    put(l.to, 'B');
+    Some(
+        rows.into_iter()
+            .map(|r| r.into_iter().collect::<String>() + "\n")
+            .collect(),
+    )
+}

@@ -1,0 +1,195 @@
+//! The `line` scenario: parameters of the line-of-sight and chase sim
+//! (see [`crate::sim::line`]).
+//!
+//! | key | meaning | default |
+//! |---|---|---|
+//! | `map` | ASCII map: `0`–`9` heights, `#` walls (or `width` + `height` for open ground) | — |
+//! | `width`, `height` | size of an open grid, 1–4096 | — |
+//! | `walls` | extra wall cells `[[x, y], …]` | none |
+//! | `targets` | where the targets start `[[x, y], …]` (at least one) | — |
+//! | `[[scenario.chasers]]` | `at = [x, y]`, `target = 0`, `recompute_every_tick = false` | — |
+//! | `[[scenario.moves]]` | `tick`, `target = 0`, `to = [x, y]`: scripted target moves | none |
+//! | `random_every` | every N ticks each target steps randomly (0 = never) | 0 |
+//! | `random_radius` | largest random step per axis | 1 |
+//! | `eye_height` | eye level above the ground for line of sight | 1 |
+//! | `max_path` | most cells followed on one plan (the article's `NEXT_POS_MAX`) | 100 |
+//! | `seed` | seed of the random moves | 0 |
+
+use super::LessonError;
+use super::node::{Ctx, Node, Params, line_col, string_content_start};
+use crate::sim::line::{ChaserConfig, LineConfig, TargetMove};
+use crate::sim::{Cell, Grid};
+
+/// The overlays a line lesson can show.
+pub const OVERLAYS: &[&str] = &[
+    "grid",
+    "heights",
+    "ideal_line",
+    "plan",
+    "walked",
+    "error_table",
+    "formula",
+    "sight",
+    "sight_back",
+];
+
+/// Checks a highlight name: `chaser:N`, `target:N`, `cell:X,Y`, `blocker`,
+/// `error_term`, `minor_step`.
+pub fn check_highlight(h: &str) -> Result<(), String> {
+    let ok = match h.split_once(':') {
+        Some(("chaser" | "target", n)) => n.parse::<u32>().is_ok(),
+        Some(("cell", xy)) => xy
+            .split_once(',')
+            .is_some_and(|(x, y)| x.parse::<i32>().is_ok() && y.parse::<i32>().is_ok()),
+        None => matches!(h, "blocker" | "error_term" | "minor_step"),
+        _ => false,
+    };
+    if ok {
+        Ok(())
+    } else {
+        Err(format!(
+            "unknown highlight `{h}` for sim line; use chaser:N, target:N, cell:X,Y, blocker, error_term or minor_step"
+        ))
+    }
+}
+
+fn open_cell(ctx: &Ctx, grid: &Grid, c: Cell, n: &Node, what: &str) -> Result<(), LessonError> {
+    if !grid.contains(c) {
+        Err(ctx.err(
+            n,
+            format!(
+                "{what} {c} is off the {}×{} grid",
+                grid.width(),
+                grid.height()
+            ),
+        ))
+    } else if grid.is_wall(c) {
+        Err(ctx.err(n, format!("{what} {c} is inside a wall")))
+    } else {
+        Ok(())
+    }
+}
+
+/// Reads a line scenario from the `[scenario]` parameters.
+pub fn scenario(p: &mut Params) -> Result<LineConfig, LessonError> {
+    let ctx = p.ctx();
+    let seed = p.int("seed", 0, 0..=i64::MAX)? as u64;
+    let mut grid = match p.string("map")? {
+        Some((text, node)) => {
+            for key in ["width", "height"] {
+                let key: &'static str = key;
+                if let Some(n) = p.peek(key) {
+                    return Err(ctx.err(
+                        n,
+                        format!("`{key}` cannot be used with `map`: the map sets the size"),
+                    ));
+                }
+            }
+            Grid::parse(&text).map_err(|e| match node.set {
+                Some(_) => ctx.err(
+                    &node,
+                    format!("`map`: line {} column {}: {}", e.line, e.column, e.message),
+                ),
+                None => {
+                    let start = string_content_start(ctx.src, &node.span);
+                    let (l0, c0) = line_col(ctx.src, start);
+                    let line = l0 + e.line - 1;
+                    let column = if e.line == 1 {
+                        c0 + e.column - 1
+                    } else {
+                        e.column
+                    };
+                    LessonError {
+                        file: ctx.file.to_owned(),
+                        line,
+                        column,
+                        message: format!("map: {}", e.message),
+                    }
+                }
+            })?
+        }
+        None => {
+            let (w, _) = p.req_int("width", 1..=4096)?;
+            let (h, _) = p.req_int("height", 1..=4096)?;
+            Grid::open(w as u32, h as u32)
+        }
+    };
+    for (c, n) in p.cells("walls")? {
+        if !grid.contains(c) {
+            return Err(ctx.err(
+                &n,
+                format!(
+                    "wall {c} is off the {}×{} grid",
+                    grid.width(),
+                    grid.height()
+                ),
+            ));
+        }
+        grid.set_wall(c);
+    }
+    let targets = p.cells("targets")?;
+    if targets.is_empty() {
+        return Err(p.table_err("missing `targets`: a list of at least one [x, y] cell"));
+    }
+    for (i, (c, n)) in targets.iter().enumerate() {
+        open_cell(ctx, &grid, *c, n, &format!("target {i}"))?;
+    }
+    let n_targets = targets.len() as i64;
+    let mut chasers = Vec::new();
+    for (i, (mut t, _)) in p.tables("chasers")?.into_iter().enumerate() {
+        let (start, n) = t.req_cell("at")?;
+        open_cell(ctx, &grid, start, &n, &format!("chaser {i}"))?;
+        let target = t.int("target", 0, 0..=n_targets - 1)? as u32;
+        let recompute_every_tick = t.bool("recompute_every_tick", false)?;
+        t.finish()?;
+        chasers.push(ChaserConfig {
+            start,
+            target,
+            recompute_every_tick,
+        });
+    }
+    if chasers.is_empty() {
+        return Err(
+            p.table_err("missing `[[scenario.chasers]]`: at least one chaser (at = [x, y])")
+        );
+    }
+    let mut moves: Vec<TargetMove> = Vec::new();
+    for (i, (mut t, _)) in p.tables("moves")?.into_iter().enumerate() {
+        let (tick, tick_node) = t.req_int("tick", 0..=super::MAX_TICKS as i64)?;
+        let target = t.int("target", 0, 0..=n_targets - 1)? as u32;
+        let (to, n) = t.req_cell("to")?;
+        open_cell(ctx, &grid, to, &n, &format!("moves[{i}] destination"))?;
+        t.finish()?;
+        if let Some(prev) = moves.last()
+            && prev.tick > tick as u64
+        {
+            return Err(ctx.err(
+                &tick_node,
+                format!("moves[{i}] is at tick {tick}, before the previous move (tick {}): list moves in tick order", prev.tick),
+            ));
+        }
+        moves.push(TargetMove {
+            tick: tick as u64,
+            target,
+            to,
+        });
+    }
+    let random_every = p.int("random_every", 0, 0..=1_000_000)? as u32;
+    let random_radius = p.int("random_radius", 1, 0..=1000)? as i32;
+    let eye_height = p.int("eye_height", 1, 0..=9)? as i32;
+    let max_path = p.int("max_path", 100, 1..=1_000_000)? as u32;
+    let cfg = LineConfig {
+        grid,
+        seed,
+        targets: targets.into_iter().map(|(c, _)| c).collect(),
+        chasers,
+        moves,
+        random_every,
+        random_radius,
+        eye_height,
+        max_path,
+    };
+    // Everything above was checked with its position; this is a backstop.
+    cfg.check().map_err(|m| p.table_err(m))?;
+    Ok(cfg)
+}

@@ -1,0 +1,474 @@
+//! Lesson files: a scenario to simulate and the narration beats that walk a
+//! student through it, in TOML.
+//!
+//! ```toml
+//! [lesson]
+//! id = "line-error-term"          # lowercase letters, digits and '-'
+//! title = "The error term"
+//! summary = "One line, one cell per tick, integers only."
+//! ticks = 14                      # how long `flockstep run` runs by default
+//!
+//! [scenario]
+//! sim = "line"                    # which simulation; the other keys are its parameters
+//! width = 16
+//! height = 8
+//! targets = [[13, 5]]
+//!
+//! [[scenario.chasers]]
+//! at = [1, 1]
+//!
+//! [[beat]]
+//! at = 0                          # the tick it applies from
+//! text = "The chaser wants to reach the target."
+//! translations = { ja = "…" }     # optional, chosen with --lang
+//! overlays = ["grid", "plan"]     # what the viewer draws
+//! highlight = ["chaser:0"]        # what it emphasises
+//! pause = true                    # stop the clock until the teacher continues
+//! ```
+//!
+//! Parsing is strict: an unknown key, a value of the wrong type or out of
+//! range, a cell off the grid or inside a wall is an error naming the file,
+//! line and column. `--set KEY=VALUE` overrides a scenario parameter before
+//! it is checked (`KEY` may be a dotted path such as `chasers.0.at`).
+//! Decimal numbers are read from their source text, never through a float.
+
+mod bundled;
+mod line;
+pub mod node;
+
+pub use bundled::{BUNDLED, BundledLesson, find_bundled};
+
+use crate::sim::Scenario;
+use node::{Ctx, Kind, Node, Params, SetArg};
+use serde::Deserialize;
+use std::collections::BTreeMap;
+use std::fmt;
+use toml::Spanned;
+
+/// The simulations a lesson can name, for messages.
+pub const SIMS: &[&str] = &["line"];
+
+/// The longest run a lesson may ask for.
+pub const MAX_TICKS: u64 = 1_000_000_000;
+
+/// A lesson that could not be loaded: file, 1-based line and column (both
+/// 0 when the problem is in a `--set` argument rather than the file), and
+/// what is wrong.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LessonError {
+    /// The file, as named to the loader.
+    pub file: String,
+    /// 1-based line, or 0.
+    pub line: usize,
+    /// 1-based column in characters, or 0.
+    pub column: usize,
+    /// What is wrong.
+    pub message: String,
+}
+
+impl fmt::Display for LessonError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.line == 0 {
+            write!(f, "{}: {}", self.file, self.message)
+        } else {
+            write!(
+                f,
+                "{}:{}:{}: {}",
+                self.file, self.line, self.column, self.message
+            )
+        }
+    }
+}
+
+impl std::error::Error for LessonError {}
+
+/// A `--set KEY=VALUE` override of a scenario parameter.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Override {
+    /// The key path, split at dots (`chasers.0.at` → `["chasers", "0", "at"]`).
+    pub path: Vec<String>,
+    /// The value as written; read as TOML (`true`, `3`, `0.5`, `[1, 2]`,
+    /// `"text"`), and as a plain string if it is not TOML.
+    pub value: String,
+    /// The argument as given, for messages.
+    pub arg: String,
+}
+
+impl Override {
+    /// Parses `KEY=VALUE`.
+    pub fn parse(arg: &str) -> Result<Override, String> {
+        let Some((key, value)) = arg.split_once('=') else {
+            return Err(format!("`{arg}` is not KEY=VALUE"));
+        };
+        let path: Vec<String> = key.trim().split('.').map(str::to_owned).collect();
+        if path
+            .iter()
+            .any(|p| p.is_empty() || !p.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'))
+        {
+            return Err(format!(
+                "`{key}` is not a parameter name (letters, digits, '_', dotted paths)"
+            ));
+        }
+        Ok(Override {
+            path,
+            value: value.trim().to_owned(),
+            arg: arg.to_owned(),
+        })
+    }
+}
+
+/// One narration beat.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Beat {
+    /// The tick it applies from.
+    pub at: u64,
+    /// The narration, in English.
+    pub text: String,
+    /// The narration in other languages, by language tag (`ja`, `pt-BR`).
+    pub translations: BTreeMap<String, String>,
+    /// The overlays the viewer shows during this beat.
+    pub overlays: Vec<String>,
+    /// What the viewer emphasises.
+    pub highlight: Vec<String>,
+    /// Whether the clock stops here until the teacher continues.
+    pub pause: bool,
+}
+
+impl Beat {
+    /// The narration in `lang` if the beat has it, else in English.
+    pub fn text_in(&self, lang: Option<&str>) -> &str {
+        lang.and_then(|l| self.translations.get(l))
+            .map_or(&self.text, String::as_str)
+    }
+}
+
+/// A loaded, checked lesson.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Lesson {
+    /// Short id (the file stem for bundled lessons).
+    pub id: String,
+    /// One-line title.
+    pub title: String,
+    /// A sentence or two on what the lesson shows.
+    pub summary: String,
+    /// Default run length in ticks.
+    pub ticks: u64,
+    /// The checked scenario.
+    pub scenario: Scenario,
+    /// The narration, in tick order.
+    pub beats: Vec<Beat>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawFile {
+    lesson: RawMeta,
+    scenario: Node,
+    #[serde(default)]
+    beat: Vec<Spanned<RawBeat>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawMeta {
+    id: Spanned<String>,
+    title: String,
+    summary: String,
+    ticks: Spanned<u64>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawBeat {
+    at: Spanned<u64>,
+    text: Spanned<String>,
+    #[serde(default)]
+    translations: BTreeMap<Spanned<String>, String>,
+    #[serde(default)]
+    overlays: Vec<Spanned<String>>,
+    #[serde(default)]
+    highlight: Vec<Spanned<String>>,
+    #[serde(default)]
+    pause: bool,
+}
+
+/// Marks a node and everything inside it as coming from `--set` number `i`.
+fn mark(node: &mut Node, i: usize) {
+    node.set = Some(i);
+    match &mut node.kind {
+        Kind::Array(items) => items.iter_mut().for_each(|n| mark(n, i)),
+        Kind::Table(entries) => entries.iter_mut().for_each(|(_, _, n)| mark(n, i)),
+        _ => {}
+    }
+}
+
+/// Puts `value` at `path` inside `node`, creating tables on the way.
+fn set_path(
+    ctx: &Ctx,
+    node: &mut Node,
+    path: &[String],
+    value: Node,
+    i: usize,
+) -> Result<(), LessonError> {
+    let arg = &ctx.sets[i].arg;
+    let fail = |m: String| LessonError {
+        file: ctx.file.to_owned(),
+        line: 0,
+        column: 0,
+        message: format!("--set {arg}: {m}"),
+    };
+    let (head, rest) = path.split_first().expect("override paths are non-empty");
+    match &mut node.kind {
+        Kind::Table(entries) => {
+            let pos = entries.iter().position(|(k, _, _)| k == head);
+            if rest.is_empty() {
+                match pos {
+                    Some(p) => entries[p].2 = value,
+                    None => entries.push((head.clone(), value.span.clone(), value)),
+                }
+                return Ok(());
+            }
+            let p = match pos {
+                Some(p) => p,
+                None => {
+                    let mut t = Node {
+                        kind: Kind::Table(Vec::new()),
+                        span: value.span.clone(),
+                        set: None,
+                    };
+                    mark(&mut t, i);
+                    entries.push((head.clone(), value.span.clone(), t));
+                    entries.len() - 1
+                }
+            };
+            set_path(ctx, &mut entries[p].2, rest, value, i)
+        }
+        Kind::Array(items) => {
+            let len = items.len();
+            let idx: usize = head
+                .parse()
+                .map_err(|_| fail(format!("`{head}` is not an index into a list")))?;
+            let Some(item) = items.get_mut(idx) else {
+                return Err(fail(format!(
+                    "index {idx} is past the end of a list of {len}"
+                )));
+            };
+            if rest.is_empty() {
+                *item = value;
+                Ok(())
+            } else {
+                set_path(ctx, item, rest, value, i)
+            }
+        }
+        _ => Err(fail(format!(
+            "`{head}` is inside a value that is neither a table nor a list"
+        ))),
+    }
+}
+
+fn toml_error(file: &str, src: &str, e: &toml::de::Error) -> LessonError {
+    let (line, column) = e.span().map_or((1, 1), |s| node::line_col(src, s.start));
+    LessonError {
+        file: file.to_owned(),
+        line,
+        column,
+        message: e.message().trim().to_owned(),
+    }
+}
+
+fn valid_id(id: &str) -> bool {
+    !id.is_empty()
+        && id.len() <= 64
+        && id
+            .chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+        && !id.starts_with('-')
+}
+
+fn valid_lang(tag: &str) -> bool {
+    (2..=12).contains(&tag.len()) && tag.chars().all(|c| c.is_ascii_alphanumeric() || c == '-')
+}
+
+impl Lesson {
+    /// Parses and checks a lesson; `file` names it in error messages.
+    pub fn parse(src: &str, file: &str) -> Result<Lesson, LessonError> {
+        Lesson::parse_with(src, file, &[])
+    }
+
+    /// Parses a lesson, applies `--set` overrides to its scenario, and
+    /// checks the result.
+    pub fn parse_with(
+        src: &str,
+        file: &str,
+        overrides: &[Override],
+    ) -> Result<Lesson, LessonError> {
+        let raw: RawFile = toml::from_str(src).map_err(|e| toml_error(file, src, &e))?;
+        let sets: Vec<SetArg> = overrides
+            .iter()
+            .map(|o| SetArg {
+                arg: o.arg.clone(),
+                doc: format!("v = {}", o.value),
+            })
+            .collect();
+        let ctx = Ctx {
+            file,
+            src,
+            sets: &sets,
+        };
+
+        let meta = raw.lesson;
+        if !valid_id(meta.id.get_ref()) {
+            return Err(ctx.at(
+                meta.id.span().start,
+                "`id` must be 1-64 characters of lowercase letters, digits and '-'",
+            ));
+        }
+        let ticks = *meta.ticks.get_ref();
+        if !(1..=MAX_TICKS).contains(&ticks) {
+            return Err(ctx.at(
+                meta.ticks.span().start,
+                format!("`ticks` must be in 1..={MAX_TICKS}"),
+            ));
+        }
+
+        let mut scenario = raw.scenario;
+        for (i, o) in overrides.iter().enumerate() {
+            #[derive(Deserialize)]
+            struct One {
+                v: Node,
+            }
+            let mut value = match toml::from_str::<One>(&sets[i].doc) {
+                Ok(one) => one.v,
+                // Not TOML: take it as a plain string.
+                Err(_) => Node {
+                    kind: Kind::Str(o.value.clone()),
+                    span: 4..sets[i].doc.len(),
+                    set: None,
+                },
+            };
+            mark(&mut value, i);
+            set_path(&ctx, &mut scenario, &o.path, value, i)?;
+        }
+        let mut params = Params::new(&ctx, "[scenario]", scenario)?;
+        let Some((sim, sim_node)) = params.string("sim")? else {
+            return Err(params.table_err(format!("missing `sim`: one of {}", SIMS.join(", "))));
+        };
+        let (scenario, overlays, check_highlight): (
+            Scenario,
+            &[&str],
+            fn(&str) -> Result<(), String>,
+        ) = match sim.as_str() {
+            "line" => (
+                Scenario::Line(line::scenario(&mut params)?),
+                line::OVERLAYS,
+                line::check_highlight,
+            ),
+            other => {
+                let hint = SIMS
+                    .iter()
+                    .find(|s| node::edit_distance(other, s) <= 2)
+                    .map(|s| format!(" (did you mean `{s}`?)"))
+                    .unwrap_or_default();
+                return Err(ctx.err(
+                    &sim_node,
+                    format!(
+                        "unknown sim `{other}`{hint}; known sims: {}",
+                        SIMS.join(", ")
+                    ),
+                ));
+            }
+        };
+        params.finish()?;
+
+        let mut beats = Vec::with_capacity(raw.beat.len());
+        for (i, b) in raw.beat.into_iter().enumerate() {
+            let b = b.into_inner();
+            let at = *b.at.get_ref();
+            let at_pos = b.at.span().start;
+            if at > ticks {
+                return Err(ctx.at(
+                    at_pos,
+                    format!(
+                        "beat {} is at tick {at}, after the lesson's {ticks} ticks",
+                        i + 1
+                    ),
+                ));
+            }
+            if let Some(prev) = beats.last().map(|p: &Beat| p.at)
+                && at < prev
+            {
+                return Err(ctx.at(
+                    at_pos,
+                    format!("beat {} is at tick {at}, before the previous beat (tick {prev}): beats go in tick order", i + 1),
+                ));
+            }
+            if b.text.get_ref().trim().is_empty() {
+                return Err(ctx.at(b.text.span().start, format!("beat {} has no text", i + 1)));
+            }
+            let mut translations = BTreeMap::new();
+            for (lang, text) in b.translations {
+                if !valid_lang(lang.get_ref()) {
+                    return Err(ctx.at(
+                        lang.span().start,
+                        format!(
+                            "`{}` is not a language tag (such as ja or pt-BR)",
+                            lang.get_ref()
+                        ),
+                    ));
+                }
+                translations.insert(lang.into_inner(), text);
+            }
+            for o in &b.overlays {
+                if !overlays.contains(&o.get_ref().as_str()) {
+                    return Err(ctx.at(
+                        o.span().start,
+                        format!(
+                            "unknown overlay `{}` for sim {sim}; known overlays: {}",
+                            o.get_ref(),
+                            overlays.join(", ")
+                        ),
+                    ));
+                }
+            }
+            for h in &b.highlight {
+                check_highlight(h.get_ref()).map_err(|m| ctx.at(h.span().start, m))?;
+            }
+            beats.push(Beat {
+                at,
+                text: b.text.into_inner(),
+                translations,
+                overlays: b.overlays.into_iter().map(Spanned::into_inner).collect(),
+                highlight: b.highlight.into_iter().map(Spanned::into_inner).collect(),
+                pause: b.pause,
+            });
+        }
+        Ok(Lesson {
+            id: meta.id.into_inner(),
+            title: meta.title,
+            summary: meta.summary,
+            ticks,
+            scenario,
+            beats,
+        })
+    }
+
+    /// The index of the beat in force at `tick` (the last one with `at ≤ tick`).
+    pub fn beat_at(&self, tick: u64) -> Option<usize> {
+        self.beats.iter().rposition(|b| b.at <= tick)
+    }
+
+    /// The language tags every beat of this lesson is translated into.
+    pub fn languages(&self) -> Vec<String> {
+        let mut langs: Vec<String> = self
+            .beats
+            .iter()
+            .flat_map(|b| b.translations.keys().cloned())
+            .collect();
+        langs.sort();
+        langs.dedup();
+        langs
+    }
+}
+
+#[cfg(test)]
+mod tests;

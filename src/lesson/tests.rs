@@ -1,0 +1,167 @@
+//! Unit tests of lesson parsing: every rejection names its place.
+
+use super::*;
+
+const GOOD: &str = r#"[lesson]
+id = "tiny"
+title = "Tiny"
+summary = "A tiny lesson."
+ticks = 10
+
+[scenario]
+sim = "line"
+width = 8
+height = 4
+targets = [[6, 2]]
+
+[[scenario.chasers]]
+at = [1, 1]
+
+[[beat]]
+at = 0
+text = "Hello."
+translations = { ja = "こんにちは。" }
+overlays = ["grid"]
+highlight = ["chaser:0"]
+pause = true
+"#;
+
+fn err(src: &str) -> LessonError {
+    Lesson::parse(src, "t.toml").unwrap_err()
+}
+
+fn err_set(src: &str, sets: &[&str]) -> LessonError {
+    let o: Vec<Override> = sets.iter().map(|s| Override::parse(s).unwrap()).collect();
+    Lesson::parse_with(src, "t.toml", &o).unwrap_err()
+}
+
+#[test]
+fn a_good_lesson_loads() {
+    let l = Lesson::parse(GOOD, "t.toml").unwrap();
+    assert_eq!(l.id, "tiny");
+    assert_eq!(l.beats.len(), 1);
+    assert_eq!(l.beats[0].text_in(Some("ja")), "こんにちは。");
+    assert_eq!(l.beats[0].text_in(Some("fr")), "Hello.");
+    assert_eq!(l.beat_at(5), Some(0));
+    assert_eq!(l.languages(), ["ja"]);
+}
+
+#[test]
+fn misspelt_scenario_key_names_line_and_column() {
+    // A misspelt required key is first of all a missing one.
+    let e = err(&GOOD.replace("height = 4", "hieght = 4"));
+    assert_eq!(e.file, "t.toml");
+    assert!(e.message.contains("missing `height`"), "{e}");
+    let e = err(&GOOD.replace("targets = [[6, 2]]", "targets = [[6, 2]]\nrecompute = true"));
+    assert_eq!((e.line, e.column), (12, 1), "{e}");
+    assert!(e.message.contains("unknown key `recompute`"), "{e}");
+}
+
+#[test]
+fn misspelt_meta_and_beat_keys_are_errors() {
+    let e = err(&GOOD.replace("summary =", "sumary ="));
+    assert_eq!(e.line, 4, "{e}");
+    assert!(e.message.contains("sumary"), "{e}");
+    let e = err(&GOOD.replace("pause = true", "pauze = true"));
+    assert_eq!(e.line, 22, "{e}");
+}
+
+#[test]
+fn unknown_key_gets_a_hint() {
+    let e = err(&GOOD.replace("width = 8", "width = 8\nmax_pth = 3"));
+    assert!(e.message.contains("did you mean `max_path`?"), "{e}");
+}
+
+#[test]
+fn unknown_sim_is_named() {
+    let e = err(&GOOD.replace("sim = \"line\"", "sim = \"lyne\""));
+    assert_eq!((e.line, e.column), (8, 7), "{e}");
+    assert!(
+        e.message
+            .contains("unknown sim `lyne` (did you mean `line`?)"),
+        "{e}"
+    );
+    let e = err(&GOOD.replace("sim = \"line\"\n", ""));
+    assert!(e.message.contains("missing `sim`"), "{e}");
+}
+
+#[test]
+fn out_of_range_and_wrong_types() {
+    let e = err(&GOOD.replace("ticks = 10", "ticks = -5"));
+    assert_eq!(e.line, 5, "{e}");
+    let e = err(&GOOD.replace("width = 8", "width = 0"));
+    assert!(e.message.contains("out of range"), "{e}");
+    assert_eq!((e.line, e.column), (9, 9), "{e}");
+    let e = err(&GOOD.replace("width = 8", "width = \"8\""));
+    assert!(e.message.contains("must be an integer"), "{e}");
+    let e = err(&GOOD.replace("targets = [[6, 2]]", "targets = [[60, 2]]"));
+    assert!(e.message.contains("off the 8×4 grid"), "{e}");
+    let e = err(&GOOD.replace("at = [1, 1]", "at = [1, 99999999999]"));
+    assert!(e.message.contains("does not fit in i32"), "{e}");
+}
+
+#[test]
+fn beats_are_checked() {
+    let e = err(&GOOD.replace("at = 0\ntext", "at = 11\ntext"));
+    assert!(e.message.contains("after the lesson's 10 ticks"), "{e}");
+    let e = err(&GOOD.replace("overlays = [\"grid\"]", "overlays = [\"gird\"]"));
+    assert!(e.message.contains("unknown overlay `gird`"), "{e}");
+    assert_eq!(e.line, 20);
+    let e = err(&GOOD.replace("highlight = [\"chaser:0\"]", "highlight = [\"chaser\"]"));
+    assert!(e.message.contains("unknown highlight"), "{e}");
+}
+
+#[test]
+fn map_errors_point_into_the_file() {
+    let src = GOOD.replace(
+        "width = 8\nheight = 4\n",
+        "map = \"\"\"\n00000000\n0000000\n00000000\n\"\"\"\n",
+    );
+    let e = err(&src);
+    assert_eq!((e.line, e.column), (11, 8), "{e}");
+    assert!(e.message.contains("ragged"), "{e}");
+    let e = err(&src.replace("map = \"\"\"", "width = 3\nmap = \"\"\""));
+    assert!(e.message.contains("cannot be used with `map`"), "{e}");
+}
+
+#[test]
+fn a_wall_under_a_chaser_is_refused() {
+    let e = err(&GOOD.replace("targets = [[6, 2]]", "targets = [[6, 2]]\nwalls = [[1, 1]]"));
+    assert!(e.message.contains("chaser 0 (1,1) is inside a wall"), "{e}");
+}
+
+#[test]
+fn overrides_apply_and_report_their_argument() {
+    let o = [
+        Override::parse("chasers.0.recompute_every_tick=true").unwrap(),
+        Override::parse("seed=9").unwrap(),
+    ];
+    let l = Lesson::parse_with(GOOD, "t.toml", &o).unwrap();
+    let crate::sim::Scenario::Line(c) = &l.scenario;
+    assert!(c.chasers[0].recompute_every_tick);
+    assert_eq!(c.seed, 9);
+
+    let e = err_set(GOOD, &["recompute_every_tick=ture"]);
+    assert!(
+        e.message
+            .starts_with("--set recompute_every_tick=ture: unknown key"),
+        "{e}"
+    );
+    let e = err_set(GOOD, &["chasers.0.recompute_every_tick=ture"]);
+    assert!(e.message.contains("must be true or false"), "{e}");
+    assert_eq!(e.line, 0);
+    let e = err_set(GOOD, &["chasers.3.at=[1,1]"]);
+    assert!(e.message.contains("index 3 is past the end"), "{e}");
+    let e = err_set(GOOD, &["width=99999"]);
+    assert!(e.message.contains("out of range"), "{e}");
+    assert!(Override::parse("novalue").is_err());
+    assert!(Override::parse("bad key=1").is_err());
+}
+
+#[test]
+fn not_toml_at_all() {
+    let e = err("[lesson\nid = 3");
+    assert_eq!(e.line, 1, "{e}");
+    let e = err("");
+    assert!(e.message.contains("missing field"), "{e}");
+}

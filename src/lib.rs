@@ -1,0 +1,36 @@
+//! flockstep teaches and regression-tests classic game-AI algorithms —
+//! boids, A* on a height grid, Bresenham line of sight — on a fixed-point
+//! core that is bit-for-bit deterministic, so every run can be recorded,
+//! replayed anywhere and compared tick by tick.
+//!
+//! # Code map
+//! Dependencies point one way: `num → canon → sim → lesson → cli`.
+//!
+//! - [`num`]: the fixed-point scalar [`num::Fx`], vectors, binary angles
+//!   with table-driven trigonometry, exact decimal parsing, the seeded
+//!   [`num::Pcg32`] and the [`num::Xxh64`] hash.
+//! - [`canon`]: the canonical byte encoding of states and the state hash.
+//! - [`sim`]: the stepping contract ([`sim::Sim`], explain [`sim::Sink`]s)
+//!   and one module per algorithm ([`sim::line`] so far).
+//! - [`lesson`]: lesson files (TOML) parsed and checked into a scenario and
+//!   narration beats, with errors that name the file, line and column.
+//! - [`replay::codec`]: the one place that talks to `bincode`.
+//! - [`cli`]: the `flockstep` command line.
+//!
+//! # Invariants, stated as absences
+//! `num` and `sim` never touch floating point, read a clock or a file, start
+//! a thread, iterate a hash-ordered collection or use a global random
+//! generator; `tests/tidy.rs` enforces it. No input — lesson, map, literal,
+//! command-line argument — can make the library panic: bad input is an
+//! error value that names its place.
+//!
+//! # What it is not
+//! Not a game engine and not a physics library: the sims are small, exact
+//! reproductions of published algorithms, built to be watched and compared.
+
+pub mod canon;
+pub mod cli;
+pub mod lesson;
+pub mod num;
+pub mod replay;
+pub mod sim;

@@ -1,0 +1,264 @@
+//! [`Vec2`] and [`Vec3`]: fixed-point vectors with exact, overflow-checked
+//! products.
+//!
+//! Dot products and squared lengths are accumulated in 128-bit integers, so
+//! no intermediate product can overflow; only a final result that does not
+//! fit an [`Fx`] is an overflow (and panics, as every `Fx` operator does).
+//! Lengths use the exact integer square root and round down.
+
+use super::fx::Fx;
+use core::ops::{Add, AddAssign, Div, Mul, Neg, Sub, SubAssign};
+use serde::{Deserialize, Serialize};
+
+/// Converts a 128-bit raw product sum (scale 2⁶⁴) back to an [`Fx`],
+/// rounding towards zero; panics if it does not fit.
+fn fx_from_wide(wide: i128, what: &str) -> Fx {
+    let v = wide / (1i128 << 32);
+    match i64::try_from(v) {
+        Ok(b) => Fx::from_bits(b),
+        Err(_) => {
+            panic!("fixed-point overflow in {what} (the determinism contract forbids wrapping)")
+        }
+    }
+}
+
+/// `isqrt` of a non-negative 128-bit sum of squared raw bits, as an [`Fx`],
+/// saturating at [`Fx::MAX`] (only vectors with components near ±2³¹ reach it).
+fn length_from_wide(sum: u128) -> Fx {
+    let r = sum.isqrt();
+    Fx::from_bits(i64::try_from(r).unwrap_or(i64::MAX))
+}
+
+/// Scales `c` by `num / den` with one rounding (towards zero).
+fn scale_ratio(c: Fx, num: Fx, den: Fx) -> Fx {
+    let wide = c.to_bits() as i128 * num.to_bits() as i128 / den.to_bits() as i128;
+    match i64::try_from(wide) {
+        Ok(b) => Fx::from_bits(b),
+        Err(_) => panic!("fixed-point overflow in vector rescale"),
+    }
+}
+
+macro_rules! vector {
+    ($name:ident, $doc:literal, $($f:ident),+) => {
+        #[doc = $doc]
+        #[derive(Clone, Copy, PartialEq, Eq, Hash, Default, Debug, Serialize, Deserialize)]
+        pub struct $name {
+            $(
+                #[doc = concat!("The ", stringify!($f), " component.")]
+                pub $f: Fx,
+            )+
+        }
+
+        impl $name {
+            /// The zero vector.
+            pub const ZERO: $name = $name { $($f: Fx::ZERO),+ };
+
+            /// A vector from its components.
+            pub const fn new($($f: Fx),+) -> $name {
+                $name { $($f),+ }
+            }
+
+            /// A vector from integer components.
+            pub const fn from_ints($($f: i32),+) -> $name {
+                $name { $($f: Fx::from_int($f)),+ }
+            }
+
+            /// The dot product, exact up to one final rounding towards zero.
+            pub fn dot(self, o: $name) -> Fx {
+                let wide: i128 = 0 $(+ self.$f.to_bits() as i128 * o.$f.to_bits() as i128)+;
+                fx_from_wide(wide, concat!(stringify!($name), "::dot"))
+            }
+
+            /// The squared length (see [`Self::dot`]).
+            pub fn length_squared(self) -> Fx {
+                self.dot(self)
+            }
+
+            /// The length, exact and rounded down; saturates at [`Fx::MAX`].
+            pub fn length(self) -> Fx {
+                let sum: u128 = 0 $(+ (self.$f.to_bits().unsigned_abs() as u128).pow(2))+;
+                length_from_wide(sum)
+            }
+
+            /// True if no component is non-zero.
+            pub fn is_zero(self) -> bool {
+                self == $name::ZERO
+            }
+
+            /// The unit vector in the same direction; the zero vector maps to
+            /// the zero vector (a documented choice: a boid with no
+            /// neighbours steers nowhere rather than failing). The result's
+            /// length is within a few units of 2⁻³² of one.
+            pub fn normalize(self) -> $name {
+                let len = self.length();
+                if len == Fx::ZERO {
+                    return $name::ZERO;
+                }
+                $name { $($f: scale_ratio(self.$f, Fx::ONE, len)),+ }
+            }
+
+            /// This vector scaled to length `len` (zero stays zero).
+            pub fn with_length(self, len: Fx) -> $name {
+                let cur = self.length();
+                if cur == Fx::ZERO {
+                    return $name::ZERO;
+                }
+                $name { $($f: scale_ratio(self.$f, len, cur)),+ }
+            }
+
+            /// This vector, shortened to `max` if it is longer; `max < 0`
+            /// is treated as zero.
+            pub fn clamp_length(self, max: Fx) -> $name {
+                let max = max.max(Fx::ZERO);
+                if self.length() > max { self.with_length(max) } else { self }
+            }
+
+            /// The squared distance to another point.
+            pub fn distance_squared(self, o: $name) -> Fx {
+                (self - o).length_squared()
+            }
+        }
+
+        impl Add for $name {
+            type Output = $name;
+            fn add(self, o: $name) -> $name {
+                $name { $($f: self.$f + o.$f),+ }
+            }
+        }
+
+        impl Sub for $name {
+            type Output = $name;
+            fn sub(self, o: $name) -> $name {
+                $name { $($f: self.$f - o.$f),+ }
+            }
+        }
+
+        impl Neg for $name {
+            type Output = $name;
+            fn neg(self) -> $name {
+                $name { $($f: -self.$f),+ }
+            }
+        }
+
+        impl Mul<Fx> for $name {
+            type Output = $name;
+            fn mul(self, k: Fx) -> $name {
+                $name { $($f: self.$f * k),+ }
+            }
+        }
+
+        impl Div<Fx> for $name {
+            type Output = $name;
+            fn div(self, k: Fx) -> $name {
+                $name { $($f: self.$f / k),+ }
+            }
+        }
+
+        impl AddAssign for $name {
+            fn add_assign(&mut self, o: $name) {
+                *self = *self + o;
+            }
+        }
+
+        impl SubAssign for $name {
+            fn sub_assign(&mut self, o: $name) {
+                *self = *self - o;
+            }
+        }
+    };
+}
+
+vector!(
+    Vec2,
+    "A 2-D fixed-point vector (screen convention: y grows downwards).",
+    x,
+    y
+);
+vector!(
+    Vec3,
+    "A 3-D fixed-point vector (y is up in the 3-D tanks).",
+    x,
+    y,
+    z
+);
+
+impl Vec3 {
+    /// The cross product; panics on overflow like every `Fx` operator.
+    pub fn cross(self, o: Vec3) -> Vec3 {
+        let c = |a: Fx, b: Fx, c: Fx, d: Fx| {
+            fx_from_wide(
+                a.to_bits() as i128 * b.to_bits() as i128
+                    - c.to_bits() as i128 * d.to_bits() as i128,
+                "Vec3::cross",
+            )
+        };
+        Vec3 {
+            x: c(self.y, o.z, self.z, o.y),
+            y: c(self.z, o.x, self.x, o.z),
+            z: c(self.x, o.y, self.y, o.x),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn f(v: f64) -> Fx {
+        Fx::from_bits((v * 4294967296.0).round() as i64)
+    }
+    fn g(v: Fx) -> f64 {
+        v.to_bits() as f64 / 4294967296.0
+    }
+
+    #[test]
+    fn dot_and_length() {
+        let a = Vec2::from_ints(3, 4);
+        assert_eq!(a.length(), Fx::from_int(5));
+        assert_eq!(a.length_squared(), Fx::from_int(25));
+        assert_eq!(a.dot(Vec2::from_ints(-4, 3)), Fx::ZERO);
+        let b = Vec3::from_ints(2, 3, 6);
+        assert_eq!(b.length(), Fx::from_int(7));
+        // Large components: the squares overflow Fx but the length does not.
+        let big = Vec2::from_ints(60_000, 80_000);
+        assert_eq!(big.length(), Fx::from_int(100_000));
+    }
+
+    #[test]
+    fn normalize_zero_and_unit_length() {
+        assert_eq!(Vec2::ZERO.normalize(), Vec2::ZERO);
+        assert_eq!(Vec3::ZERO.normalize(), Vec3::ZERO);
+        let mut rng = crate::num::Pcg32::new(7, 1);
+        for _ in 0..10_000 {
+            let v = Vec3::new(
+                Fx::from_bits(rng.next_u64() as i64 >> 20),
+                Fx::from_bits(rng.next_u64() as i64 >> 20),
+                Fx::from_bits(rng.next_u64() as i64 >> 20),
+            );
+            if v.is_zero() {
+                continue;
+            }
+            let len = g(v.normalize().length());
+            assert!((len - 1.0).abs() < 4e-9, "{v:?} -> {len}");
+        }
+    }
+
+    #[test]
+    fn clamp_length_only_shortens() {
+        let v = Vec2::from_ints(30, 40);
+        let c = v.clamp_length(Fx::from_int(5));
+        assert_eq!(c, Vec2::from_ints(3, 4));
+        assert_eq!(v.clamp_length(Fx::from_int(100)), v);
+        assert_eq!(v.clamp_length(-Fx::ONE), Vec2::ZERO);
+        let w = Vec2::new(f(0.3), f(-0.4)).with_length(Fx::from_int(10));
+        assert!((g(w.x) - 6.0).abs() < 1e-8 && (g(w.y) + 8.0).abs() < 1e-8);
+    }
+
+    #[test]
+    fn cross_is_right_handed() {
+        let x = Vec3::from_ints(1, 0, 0);
+        let y = Vec3::from_ints(0, 1, 0);
+        assert_eq!(x.cross(y), Vec3::from_ints(0, 0, 1));
+        assert_eq!(y.cross(x), Vec3::from_ints(0, 0, -1));
+    }
+}

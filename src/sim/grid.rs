@@ -1,0 +1,260 @@
+//! Grids of cells with heights and walls, and their ASCII map format.
+//!
+//! A map is one line per row, one character per cell: `0`–`9` a height, `#`
+//! a wall. x is the column, y the row, origin top-left; every row has the
+//! same length. A trailing newline (and `\r\n` line ends) are accepted.
+
+use core::fmt;
+use serde::{Deserialize, Serialize};
+
+/// A grid cell: x is the column, y the row (screen convention, y down).
+#[derive(
+    Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug, Default, Serialize, Deserialize,
+)]
+pub struct Cell {
+    /// Column.
+    pub x: i32,
+    /// Row.
+    pub y: i32,
+}
+
+impl Cell {
+    /// A cell from its coordinates.
+    pub const fn new(x: i32, y: i32) -> Cell {
+        Cell { x, y }
+    }
+
+    /// True if the two cells touch, diagonals included (or are equal).
+    pub fn is_8_adjacent(self, o: Cell) -> bool {
+        (self.x as i64 - o.x as i64).abs() <= 1 && (self.y as i64 - o.y as i64).abs() <= 1
+    }
+}
+
+impl fmt::Display for Cell {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "({},{})", self.x, self.y)
+    }
+}
+
+/// The terrain code of a wall cell.
+const WALL: u8 = u8::MAX;
+
+/// The largest width or height a grid may have.
+pub const MAX_SIDE: u32 = 4096;
+
+/// A rectangular grid of heights (0–9) and walls.
+#[derive(Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+pub struct Grid {
+    width: u32,
+    height: u32,
+    /// Row-major terrain: 0–9 a height, 255 a wall.
+    cells: Vec<u8>,
+}
+
+/// A map that could not be read, with the 1-based line and column in the map.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GridError {
+    /// 1-based line in the map text.
+    pub line: usize,
+    /// 1-based column (in characters) in the map text.
+    pub column: usize,
+    /// What is wrong.
+    pub message: String,
+}
+
+impl fmt::Display for GridError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}: {}", self.line, self.column, self.message)
+    }
+}
+
+impl std::error::Error for GridError {}
+
+impl Grid {
+    /// An open grid: every cell at height 0. Sides are clamped to
+    /// `1..=MAX_SIDE`.
+    pub fn open(width: u32, height: u32) -> Grid {
+        let width = width.clamp(1, MAX_SIDE);
+        let height = height.clamp(1, MAX_SIDE);
+        Grid {
+            width,
+            height,
+            cells: vec![0; (width * height) as usize],
+        }
+    }
+
+    /// Reads an ASCII map (see the module docs).
+    pub fn parse(text: &str) -> Result<Grid, GridError> {
+        let mut rows: Vec<&str> = text
+            .split('\n')
+            .map(|l| l.strip_suffix('\r').unwrap_or(l))
+            .collect();
+        while rows.last().is_some_and(|r| r.is_empty()) {
+            rows.pop();
+        }
+        if rows.is_empty() {
+            return Err(GridError {
+                line: 1,
+                column: 1,
+                message: "the map is empty".into(),
+            });
+        }
+        let width = rows[0].chars().count();
+        if width == 0 {
+            return Err(GridError {
+                line: 1,
+                column: 1,
+                message: "the first row of the map is empty".into(),
+            });
+        }
+        if width > MAX_SIDE as usize || rows.len() > MAX_SIDE as usize {
+            return Err(GridError {
+                line: 1,
+                column: 1,
+                message: format!(
+                    "the map is {width}×{} cells; at most {MAX_SIDE} a side",
+                    rows.len()
+                ),
+            });
+        }
+        let mut cells = Vec::with_capacity(width * rows.len());
+        for (y, row) in rows.iter().enumerate() {
+            let mut n = 0;
+            for (x, c) in row.chars().enumerate() {
+                n += 1;
+                if x >= width {
+                    return Err(GridError {
+                        line: y + 1,
+                        column: x + 1,
+                        message: format!(
+                            "ragged map: row {} is longer than the first row ({width} cells)",
+                            y + 1
+                        ),
+                    });
+                }
+                cells.push(match c {
+                    '0'..='9' => c as u8 - b'0',
+                    '#' => WALL,
+                    _ => {
+                        return Err(GridError {
+                            line: y + 1,
+                            column: x + 1,
+                            message: format!(
+                                "unexpected {c:?}: a cell is a height 0-9 or '#' for a wall"
+                            ),
+                        });
+                    }
+                });
+            }
+            if n < width {
+                return Err(GridError {
+                    line: y + 1,
+                    column: n + 1,
+                    message: format!(
+                        "ragged map: row {} has {n} cells, the first row has {width}",
+                        y + 1
+                    ),
+                });
+            }
+        }
+        Ok(Grid {
+            width: width as u32,
+            height: rows.len() as u32,
+            cells,
+        })
+    }
+
+    /// Columns.
+    pub fn width(&self) -> u32 {
+        self.width
+    }
+
+    /// Rows.
+    pub fn height(&self) -> u32 {
+        self.height
+    }
+
+    fn index(&self, c: Cell) -> Option<usize> {
+        if c.x < 0 || c.y < 0 || c.x as u32 >= self.width || c.y as u32 >= self.height {
+            None
+        } else {
+            Some(c.y as usize * self.width as usize + c.x as usize)
+        }
+    }
+
+    /// True if the cell is on the grid.
+    pub fn contains(&self, c: Cell) -> bool {
+        self.index(c).is_some()
+    }
+
+    /// True if the cell is a wall (cells off the grid are not walls; ask
+    /// [`Grid::contains`] for that).
+    pub fn is_wall(&self, c: Cell) -> bool {
+        self.index(c).is_some_and(|i| self.cells[i] == WALL)
+    }
+
+    /// The height of an open cell on the grid; `None` for walls and cells
+    /// off the grid.
+    pub fn height_at(&self, c: Cell) -> Option<u8> {
+        self.index(c).map(|i| self.cells[i]).filter(|&h| h != WALL)
+    }
+
+    /// Makes a cell a wall (no effect off the grid).
+    pub fn set_wall(&mut self, c: Cell) {
+        if let Some(i) = self.index(c) {
+            self.cells[i] = WALL;
+        }
+    }
+
+    /// Sets the height of a cell, clamped to 0–9 (no effect off the grid).
+    pub fn set_height(&mut self, c: Cell, h: u8) {
+        if let Some(i) = self.index(c) {
+            self.cells[i] = h.min(9);
+        }
+    }
+
+    /// The map in its ASCII format (one line per row, each ending in `\n`).
+    pub fn to_ascii(&self) -> String {
+        let mut s = String::with_capacity(self.cells.len() + self.height as usize);
+        for row in self.cells.chunks(self.width as usize) {
+            for &t in row {
+                s.push(if t == WALL { '#' } else { (b'0' + t) as char });
+            }
+            s.push('\n');
+        }
+        s
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn round_trip() {
+        let text = "0123\n#45#\n9990\n";
+        let g = Grid::parse(text).unwrap();
+        assert_eq!((g.width(), g.height()), (4, 3));
+        assert!(g.is_wall(Cell::new(0, 1)));
+        assert_eq!(g.height_at(Cell::new(2, 1)), Some(5));
+        assert_eq!(g.height_at(Cell::new(3, 1)), None);
+        assert_eq!(g.height_at(Cell::new(4, 0)), None);
+        assert!(!g.is_wall(Cell::new(-1, 0)));
+        assert_eq!(g.to_ascii(), text);
+        assert_eq!(Grid::parse("01\r\n23\r\n").unwrap().to_ascii(), "01\n23\n");
+    }
+
+    #[test]
+    fn ragged_and_bad_maps_name_the_place() {
+        let e = Grid::parse("000\n00\n000").unwrap_err();
+        assert_eq!((e.line, e.column), (2, 3));
+        assert!(e.message.contains("ragged"), "{e}");
+        let e = Grid::parse("000\n0000\n").unwrap_err();
+        assert_eq!((e.line, e.column), (2, 4));
+        let e = Grid::parse("00\n0x\n").unwrap_err();
+        assert_eq!((e.line, e.column), (2, 2));
+        assert!(e.message.contains("'x'"), "{e}");
+        assert!(Grid::parse("\n\n").is_err());
+        assert!(Grid::parse("\n00").is_err());
+    }
+}

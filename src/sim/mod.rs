@@ -1,0 +1,131 @@
+//! The simulations: one stepper per algorithm, all under one contract.
+//!
+//! Every sim implements [`Sim`]: [`Sim::step`] advances exactly one tick of
+//! a fixed length ([`Sim::dt`]) and may describe what it did to an explain
+//! [`Sink`]; its state is plain data that serializes with `serde` and hashes
+//! through [`crate::canon`]. The same lesson, seed and inputs give
+//! byte-identical states on every run, build profile and platform.
+//!
+//! Invariants, stated as absences: no floating point, no clock, no file or
+//! window, no thread, no hash-ordered collection, no global random
+//! generator. Ties are broken by id, then by insertion order, and each sim
+//! documents where that happens.
+#![deny(clippy::float_arithmetic)]
+
+mod grid;
+pub mod line;
+
+pub use grid::{Cell, Grid, GridError};
+
+use crate::num::Fx;
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+
+/// Receives the explain events of a step.
+///
+/// Steppers guard every event with `if S::ENABLED`, so with [`NoTrace`] the
+/// events are never even built: the untraced step is the same machine code
+/// as a step with no tracing at all.
+pub trait Sink<E> {
+    /// Whether this sink wants events at all.
+    const ENABLED: bool;
+    /// Takes one event.
+    fn record(&mut self, event: E);
+}
+
+/// The sink that wants nothing and costs nothing.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct NoTrace;
+
+impl<E> Sink<E> for NoTrace {
+    const ENABLED: bool = false;
+    #[inline(always)]
+    fn record(&mut self, _event: E) {}
+}
+
+/// Collects every event, in order.
+impl<E> Sink<E> for Vec<E> {
+    const ENABLED: bool = true;
+    fn record(&mut self, event: E) {
+        self.push(event);
+    }
+}
+
+/// The stepping contract every simulation follows.
+pub trait Sim {
+    /// Everything that changes from tick to tick: serializable, comparable,
+    /// float-free. Configuration that never changes lives beside it.
+    type State: Serialize + DeserializeOwned + Clone + PartialEq + core::fmt::Debug;
+    /// What a step can explain (for lessons and the viewer).
+    type Event: Clone + PartialEq + core::fmt::Debug;
+
+    /// Advances exactly one tick, telling `sink` what happened. Cannot fail.
+    fn step<S: Sink<Self::Event>>(&mut self, sink: &mut S);
+
+    /// Ticks stepped since the start (the state at tick 0 is the initial one).
+    fn tick(&self) -> u64;
+
+    /// The length of one tick in the sim's time unit; fixed for a run.
+    fn dt(&self) -> Fx;
+
+    /// The current state.
+    fn state(&self) -> &Self::State;
+
+    /// The stable hash of the current state (see [`crate::canon`]).
+    fn state_hash(&self) -> u64 {
+        crate::canon::state_hash(self.state())
+    }
+}
+
+/// A checked scenario for any sim: what a lesson's `[scenario]` becomes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Scenario {
+    /// Line of sight and chase (article 003).
+    Line(line::LineConfig),
+}
+
+impl Scenario {
+    /// The sim's name as written in lessons (`sim = "line"`).
+    pub fn sim_name(&self) -> &'static str {
+        match self {
+            Scenario::Line(_) => "line",
+        }
+    }
+}
+
+/// Any sim, for code that picks one at run time (the CLI, the tests).
+#[derive(Clone, Debug)]
+pub enum AnySim {
+    /// A line-of-sight / chase sim.
+    Line(line::LineSim),
+}
+
+impl AnySim {
+    /// A sim at tick 0 of a scenario, or why the scenario is inconsistent.
+    pub fn new(scenario: &Scenario) -> Result<AnySim, String> {
+        Ok(match scenario {
+            Scenario::Line(c) => AnySim::Line(line::LineSim::new(c.clone())?),
+        })
+    }
+
+    /// One tick without tracing.
+    pub fn step(&mut self) {
+        match self {
+            AnySim::Line(s) => s.step(&mut NoTrace),
+        }
+    }
+
+    /// Ticks stepped so far.
+    pub fn tick(&self) -> u64 {
+        match self {
+            AnySim::Line(s) => s.tick(),
+        }
+    }
+
+    /// The stable hash of the current state.
+    pub fn state_hash(&self) -> u64 {
+        match self {
+            AnySim::Line(s) => s.state_hash(),
+        }
+    }
+}
