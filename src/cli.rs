@@ -36,12 +36,12 @@ pub enum Command {
         /// Lesson file or bundled lesson id
         lesson: String,
         /// Ticks to simulate (default: the lesson's own `ticks`)
-        #[arg(long, value_name = "N")]
+        #[arg(long, value_name = "N", value_parser = parse_ticks, allow_hyphen_values = true)]
         ticks: Option<u64>,
-        /// Override a scenario parameter, e.g. --set recompute_every_tick=true or --set chasers.0.at=[2,3]
+        /// Override a scenario parameter, e.g. --set eye_height=0 or --set chasers.0.recompute_every_tick=true
         #[arg(long = "set", value_name = "KEY=VALUE")]
         set: Vec<String>,
-        /// Print each beat's narration when the run reaches its tick
+        /// Print each beat's narration and a picture of the state when the run reaches its tick
         #[arg(long)]
         narrate: bool,
         /// Narration language (a tag such as ja); beats without it fall back to English
@@ -63,6 +63,18 @@ pub enum Command {
         #[arg(long, value_name = "N", default_value_t = 1_000_000)]
         max_cells: u64,
     },
+}
+
+/// Parses a tick count: a non-negative integer up to the lesson limit.
+pub fn parse_ticks(s: &str) -> Result<u64, String> {
+    match s.trim().parse::<u64>() {
+        Ok(n) if n <= MAX_TICKS => Ok(n),
+        Ok(n) => Err(format!("{n} is more than the limit of {MAX_TICKS} ticks")),
+        Err(_) if s.trim().starts_with('-') => Err("a tick count cannot be negative".into()),
+        Err(_) => Err(format!(
+            "'{s}' is not a tick count (a non-negative integer)"
+        )),
+    }
 }
 
 /// Parses `X,Y` into a cell, with a message that says which half is wrong.
@@ -263,42 +275,46 @@ fn run(
     let mut out = String::new();
     let mut next_beat = 0;
     let start = Instant::now();
-    let mut narrated = Vec::new();
-    while sim.tick() < ticks {
+    loop {
         if narrate {
             while next_beat < lesson.beats.len() && lesson.beats[next_beat].at <= sim.tick() {
-                narrated.push((sim.tick(), sim.state_hash(), next_beat));
+                let b = &lesson.beats[next_beat];
+                let _ = writeln!(
+                    out,
+                    "== beat {} of {} ==",
+                    next_beat + 1,
+                    lesson.beats.len()
+                );
+                let _ = writeln!(out, "{}", sim.render_text());
+                let _ = writeln!(
+                    out,
+                    "{}{}\n",
+                    b.text_in(lang).trim(),
+                    if b.pause { "  [pause]" } else { "" }
+                );
                 next_beat += 1;
             }
         }
+        if sim.tick() >= ticks {
+            break;
+        }
         sim.step();
     }
-    let elapsed = start.elapsed();
-    if narrate {
-        while next_beat < lesson.beats.len() && lesson.beats[next_beat].at <= sim.tick() {
-            narrated.push((sim.tick(), sim.state_hash(), next_beat));
-            next_beat += 1;
-        }
-        for (tick, hash, i) in narrated {
-            let b = &lesson.beats[i];
-            let _ = writeln!(
-                out,
-                "[tick {tick}, hash {hash:#018x}]{}",
-                if b.pause { " (pause)" } else { "" }
-            );
-            let _ = writeln!(out, "{}\n", b.text_in(lang).trim());
-        }
-    }
-    let secs = elapsed.as_secs_f64();
+    let secs = start.elapsed().as_secs_f64();
     let rate = if secs > 0.0 {
-        format!("{:.0}", ticks as f64 / secs)
+        format!("{:.0}", sim.tick() as f64 / secs)
     } else {
         "-".into()
     };
     let _ = writeln!(out, "lesson  {} ({})", lesson.id, lesson.title);
     let _ = writeln!(out, "sim     {}", lesson.scenario.sim_name());
     let _ = writeln!(out, "ticks   {}", sim.tick());
-    let _ = writeln!(out, "time    {:.3} ms", secs * 1e3);
+    let _ = writeln!(
+        out,
+        "time    {:.3} ms{}",
+        secs * 1e3,
+        if narrate { " (narration included)" } else { "" }
+    );
     let _ = writeln!(out, "rate    {rate} ticks/s");
     let _ = writeln!(out, "hash    {:#018x}", sim.state_hash());
     Ok(out)

@@ -128,4 +128,11 @@ impl AnySim {
             AnySim::Line(s) => s.state_hash(),
         }
     }
+
+    /// A plain-text picture of the current state.
+    pub fn render_text(&self) -> String {
+        match self {
+            AnySim::Line(s) => line::ascii::render(s),
+        }
+    }
 }

@@ -20,6 +20,7 @@
 //! so the state at tick `t` shows the targets where the script puts them at
 //! `t`. Chasers do not block each other.
 
+pub mod ascii;
 pub mod bresenham;
 pub mod los;
 

@@ -1,0 +1,271 @@
+//! The command line as a user meets it: the real binary, its output, its
+//! exit codes, and one clear message for every kind of bad input.
+
+use clap::CommandFactory;
+use flockstep::cli::Cli;
+use std::process::{Command, Output};
+
+fn flockstep(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_flockstep"))
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// Exit code 2 and one message containing `want`; never a panic.
+fn rejects(args: &[&str], want: &str) -> String {
+    let o = flockstep(args);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+    assert!(err.contains(want), "{args:?}: expected {want:?} in:\n{err}");
+    assert!(!err.contains("panicked"), "{args:?} panicked:\n{err}");
+    assert!(
+        stdout(&o).is_empty(),
+        "{args:?} printed to stdout on failure"
+    );
+    err
+}
+
+struct TempLesson(std::path::PathBuf);
+
+impl TempLesson {
+    fn new(name: &str, text: &str) -> TempLesson {
+        let dir = std::env::temp_dir().join(format!("flockstep-cli-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let p = dir.join(name);
+        std::fs::write(&p, text).unwrap();
+        TempLesson(p)
+    }
+    fn path(&self) -> &str {
+        self.0.to_str().unwrap()
+    }
+}
+
+impl Drop for TempLesson {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.0);
+    }
+}
+
+fn bundled(id: &str) -> &'static str {
+    flockstep::lesson::find_bundled(id).unwrap().source
+}
+
+#[test]
+fn clap_definition_is_consistent() {
+    Cli::command().debug_assert();
+}
+
+#[test]
+fn help_texts() {
+    let mut cmd = Cli::command();
+    cmd.build();
+    let mut out = cmd.render_long_help().to_string();
+    for sub in ["lessons", "run", "line"] {
+        out.push_str(&format!("\n---- flockstep {sub} --help ----\n"));
+        out.push_str(
+            &cmd.find_subcommand_mut(sub)
+                .unwrap()
+                .render_long_help()
+                .to_string(),
+        );
+    }
+    insta::assert_snapshot!("help", out);
+}
+
+#[test]
+fn lessons_lists_the_bundled_lessons() {
+    let o = flockstep(&["lessons"]);
+    assert_eq!(o.status.code(), Some(0));
+    let s = stdout(&o);
+    for b in flockstep::lesson::BUNDLED {
+        assert!(s.contains(b.id), "{} missing from:\n{s}", b.id);
+    }
+    assert!(s.contains("line-chase-arc") && s.contains(" line "));
+}
+
+#[test]
+fn no_arguments_prints_help_and_lessons() {
+    let o = flockstep(&[]);
+    assert_eq!(o.status.code(), Some(0));
+    let s = stdout(&o);
+    assert!(
+        s.contains("Usage: flockstep") && s.contains("line-error-term"),
+        "{s}"
+    );
+}
+
+#[test]
+fn run_prints_the_golden_final_hash() {
+    let o = flockstep(&["run", "line-error-term"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let s = stdout(&o);
+    assert!(s.contains("ticks   13\n"), "{s}");
+    assert!(s.contains("ticks/s"), "{s}");
+    // The same hash as the library computes (and the golden snapshot holds).
+    let l = flockstep::lesson::Lesson::parse(bundled("line-error-term"), "x").unwrap();
+    let mut sim = flockstep::sim::AnySim::new(&l.scenario).unwrap();
+    while sim.tick() < 13 {
+        sim.step();
+    }
+    assert!(
+        s.contains(&format!("hash    {:#018x}\n", sim.state_hash())),
+        "{s}"
+    );
+}
+
+#[test]
+fn run_with_ticks_set_and_a_file() {
+    let f = TempLesson::new("copy.toml", bundled("line-chase-arc"));
+    let by_file = stdout(&flockstep(&["run", f.path(), "--ticks", "7"]));
+    let by_id = stdout(&flockstep(&["run", "line-chase-arc", "--ticks", "7"]));
+    let hash = |s: &str| {
+        s.lines()
+            .find(|l| l.starts_with("hash"))
+            .unwrap()
+            .to_owned()
+    };
+    assert_eq!(hash(&by_file), hash(&by_id));
+    let changed = stdout(&flockstep(&[
+        "run",
+        "line-chase-arc",
+        "--ticks",
+        "7",
+        "--set",
+        "chasers.0.at=[3,3]",
+    ]));
+    assert_ne!(hash(&changed), hash(&by_id));
+}
+
+#[test]
+fn narration_in_japanese() {
+    let o = flockstep(&["run", "line-error-term", "--narrate", "--lang", "ja"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let s = stdout(&o);
+    assert!(s.contains("追跡者 A は (1,2)"), "{s}");
+    assert!(s.contains("== beat 7 of 7 =="), "{s}");
+    rejects(
+        &["run", "line-error-term", "--narrate", "--lang", "fr"],
+        "has no `fr` narration",
+    );
+}
+
+#[test]
+fn line_json_output() {
+    let o = flockstep(&["line", "0,0", "4,2", "--json"]);
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(
+        stdout(&o),
+        "{\"cells\": [[1,1],[2,1],[3,2],[4,2]], \"errors\": [0,-4,0,-4]}\n"
+    );
+    let o = flockstep(&["line", "-3,-4", "-3,-6", "--json"]);
+    assert_eq!(
+        stdout(&o),
+        "{\"cells\": [[-3,-5],[-3,-6]], \"errors\": [-2,-2]}\n"
+    );
+}
+
+#[test]
+fn bad_coordinates() {
+    rejects(
+        &["line", "3,x", "4,5"],
+        "y coordinate 'x' is not an integer",
+    );
+    rejects(&["line", "3", "4,5"], "expected X,Y");
+    rejects(
+        &["line", "0,0", "2147483648,0"],
+        "x coordinate 2147483648 is out of range",
+    );
+    rejects(
+        &["line", "0,0", "99999999999999999999999,0"],
+        "out of range",
+    );
+    rejects(
+        &["line", "0,0", "-2147483648,0", "--max-cells", "1000"],
+        "more than --max-cells 1000",
+    );
+}
+
+#[test]
+fn bad_tick_counts() {
+    rejects(
+        &["run", "line-error-term", "--ticks", "-5"],
+        "a tick count cannot be negative",
+    );
+    rejects(
+        &["run", "line-error-term", "--ticks", "abc"],
+        "is not a tick count",
+    );
+    rejects(
+        &["run", "line-error-term", "--ticks", "99999999999"],
+        "more than the limit",
+    );
+}
+
+#[test]
+fn bad_lessons_name_file_line_and_column() {
+    let src = bundled("line-error-term").replace("width = 16", "widht = 16");
+    let f = TempLesson::new("misspelt.toml", &src);
+    // `width` is required, so it is reported missing at the table…
+    rejects(&["run", f.path()], "missing `width`");
+    // …and an extra unknown key is reported at its own line and column.
+    let src = bundled("line-error-term").replace("width = 16", "width = 16\ntcks = 3");
+    let f = TempLesson::new("unknown.toml", &src);
+    let err = rejects(&["run", f.path()], "unknown key `tcks`");
+    assert!(err.contains(&format!("{}:10:1:", f.path())), "{err}");
+
+    let src = bundled("line-error-term").replace("sim = \"line\"", "sim = \"boids\"");
+    let f = TempLesson::new("nosim.toml", &src);
+    let err = rejects(&["run", f.path()], "unknown sim `boids`");
+    assert!(err.contains(":8:7:"), "{err}");
+
+    let f = TempLesson::new("broken.toml", "[lesson\n");
+    rejects(&["run", f.path()], "broken.toml:1:");
+}
+
+#[test]
+fn missing_lessons_and_bad_overrides() {
+    rejects(
+        &["run", "line-error-trem"],
+        "Did you mean `line-error-term`?",
+    );
+    rejects(
+        &["run", "/nonexistent/lesson.toml"],
+        "cannot read the lesson",
+    );
+    rejects(
+        &["run", "line-error-term", "--set", "nokey"],
+        "is not KEY=VALUE",
+    );
+    rejects(
+        &["run", "line-error-term", "--set", "eye_height=12"],
+        "--set eye_height=12: `eye_height` = 12 is out of range",
+    );
+    rejects(
+        &["run", "line-error-term", "--set", "targets=[[99,0]]"],
+        "off the 16×9 grid",
+    );
+}
+
+#[test]
+fn closed_stdout_is_not_a_crash() {
+    use std::process::Stdio;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_flockstep"))
+        .args(["line", "0,0", "900000,1"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let o = child.wait_with_output().unwrap();
+    assert!(!stderr(&o).contains("panicked"), "{}", stderr(&o));
+    assert_eq!(o.status.code(), Some(0));
+}

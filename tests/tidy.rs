@@ -1,0 +1,107 @@
+//! Machine-checked boundaries: the deterministic core (`src/num`,
+//! `src/sim`) never mentions floating point, the file system, clocks, hash
+//! ordered collections, threads or the outer layers, outside `#[cfg(test)]`.
+
+use std::path::{Path, PathBuf};
+
+const FORBIDDEN: &[&str] = &[
+    "f32",
+    "f64",
+    "std::fs",
+    "std::time",
+    "HashMap",
+    "HashSet",
+    "thread",
+    "macroquad",
+    "clap",
+    "DefaultHasher",
+];
+
+fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    for e in std::fs::read_dir(dir).unwrap() {
+        let p = e.unwrap().path();
+        if p.is_dir() {
+            rust_files(&p, out);
+        } else if p.extension().is_some_and(|x| x == "rs") {
+            out.push(p);
+        }
+    }
+}
+
+fn is_word_hit(line: &str, word: &str) -> bool {
+    let bytes = line.as_bytes();
+    let mut start = 0;
+    while let Some(i) = line[start..].find(word) {
+        let a = start + i;
+        let b = a + word.len();
+        let before = a == 0 || !(bytes[a - 1].is_ascii_alphanumeric() || bytes[a - 1] == b'_');
+        let after = b >= bytes.len() || !(bytes[b].is_ascii_alphanumeric() || bytes[b] == b'_');
+        if before && after {
+            return true;
+        }
+        start = b;
+    }
+    false
+}
+
+/// The offending lines of one file: code before its first `#[cfg(test)]`,
+/// comments excluded.
+fn offences(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        if line.trim_start().starts_with("#[cfg(test)]") {
+            break;
+        }
+        let code = line.split("//").next().unwrap_or("");
+        for w in FORBIDDEN {
+            if is_word_hit(code, w) {
+                out.push(format!("{}: `{w}`: {}", n + 1, line.trim()));
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn the_core_stays_pure() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = Vec::new();
+    for d in ["src/num", "src/sim"] {
+        rust_files(&root.join(d), &mut files);
+    }
+    files.sort();
+    assert!(files.len() >= 10, "the core moved? found {files:?}");
+    let mut bad = Vec::new();
+    for f in &files {
+        for o in offences(&std::fs::read_to_string(f).unwrap()) {
+            bad.push(format!("{}:{o}", f.strip_prefix(root).unwrap().display()));
+        }
+    }
+    assert!(
+        bad.is_empty(),
+        "the deterministic core must not mention these:\n{}",
+        bad.join("\n")
+    );
+}
+
+#[test]
+fn core_modules_deny_float_arithmetic() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    for m in ["src/num/mod.rs", "src/sim/mod.rs"] {
+        let text = std::fs::read_to_string(root.join(m)).unwrap();
+        assert!(
+            text.contains("#![deny(clippy::float_arithmetic)]"),
+            "{m} lost its float lint"
+        );
+    }
+}
+
+#[test]
+fn the_checker_catches_what_it_should() {
+    assert_eq!(offences("let x: f64 = 1.0;").len(), 1);
+    assert_eq!(offences("use std::collections::HashMap;").len(), 1);
+    assert_eq!(offences("std::thread::spawn(f);").len(), 1);
+    assert!(offences("// f64 in a comment is fine").is_empty());
+    assert!(offences("let f64x = 3; let my_thread_id = 1;").is_empty());
+    assert!(offences("#[cfg(test)]\nmod t { let x = 1.0f64; }").is_empty());
+}
