@@ -48,6 +48,9 @@ use toml::Spanned;
 /// The simulations a lesson can name, for messages.
 pub const SIMS: &[&str] = &["line"];
 
+/// Checks one `highlight` name of a beat for a particular sim.
+type HighlightCheck = fn(&str) -> Result<(), String>;
+
 /// The longest run a lesson may ask for.
 pub const MAX_TICKS: u64 = 1_000_000_000;
 
@@ -353,31 +356,28 @@ impl Lesson {
         let Some((sim, sim_node)) = params.string("sim")? else {
             return Err(params.table_err(format!("missing `sim`: one of {}", SIMS.join(", "))));
         };
-        let (scenario, overlays, check_highlight): (
-            Scenario,
-            &[&str],
-            fn(&str) -> Result<(), String>,
-        ) = match sim.as_str() {
-            "line" => (
-                Scenario::Line(line::scenario(&mut params)?),
-                line::OVERLAYS,
-                line::check_highlight,
-            ),
-            other => {
-                let hint = SIMS
-                    .iter()
-                    .find(|s| node::edit_distance(other, s) <= 2)
-                    .map(|s| format!(" (did you mean `{s}`?)"))
-                    .unwrap_or_default();
-                return Err(ctx.err(
-                    &sim_node,
-                    format!(
-                        "unknown sim `{other}`{hint}; known sims: {}",
-                        SIMS.join(", ")
-                    ),
-                ));
-            }
-        };
+        let (scenario, overlays, check_highlight): (Scenario, &[&str], HighlightCheck) =
+            match sim.as_str() {
+                "line" => (
+                    Scenario::Line(line::scenario(&mut params)?),
+                    line::OVERLAYS,
+                    line::check_highlight,
+                ),
+                other => {
+                    let hint = SIMS
+                        .iter()
+                        .find(|s| node::edit_distance(other, s) <= 2)
+                        .map(|s| format!(" (did you mean `{s}`?)"))
+                        .unwrap_or_default();
+                    return Err(ctx.err(
+                        &sim_node,
+                        format!(
+                            "unknown sim `{other}`{hint}; known sims: {}",
+                            SIMS.join(", ")
+                        ),
+                    ));
+                }
+            };
         params.finish()?;
 
         let mut beats = Vec::with_capacity(raw.beat.len());

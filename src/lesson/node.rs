@@ -430,7 +430,13 @@ impl<'a> Params<'a> {
             .filter(|(d, _)| *d <= 2)
             .min()
             .map(|(_, c)| format!(" (did you mean `{c}`?)"))
-            .unwrap_or_default();
+            .unwrap_or_else(|| {
+                if k == "ticks" && self.name == "[scenario]" {
+                    " (`ticks` belongs in [lesson])".to_owned()
+                } else {
+                    String::new()
+                }
+            });
         Err(self.ctx.err_at(
             n.set,
             &key_span,

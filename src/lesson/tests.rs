@@ -73,6 +73,12 @@ fn unknown_key_gets_a_hint() {
 }
 
 #[test]
+fn ticks_in_the_scenario_gets_a_pointer_to_lesson() {
+    let e = err(&GOOD.replace("width = 8", "width = 8\nticks = 3"));
+    assert!(e.message.contains("(`ticks` belongs in [lesson])"), "{e}");
+}
+
+#[test]
 fn unknown_sim_is_named() {
     let e = err(&GOOD.replace("sim = \"line\"", "sim = \"lyne\""));
     assert_eq!((e.line, e.column), (8, 7), "{e}");

@@ -175,6 +175,7 @@ impl fmt::Debug for Angle {
 }
 
 #[cfg(test)]
+#[allow(clippy::float_arithmetic)] // tests compare against f64
 mod tests {
     use super::*;
     use crate::num::Pcg32;

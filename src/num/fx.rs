@@ -325,6 +325,7 @@ impl<'de> Deserialize<'de> for Fx {
 }
 
 #[cfg(test)]
+#[allow(clippy::float_arithmetic)] // tests compare against f64
 mod tests {
     use super::*;
 

@@ -214,6 +214,7 @@ pub fn parse_angle(text: &str) -> Result<Angle, ParseNumError> {
 }
 
 #[cfg(test)]
+#[allow(clippy::float_arithmetic)] // tests compare against f64
 mod tests {
     use super::*;
 

@@ -201,6 +201,7 @@ impl Vec3 {
 }
 
 #[cfg(test)]
+#[allow(clippy::float_arithmetic)] // tests compare against f64
 mod tests {
     use super::*;
 

@@ -315,7 +315,7 @@ impl LineSim {
             }
         }
         let every = self.cfg.random_every as u64;
-        if every > 0 && tick > 0 && tick % every == 0 {
+        if every > 0 && tick > 0 && tick.is_multiple_of(every) {
             let r = self.cfg.random_radius;
             for i in 0..self.state.targets.len() {
                 let from = self.state.targets[i];
