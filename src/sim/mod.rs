@@ -12,7 +12,7 @@
 //! documents where that happens.
 #![deny(clippy::float_arithmetic)]
 
-mod grid;
+pub mod grid;
 pub mod line;
 
 pub use grid::{Cell, Grid, GridError};
