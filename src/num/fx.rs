@@ -298,8 +298,8 @@ impl From<i32> for Fx {
     }
 }
 
-/// Exact decimal: `fixed` prints the shortest decimal that reads back to the
-/// same bits, using integer arithmetic only.
+/// Decimal, through `fixed`'s formatting (integer arithmetic only; enough
+/// digits to tell neighbouring values apart).
 impl fmt::Display for Fx {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         fmt::Display::fmt(&self.0, f)

@@ -80,19 +80,7 @@ pub fn render(sim: &LineSim) -> String {
         );
         if let Some(p) = &c.plan {
             let l = p.line();
-            let _ = write!(
-                out,
-                "; plan {}->{} dx={} dy={} sx={:+} sy={:+} step {}/{} f={}",
-                l.from,
-                l.to,
-                l.dx,
-                l.dy,
-                l.sx,
-                l.sy,
-                p.done(),
-                l.len(),
-                p.f()
-            );
+            let _ = write!(out, "; plan {l} step {}/{} f={}", p.done(), l.len(), p.f());
         }
         let sight = |s: &super::Sight| match s.blocker {
             None => "yes".to_owned(),

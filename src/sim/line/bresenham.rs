@@ -38,6 +38,7 @@ pub struct Line {
 impl Line {
     /// The line from `from` to `to`. Works over the whole `i32` plane: the
     /// deltas and error terms are `i64`, so nothing can overflow.
+    #[inline]
     pub fn new(from: Cell, to: Cell) -> Line {
         let ddx = to.x as i64 - from.x as i64;
         let ddy = to.y as i64 - from.y as i64;
@@ -52,11 +53,13 @@ impl Line {
     }
 
     /// True when x is the major axis (`dx ≥ dy`; ties go to x, as in the article).
+    #[inline]
     pub fn x_major(&self) -> bool {
         self.dx >= self.dy
     }
 
     /// Number of cells the line emits: `max(dx, dy)`.
+    #[inline]
     pub fn len(&self) -> u64 {
         self.dx.max(self.dy) as u64
     }
@@ -67,6 +70,7 @@ impl Line {
     }
 
     /// The initial error term: `2dy − dx` (x-major) or `2dx − dy` (y-major).
+    #[inline]
     pub fn f0(&self) -> i64 {
         if self.x_major() {
             2 * self.dy - self.dx
@@ -76,6 +80,7 @@ impl Line {
     }
 
     /// A stepper at the start of this line.
+    #[inline]
     pub fn stepper(&self) -> Stepper {
         Stepper {
             line: *self,
@@ -84,6 +89,17 @@ impl Line {
             done: 0,
             minor_done: 0,
         }
+    }
+}
+
+/// `(x0,y0)->(x1,y1) dx=… dy=… sx=±1 sy=±1`.
+impl core::fmt::Display for Line {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(
+            f,
+            "{}->{} dx={} dy={} sx={:+} sy={:+}",
+            self.from, self.to, self.dx, self.dy, self.sx, self.sy
+        )
     }
 }
 
@@ -144,33 +160,27 @@ impl Stepper {
     }
 
     /// The step [`Stepper::advance`] would take, without taking it.
+    #[inline]
     pub fn peek(&self) -> Option<Step> {
-        if self.done >= self.line.len() {
+        let l = &self.line;
+        let x_major = l.dx >= l.dy;
+        let (major, minor_delta) = if x_major { (l.dx, l.dy) } else { (l.dy, l.dx) };
+        if self.done >= major as u64 {
             return None;
         }
-        let l = &self.line;
         let minor = self.f >= 0;
-        let mut f = self.f;
-        let mut pos = self.pos;
-        // Positions stay between the endpoints, so the i32 moves cannot overflow.
-        if l.x_major() {
-            if minor {
-                pos.y += l.sy;
-                f -= 2 * l.dx;
-            }
-            pos.x += l.sx;
-            f += 2 * l.dy;
+        // Positions stay between the endpoints, so the i32 moves cannot
+        // overflow, and |f| ≤ 2·max(dx, dy) < 2³⁴ fits i64 with room to spare.
+        let m = minor as i32;
+        let (mx, my) = if x_major {
+            (l.sx, l.sy * m)
         } else {
-            if minor {
-                pos.x += l.sx;
-                f -= 2 * l.dy;
-            }
-            pos.y += l.sy;
-            f += 2 * l.dx;
-        }
+            (l.sx * m, l.sy)
+        };
+        let f = self.f + 2 * minor_delta - if minor { 2 * major } else { 0 };
         Some(Step {
             index: self.done + 1,
-            cell: pos,
+            cell: Cell::new(self.pos.x + mx, self.pos.y + my),
             f_before: self.f,
             minor_stepped: minor,
             f_after: f,
@@ -178,6 +188,7 @@ impl Stepper {
     }
 
     /// Takes one step and returns it; `None` once the target is reached.
+    #[inline]
     pub fn advance(&mut self) -> Option<Step> {
         let s = self.peek()?;
         self.pos = s.cell;
@@ -190,6 +201,7 @@ impl Stepper {
 
 impl Iterator for Stepper {
     type Item = Step;
+    #[inline]
     fn next(&mut self) -> Option<Step> {
         self.advance()
     }
