@@ -78,6 +78,7 @@ impl Angle {
 
     /// The angle reached by turning `turn` binary units (positive is
     /// counter-clockwise); wraps around the circle.
+    #[inline]
     pub const fn add_turn(self, turn: i32) -> Angle {
         Angle(self.0.wrapping_add(turn as u32))
     }
@@ -85,11 +86,13 @@ impl Angle {
     /// The shortest signed turn from `self` to `to`, in binary units
     /// (positive is counter-clockwise). Exactly half a turn is reported as
     /// `i32::MIN` (−180°): the documented tie-break.
+    #[inline]
     pub const fn turn_to(self, to: Angle) -> i32 {
         to.0.wrapping_sub(self.0) as i32
     }
 
     /// Sine, with the error bound of the module docs.
+    #[inline]
     pub fn sin(self) -> Fx {
         let quadrant = self.0 >> 30;
         let mut p = self.0 & (QUARTER - 1);
@@ -110,6 +113,7 @@ impl Angle {
     }
 
     /// Cosine: `sin(self + 90°)`.
+    #[inline]
     pub fn cos(self) -> Fx {
         Angle(self.0.wrapping_add(QUARTER)).sin()
     }
@@ -121,6 +125,7 @@ impl Angle {
 
     /// The direction of the vector `(x, y)`, counter-clockwise from +x;
     /// `atan2(0, 0)` is 0 by definition.
+    #[inline]
     pub fn atan2(y: Fx, x: Fx) -> Angle {
         let ax = x.to_bits().unsigned_abs();
         let ay = y.to_bits().unsigned_abs();

@@ -111,6 +111,7 @@ impl Fx {
     }
 
     /// Sum, or `None` on overflow.
+    #[inline]
     pub const fn checked_add(self, rhs: Fx) -> Option<Fx> {
         match self.to_bits().checked_add(rhs.to_bits()) {
             Some(b) => Some(Fx::from_bits(b)),
@@ -119,6 +120,7 @@ impl Fx {
     }
 
     /// Difference, or `None` on overflow.
+    #[inline]
     pub const fn checked_sub(self, rhs: Fx) -> Option<Fx> {
         match self.to_bits().checked_sub(rhs.to_bits()) {
             Some(b) => Some(Fx::from_bits(b)),
@@ -127,6 +129,7 @@ impl Fx {
     }
 
     /// Product rounded towards zero, or `None` on overflow.
+    #[inline]
     pub const fn checked_mul(self, rhs: Fx) -> Option<Fx> {
         let wide = (self.to_bits() as i128 * rhs.to_bits() as i128) / (1i128 << 32);
         if wide > i64::MAX as i128 || wide < i64::MIN as i128 {
@@ -199,6 +202,7 @@ impl Fx {
     /// Computed as the integer square root of the raw bits shifted left by
     /// 32 (`√(b/2³²) = √(b·2³²)/2³²`), which is exact and about six times
     /// faster than `fixed`'s own `sqrt` (see DESIGN.md, performance notes).
+    #[inline]
     pub fn checked_sqrt(self) -> Option<Fx> {
         let b = self.to_bits();
         if b < 0 {
@@ -211,6 +215,7 @@ impl Fx {
 
     /// Square root rounded down; negative inputs give zero (documented
     /// saturation, so a rounding error just below zero cannot stop a run).
+    #[inline]
     pub fn sqrt(self) -> Fx {
         self.checked_sqrt().unwrap_or(Fx::ZERO)
     }

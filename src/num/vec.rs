@@ -54,33 +54,39 @@ macro_rules! vector {
             pub const ZERO: $name = $name { $($f: Fx::ZERO),+ };
 
             /// A vector from its components.
+            #[inline]
             pub const fn new($($f: Fx),+) -> $name {
                 $name { $($f),+ }
             }
 
             /// A vector from integer components.
+            #[inline]
             pub const fn from_ints($($f: i32),+) -> $name {
                 $name { $($f: Fx::from_int($f)),+ }
             }
 
             /// The dot product, exact up to one final rounding towards zero.
+            #[inline]
             pub fn dot(self, o: $name) -> Fx {
                 let wide: i128 = 0 $(+ self.$f.to_bits() as i128 * o.$f.to_bits() as i128)+;
                 fx_from_wide(wide, concat!(stringify!($name), "::dot"))
             }
 
             /// The squared length (see [`Self::dot`]).
+            #[inline]
             pub fn length_squared(self) -> Fx {
                 self.dot(self)
             }
 
             /// The length, exact and rounded down; saturates at [`Fx::MAX`].
+            #[inline]
             pub fn length(self) -> Fx {
                 let sum: u128 = 0 $(+ (self.$f.to_bits().unsigned_abs() as u128).pow(2))+;
                 length_from_wide(sum)
             }
 
             /// True if no component is non-zero.
+            #[inline]
             pub fn is_zero(self) -> bool {
                 self == $name::ZERO
             }
@@ -89,6 +95,7 @@ macro_rules! vector {
             /// the zero vector (a documented choice: a boid with no
             /// neighbours steers nowhere rather than failing). The result's
             /// length is within a few units of 2⁻³² of one.
+            #[inline]
             pub fn normalize(self) -> $name {
                 let len = self.length();
                 if len == Fx::ZERO {
@@ -98,6 +105,7 @@ macro_rules! vector {
             }
 
             /// This vector scaled to length `len` (zero stays zero).
+            #[inline]
             pub fn with_length(self, len: Fx) -> $name {
                 let cur = self.length();
                 if cur == Fx::ZERO {
@@ -108,12 +116,14 @@ macro_rules! vector {
 
             /// This vector, shortened to `max` if it is longer; `max < 0`
             /// is treated as zero.
+            #[inline]
             pub fn clamp_length(self, max: Fx) -> $name {
                 let max = max.max(Fx::ZERO);
                 if self.length() > max { self.with_length(max) } else { self }
             }
 
             /// The squared distance to another point.
+            #[inline]
             pub fn distance_squared(self, o: $name) -> Fx {
                 (self - o).length_squared()
             }
@@ -121,6 +131,7 @@ macro_rules! vector {
 
         impl Add for $name {
             type Output = $name;
+            #[inline]
             fn add(self, o: $name) -> $name {
                 $name { $($f: self.$f + o.$f),+ }
             }
@@ -128,6 +139,7 @@ macro_rules! vector {
 
         impl Sub for $name {
             type Output = $name;
+            #[inline]
             fn sub(self, o: $name) -> $name {
                 $name { $($f: self.$f - o.$f),+ }
             }
@@ -135,6 +147,7 @@ macro_rules! vector {
 
         impl Neg for $name {
             type Output = $name;
+            #[inline]
             fn neg(self) -> $name {
                 $name { $($f: -self.$f),+ }
             }
@@ -142,6 +155,7 @@ macro_rules! vector {
 
         impl Mul<Fx> for $name {
             type Output = $name;
+            #[inline]
             fn mul(self, k: Fx) -> $name {
                 $name { $($f: self.$f * k),+ }
             }
@@ -149,18 +163,21 @@ macro_rules! vector {
 
         impl Div<Fx> for $name {
             type Output = $name;
+            #[inline]
             fn div(self, k: Fx) -> $name {
                 $name { $($f: self.$f / k),+ }
             }
         }
 
         impl AddAssign for $name {
+            #[inline]
             fn add_assign(&mut self, o: $name) {
                 *self = *self + o;
             }
         }
 
         impl SubAssign for $name {
+            #[inline]
             fn sub_assign(&mut self, o: $name) {
                 *self = *self - o;
             }

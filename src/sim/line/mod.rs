@@ -300,9 +300,6 @@ impl LineSim {
                 break;
             }
             self.state.next_move += 1;
-            if m.tick < tick {
-                continue; // only possible for a move before tick 0: none exist
-            }
             let from = self.state.targets[m.target as usize];
             self.state.targets[m.target as usize] = m.to;
             if S::ENABLED && from != m.to {
