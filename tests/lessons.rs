@@ -229,7 +229,7 @@ fn a_plan_is_followed_for_at_most_max_path_cells() {
     }
     let a = &s.state().chasers[0];
     assert_eq!(a.status, flockstep::sim::line::Status::PlanExhausted);
-    assert_eq!(a.plan_steps, 5);
+    assert_eq!(a.plan.unwrap().done(), 5);
     // The recomputing chaser starts a new plan each tick and is never held.
     assert_eq!(
         s.state().chasers[1].status,

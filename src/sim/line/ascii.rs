@@ -44,7 +44,7 @@ pub fn render(sim: &LineSim) -> String {
     };
     for c in &st.chasers {
         if let Some(plan) = c.plan {
-            let left = cfg.max_path.saturating_sub(c.plan_steps) as usize;
+            let left = (cfg.max_path as u64).saturating_sub(plan.done()) as usize;
             for s in plan.take(left) {
                 put(s.cell, '+');
             }

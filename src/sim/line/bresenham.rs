@@ -87,7 +87,6 @@ impl Line {
             pos: self.from,
             f: self.f0(),
             done: 0,
-            minor_done: 0,
         }
     }
 }
@@ -125,7 +124,6 @@ pub struct Stepper {
     pos: Cell,
     f: i64,
     done: u64,
-    minor_done: u64,
 }
 
 impl Stepper {
@@ -149,9 +147,21 @@ impl Stepper {
         self.done
     }
 
-    /// Minor-axis steps taken (`j` in the derivation).
+    /// Minor-axis steps taken (`j` in the derivation), recovered from the
+    /// invariant `f = 2·minor·(i+1) − major·(2j+1)` with `i` = steps taken.
     pub fn minor_done(&self) -> u64 {
-        self.minor_done
+        let l = &self.line;
+        let (major, minor) = if l.x_major() {
+            (l.dx, l.dy)
+        } else {
+            (l.dy, l.dx)
+        };
+        if major == 0 {
+            return 0;
+        }
+        let two_j_plus_1 =
+            (2 * minor as i128 * (self.done as i128 + 1) - self.f as i128) / major as i128;
+        ((two_j_plus_1 - 1) / 2) as u64
     }
 
     /// Steps left.
@@ -194,7 +204,6 @@ impl Stepper {
         self.pos = s.cell;
         self.f = s.f_after;
         self.done += 1;
-        self.minor_done += s.minor_stepped as u64;
         Some(s)
     }
 }
@@ -277,13 +286,16 @@ mod tests {
                 (line.dy, line.dx)
             };
             let mut st = line.stepper();
-            let mut i = 0i64;
+            // i and j counted here, independently of the stepper.
+            let (mut i, mut j) = (0i64, 0i64);
             while let Some(s) = st.peek() {
-                let j = st.minor_done() as i64;
                 assert_eq!(s.f_before, 2 * minor * (i + 1) - major * (2 * j + 1));
+                assert_eq!(st.minor_done() as i64, j);
                 st.advance();
                 i += 1;
+                j += s.minor_stepped as i64;
             }
+            assert_eq!(st.minor_done() as i64, j);
         }
     }
 

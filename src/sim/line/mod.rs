@@ -162,8 +162,6 @@ pub struct ChaserState {
     pub pos: Cell,
     /// The line it follows, if any, with the walk so far (error term included).
     pub plan: Option<Stepper>,
-    /// Cells walked on the current plan.
-    pub plan_steps: u32,
     /// What it did this tick.
     pub status: Status,
     /// Does the chaser see its target?
@@ -258,7 +256,6 @@ impl LineSim {
             .map(|c| ChaserState {
                 pos: c.start,
                 plan: None,
-                plan_steps: 0,
                 status: Status::Ready,
                 sight: Sight::default(),
                 sight_back: Sight::default(),
@@ -377,12 +374,11 @@ impl Sim for LineSim {
             if stale || cfg.recompute_every_tick {
                 let line = Line::new(c.pos, target);
                 c.plan = Some(line.stepper());
-                c.plan_steps = 0;
                 if S::ENABLED {
                     sink.record(LineEvent::Planned { chaser, line });
                 }
             }
-            if c.plan_steps >= self.cfg.max_path {
+            if c.plan.is_some_and(|p| p.done() >= self.cfg.max_path as u64) {
                 c.status = Status::PlanExhausted;
                 if S::ENABLED {
                     sink.record(LineEvent::PlanExhausted { chaser });
@@ -409,7 +405,6 @@ impl Sim for LineSim {
             plan.advance();
             let from = c.pos;
             c.pos = next.cell;
-            c.plan_steps += 1;
             c.status = if c.pos == target {
                 Status::Arrived
             } else {
