@@ -259,16 +259,18 @@ fn run(
             "--ticks {ticks} is more than the limit of {MAX_TICKS}"
         )));
     }
+    let languages = lesson.languages();
     if let Some(l) = lang
-        && !lesson.languages().iter().any(|x| x == l)
+        && !languages.iter().any(|x| x == l)
     {
+        let have = if languages.is_empty() {
+            "English only".to_owned()
+        } else {
+            format!("English, {}", languages.join(", "))
+        };
         return Err(bad(format!(
-            "lesson `{}` has no `{l}` narration; it has: {}",
-            lesson.id,
-            match lesson.languages() {
-                v if v.is_empty() => "English only".to_owned(),
-                v => format!("English, {}", v.join(", ")),
-            }
+            "lesson `{}` has no `{l}` narration; it has: {have}",
+            lesson.id
         )));
     }
     let mut sim = AnySim::new(&lesson.scenario).map_err(|m| bad(format!("{arg}: {m}")))?;

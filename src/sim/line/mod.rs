@@ -367,27 +367,25 @@ impl Sim for LineSim {
                 }
                 continue;
             }
-            let stale = match &c.plan {
-                None => true,
-                Some(p) => p.line().to != target,
-            };
-            if stale || cfg.recompute_every_tick {
-                let line = Line::new(c.pos, target);
-                c.plan = Some(line.stepper());
-                if S::ENABLED {
-                    sink.record(LineEvent::Planned { chaser, line });
+            // Keep the plan while it still leads to the target (the article's
+            // precompute rule), unless this chaser recomputes every tick.
+            let plan = match c.plan.as_mut() {
+                Some(p) if p.line().to == target && !cfg.recompute_every_tick => p,
+                _ => {
+                    let line = Line::new(c.pos, target);
+                    if S::ENABLED {
+                        sink.record(LineEvent::Planned { chaser, line });
+                    }
+                    c.plan.insert(line.stepper())
                 }
-            }
-            if c.plan.is_some_and(|p| p.done() >= self.cfg.max_path as u64) {
+            };
+            if plan.done() >= self.cfg.max_path as u64 {
                 c.status = Status::PlanExhausted;
                 if S::ENABLED {
                     sink.record(LineEvent::PlanExhausted { chaser });
                 }
                 continue;
             }
-            let Some(plan) = c.plan.as_mut() else {
-                continue;
-            };
             // The plan ends at the target and the chaser is not there, so a
             // step always exists.
             let Some(next) = plan.peek() else { continue };
