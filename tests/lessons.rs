@@ -14,7 +14,9 @@ fn lessons() -> Vec<Lesson> {
 }
 
 fn line_sim(l: &Lesson) -> LineSim {
-    let Scenario::Line(cfg) = &l.scenario;
+    let Scenario::Line(cfg) = &l.scenario else {
+        panic!("{} is not a line lesson", l.id)
+    };
     LineSim::new(cfg.clone()).unwrap()
 }
 
@@ -191,7 +193,9 @@ fn random_moves_follow_the_seed() {
         .into_iter()
         .find(|l| l.id == "line-chase-arc")
         .unwrap();
-    let Scenario::Line(cfg) = &l.scenario;
+    let Scenario::Line(cfg) = &l.scenario else {
+        panic!("{} is not a line lesson", l.id)
+    };
     let run = |seed: u64| {
         let mut c = cfg.clone();
         c.seed = seed;
@@ -219,7 +223,9 @@ fn a_plan_is_followed_for_at_most_max_path_cells() {
         .into_iter()
         .find(|l| l.id == "line-chase-arc")
         .unwrap();
-    let Scenario::Line(cfg) = &l.scenario;
+    let Scenario::Line(cfg) = &l.scenario else {
+        panic!("{} is not a line lesson", l.id)
+    };
     let mut c = cfg.clone();
     c.max_path = 5;
     c.moves.clear();

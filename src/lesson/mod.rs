@@ -33,6 +33,7 @@
 //! Decimal numbers are read from their source text, never through a float.
 
 mod bundled;
+mod flock;
 mod line;
 pub mod node;
 
@@ -46,7 +47,7 @@ use std::fmt;
 use toml::Spanned;
 
 /// The simulations a lesson can name, for messages.
-pub const SIMS: &[&str] = &["line"];
+pub const SIMS: &[&str] = &["flock", "line"];
 
 /// Checks one `highlight` name of a beat for a particular sim.
 type HighlightCheck = fn(&str) -> Result<(), String>;
@@ -362,6 +363,11 @@ impl Lesson {
                     Scenario::Line(line::scenario(&mut params)?),
                     line::OVERLAYS,
                     line::check_highlight,
+                ),
+                "flock" => (
+                    Scenario::Flock(flock::scenario(&mut params)?),
+                    flock::OVERLAYS,
+                    flock::check_highlight,
                 ),
                 other => {
                     let hint = SIMS

@@ -337,6 +337,30 @@ impl<'a> Params<'a> {
         let Some(n) = self.take(key) else {
             return Ok(default);
         };
+        self.fx_of(key, &n, range)
+    }
+
+    /// A list of fixed-point numbers (`[1, 2.5, "0.3"]`), if present, with
+    /// its node; each must be in `range`.
+    pub fn fx_list(
+        &mut self,
+        key: &'static str,
+        range: RangeInclusive<Fx>,
+    ) -> Result<Option<(Vec<Fx>, Node)>, LessonError> {
+        let Some(n) = self.take(key) else {
+            return Ok(None);
+        };
+        let Kind::Array(items) = &n.kind else {
+            return Err(self.wrong(key, &n, "a list of numbers"));
+        };
+        let v = items
+            .iter()
+            .map(|item| self.fx_of(key, item, range.clone()))
+            .collect::<Result<Vec<Fx>, LessonError>>()?;
+        Ok(Some((v, n)))
+    }
+
+    fn fx_of(&self, key: &str, n: &Node, range: RangeInclusive<Fx>) -> Result<Fx, LessonError> {
         let parsed: Result<Fx, ParseNumError> = match &n.kind {
             Kind::Int(v) => i32::try_from(*v)
                 .map(Fx::from_int)
@@ -344,14 +368,14 @@ impl<'a> Params<'a> {
                     message: "out of range".into(),
                     offset: 0,
                 }),
-            Kind::Float => parse_fx(self.ctx.text(&n)),
+            Kind::Float => parse_fx(self.ctx.text(n)),
             Kind::Str(s) => parse_fx(s),
-            _ => return Err(self.wrong(key, &n, "a number")),
+            _ => return Err(self.wrong(key, n, "a number")),
         };
-        let v = parsed.map_err(|e| self.ctx.err(&n, format!("`{key}`: {e}")))?;
+        let v = parsed.map_err(|e| self.ctx.err(n, format!("`{key}`: {e}")))?;
         if !range.contains(&v) {
             return Err(self.ctx.err(
-                &n,
+                n,
                 format!(
                     "`{key}` = {v} is out of range: expected {}..={}",
                     range.start(),

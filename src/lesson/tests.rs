@@ -143,7 +143,9 @@ fn overrides_apply_and_report_their_argument() {
         Override::parse("seed=9").unwrap(),
     ];
     let l = Lesson::parse_with(GOOD, "t.toml", &o).unwrap();
-    let crate::sim::Scenario::Line(c) = &l.scenario;
+    let crate::sim::Scenario::Line(c) = &l.scenario else {
+        panic!("a line lesson")
+    };
     assert!(c.chasers[0].recompute_every_tick);
     assert_eq!(c.seed, 9);
 

@@ -13,6 +13,7 @@ mod fx;
 mod hash;
 mod parse;
 mod rng;
+pub mod rsqrt;
 mod tables;
 mod vec;
 

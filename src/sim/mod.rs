@@ -12,6 +12,7 @@
 //! documents where that happens.
 #![deny(clippy::float_arithmetic)]
 
+pub mod flock;
 pub mod grid;
 pub mod line;
 
@@ -82,6 +83,8 @@ pub trait Sim {
 pub enum Scenario {
     /// Line of sight and chase (article 003).
     Line(line::LineConfig),
+    /// Flocking (articles 000, 002, 004).
+    Flock(flock::FlockConfig),
 }
 
 impl Scenario {
@@ -89,6 +92,7 @@ impl Scenario {
     pub fn sim_name(&self) -> &'static str {
         match self {
             Scenario::Line(_) => "line",
+            Scenario::Flock(_) => "flock",
         }
     }
 }
@@ -98,6 +102,8 @@ impl Scenario {
 pub enum AnySim {
     /// A line-of-sight / chase sim.
     Line(line::LineSim),
+    /// A flock (boxed: it is much larger than the other sims).
+    Flock(Box<flock::FlockSim>),
 }
 
 impl AnySim {
@@ -105,6 +111,7 @@ impl AnySim {
     pub fn new(scenario: &Scenario) -> Result<AnySim, String> {
         Ok(match scenario {
             Scenario::Line(c) => AnySim::Line(line::LineSim::new(c.clone())?),
+            Scenario::Flock(c) => AnySim::Flock(Box::new(flock::FlockSim::new(c.clone())?)),
         })
     }
 
@@ -112,6 +119,7 @@ impl AnySim {
     pub fn step(&mut self) {
         match self {
             AnySim::Line(s) => s.step(&mut NoTrace),
+            AnySim::Flock(s) => s.step(&mut NoTrace),
         }
     }
 
@@ -119,6 +127,7 @@ impl AnySim {
     pub fn tick(&self) -> u64 {
         match self {
             AnySim::Line(s) => s.tick(),
+            AnySim::Flock(s) => s.tick(),
         }
     }
 
@@ -126,6 +135,7 @@ impl AnySim {
     pub fn state_hash(&self) -> u64 {
         match self {
             AnySim::Line(s) => s.state_hash(),
+            AnySim::Flock(s) => s.state_hash(),
         }
     }
 
@@ -133,6 +143,7 @@ impl AnySim {
     pub fn render_text(&self) -> String {
         match self {
             AnySim::Line(s) => line::ascii::render(s),
+            AnySim::Flock(s) => flock::ascii::render(s),
         }
     }
 }

@@ -1,0 +1,756 @@
+//! Flocking: the three boid systems of the source articles, in fixed point.
+//!
+//! | model | article | space | what a boid carries |
+//! |---|---|---|---|
+//! | [`Model::Heading`] | 000 (Qiita) | 2-D | heading angle, constant speed |
+//! | [`Model::Gems`] | 002 (Game Programming Gems aquarium) | 3-D | velocity, roll/pitch/yaw |
+//! | [`Model::Weighted`] | 004 (Unity) | 3-D or 2-D | velocity, acceleration |
+//!
+//! Axes are mathematical (y up in 2-D, angles counter-clockwise); article
+//! 000's screen coordinates are the same world mirrored, which changes no
+//! rule. In the 3-D tanks y is up.
+//!
+//! **One tick.** `dt` is fixed per run (a lesson can make it jitter on
+//! purpose, to show why replays need a fixed one). Under the default
+//! double buffering every boid reads the previous tick's flock — a
+//! [`grid::Snapshot`] taken before anyone moves — and writes its own next
+//! state, so the result does not depend on the order boids are processed.
+//! `update = "in_place"` processes boids in id order and lets each one see
+//! the boids already updated this tick, as the articles' demos do; it uses
+//! the brute-force scan, since boids move while the tick runs.
+//!
+//! The models that move first (gems, weighted: article 002 updates the
+//! position from the last velocity *before* looking around, article 004
+//! integrates the stored acceleration first) do that for everyone, then
+//! take the snapshot, then steer.
+//!
+//! **Ties and order.** Sums are exact integer sums, so they do not depend
+//! on visiting order; the nearest mate is the smallest `(distance², id)`;
+//! a capped list of visible mates keeps the smallest ids; random draws are
+//! made in id order before the boids are processed.
+//!
+//! **Limits** (checked when a scenario is loaded, so that no arithmetic in
+//! a step can overflow): world corners within ±[`COORD_LIMIT`], radii and
+//! speeds up to [`MAX_RADIUS`] and [`MAX_SPEED`], at most [`MAX_BOIDS`]
+//! boids, `dt` in `(0, 10]`. Positions that would leave ±`COORD_LIMIT`
+//! (only possible with open bounds) are clamped, and the clamp is reported.
+
+pub mod ascii;
+mod gems;
+pub mod grid;
+mod heading;
+mod weighted;
+
+use super::{Sim, Sink};
+use crate::num::{Angle, Fx, Pcg32, Vec3};
+use grid::Snapshot;
+use serde::{Deserialize, Serialize};
+
+pub use gems::GemsParams;
+pub use heading::HeadingParams;
+pub use weighted::WeightedParams;
+
+/// The most boids a scenario may have.
+pub const MAX_BOIDS: u32 = 1_000_000;
+/// World corners must lie within ±this on every axis.
+pub const COORD_LIMIT: i32 = 1_000_000;
+/// The largest radius or distance parameter.
+pub const MAX_RADIUS: i32 = 10_000;
+/// The largest speed.
+pub const MAX_SPEED: i32 = 10_000;
+
+/// What happens at the edge of the world box.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Bounds {
+    /// Periodic: leaving one side re-enters at the other (article 002).
+    Wrap,
+    /// The walls repel as virtual boids (article 004; weighted model only).
+    /// Positions are not stopped at the walls, only at ±`COORD_LIMIT`.
+    Walls,
+    /// Nothing: boids fly on until ±`COORD_LIMIT`, where they are clamped.
+    Open,
+}
+
+/// Which flock a boid reads while it steers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Update {
+    /// Everyone reads the previous tick (the default; order-free).
+    DoubleBuffered,
+    /// Boids update in id order and see the ones already updated.
+    InPlace,
+}
+
+/// How neighbours are found (the result is the same; the speed is not).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Search {
+    /// A uniform grid rebuilt every tick.
+    Grid,
+    /// Every pair, in id order.
+    Brute,
+}
+
+/// The steering model and its parameters.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Model {
+    /// Article 000.
+    Heading(HeadingParams),
+    /// Article 002.
+    Gems(GemsParams),
+    /// Article 004.
+    Weighted(WeightedParams),
+}
+
+impl Model {
+    /// The model's name as written in lessons.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Model::Heading(_) => "heading",
+            Model::Gems(_) => "gems",
+            Model::Weighted(_) => "weighted",
+        }
+    }
+
+    /// The largest distance at which one boid reads another.
+    pub fn radius(&self) -> Fx {
+        match self {
+            Model::Heading(p) => p.view_range,
+            Model::Gems(p) => p.perception,
+            Model::Weighted(p) => p.fov,
+        }
+    }
+}
+
+/// A round obstacle: a circle in 2-D, a sphere in 3-D.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Obstacle {
+    /// Its centre (z = 0 in 2-D).
+    pub center: Vec3,
+    /// Its radius (0 = article 000's point obstacle).
+    pub radius: Fx,
+}
+
+/// One boid placed explicitly.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BoidInit {
+    /// Where it starts.
+    pub pos: Vec3,
+    /// Its velocity (gems, weighted); for the heading model, derived from
+    /// `heading` and `speed`.
+    pub vel: Vec3,
+    /// Its heading (heading model).
+    pub heading: Angle,
+    /// Its constant speed (heading model).
+    pub speed: Fx,
+}
+
+/// Boids placed by the seeded generator.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Spawn {
+    /// How many.
+    pub count: u32,
+    /// The region's minimum corner.
+    pub min: Vec3,
+    /// The region's maximum corner.
+    pub max: Vec3,
+    /// Slowest initial speed.
+    pub speed_min: Fx,
+    /// Fastest initial speed.
+    pub speed_max: Fx,
+}
+
+/// A checked flock scenario.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FlockConfig {
+    /// The steering model.
+    pub model: Model,
+    /// 2 or 3.
+    pub dims: u8,
+    /// The world box's minimum corner (z ignored in 2-D).
+    pub world_min: Vec3,
+    /// The world box's maximum corner.
+    pub world_max: Vec3,
+    /// The edge policy.
+    pub bounds: Bounds,
+    /// Double-buffered or in-place updates.
+    pub update: Update,
+    /// Grid or brute-force neighbour search.
+    pub search: Search,
+    /// The tick length.
+    pub dt: Fx,
+    /// Variable `dt` on purpose: each tick's `dt` is `dt · (1 ± dt_jitter)`,
+    /// drawn from a generator seeded by `frame_seed` (standing in for the
+    /// frame timings of one particular machine). 0 = fixed `dt`.
+    pub dt_jitter: Fx,
+    /// Seed of the frame-time generator (only used when `dt_jitter > 0`).
+    pub frame_seed: u64,
+    /// Seed of the placement and the gems model's wobble.
+    pub seed: u64,
+    /// Explicitly placed boids: ids `0..boids.len()`.
+    pub boids: Vec<BoidInit>,
+    /// Generated boids, after the explicit ones.
+    pub spawn: Option<Spawn>,
+    /// Obstacles (heading and weighted models).
+    pub obstacles: Vec<Obstacle>,
+}
+
+impl FlockConfig {
+    /// The number of boids the scenario starts with.
+    pub fn boid_count(&self) -> u64 {
+        self.boids.len() as u64 + self.spawn.map_or(0, |s| s.count as u64)
+    }
+
+    /// Checks the invariants [`FlockSim::new`] relies on (the loader checks
+    /// the same with positions; this is the backstop for code that builds a
+    /// config by hand).
+    pub fn check(&self) -> Result<(), String> {
+        let lim = Fx::from_int(COORD_LIMIT);
+        let in_lim = |v: Vec3| [v.x, v.y, v.z].iter().all(|c| c.abs() <= lim);
+        let r = Fx::from_int(MAX_RADIUS);
+        let s = Fx::from_int(MAX_SPEED);
+        let n = self.boid_count();
+        if n == 0 || n > MAX_BOIDS as u64 {
+            return Err(format!("a flock needs 1..={MAX_BOIDS} boids, not {n}"));
+        }
+        if !(self.dims == 2 || self.dims == 3) {
+            return Err("dims must be 2 or 3".into());
+        }
+        if !in_lim(self.world_min) || !in_lim(self.world_max) {
+            return Err(format!("the world box must lie within ±{COORD_LIMIT}"));
+        }
+        let axes = if self.dims == 3 { 3 } else { 2 };
+        let (a, b) = (self.world_min, self.world_max);
+        if [a.x < b.x, a.y < b.y, a.z < b.z][..axes].contains(&false) {
+            return Err("the world box is empty: min must be below max on every axis".into());
+        }
+        if !(Fx::ZERO < self.dt && self.dt <= Fx::from_int(10)) {
+            return Err("dt must be in (0, 10]".into());
+        }
+        if !(Fx::ZERO <= self.dt_jitter && self.dt_jitter <= Fx::from_ratio(9, 10).unwrap()) {
+            return Err("dt_jitter must be in 0..=0.9".into());
+        }
+        let inside = |p: Vec3| {
+            p.x >= a.x
+                && p.x <= b.x
+                && p.y >= a.y
+                && p.y <= b.y
+                && (self.dims == 2 || (p.z >= a.z && p.z <= b.z))
+        };
+        for (i, bi) in self.boids.iter().enumerate() {
+            if !inside(bi.pos) {
+                return Err(format!("boid {i} starts outside the world box"));
+            }
+            if bi.speed > s || bi.vel.fast_length() > s {
+                return Err(format!("boid {i} is faster than {MAX_SPEED}"));
+            }
+        }
+        if let Some(sp) = self.spawn
+            && (!inside(sp.min)
+                || !inside(sp.max)
+                || sp.speed_min < Fx::ZERO
+                || sp.speed_min > sp.speed_max
+                || sp.speed_max > s)
+        {
+            return Err("the spawn region must lie in the world box, with 0 ≤ speed_min ≤ speed_max ≤ MAX_SPEED".into());
+        }
+        for (i, o) in self.obstacles.iter().enumerate() {
+            if !inside(o.center) || o.radius < Fx::ZERO || o.radius > r {
+                return Err(format!(
+                    "obstacle {i} must have its centre in the world box and a radius in 0..={MAX_RADIUS}"
+                ));
+            }
+        }
+        if self.dims == 2 && (self.world_min.z != Fx::ZERO || self.world_max.z != Fx::ZERO) {
+            return Err("a 2-D world has z = 0".into());
+        }
+        if self.update == Update::InPlace && self.search == Search::Grid {
+            // Allowed: in-place silently uses the brute-force scan.
+        }
+        match &self.model {
+            Model::Heading(p) => {
+                if self.dims != 2 {
+                    return Err("the heading model is 2-D".into());
+                }
+                if self.bounds == Bounds::Walls {
+                    return Err("only the weighted model has walls as virtual boids".into());
+                }
+                p.check()
+            }
+            Model::Gems(p) => {
+                if self.dims != 3 {
+                    return Err("the gems model is 3-D".into());
+                }
+                if self.bounds == Bounds::Walls {
+                    return Err("only the weighted model has walls as virtual boids".into());
+                }
+                if !self.obstacles.is_empty() {
+                    return Err("the gems model has no obstacle rule (article 002)".into());
+                }
+                p.check()
+            }
+            Model::Weighted(p) => p.check(),
+        }
+    }
+}
+
+/// One boid's position and velocity (per unit of time).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct Boid {
+    /// Position.
+    pub pos: Vec3,
+    /// Velocity.
+    pub vel: Vec3,
+}
+
+/// A fish's orientation in the gems model, derived from its velocity.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct Attitude {
+    /// Up or down: `atan2(v.y, √(v.x² + v.z²))`.
+    pub pitch: Angle,
+    /// Around the vertical: `atan2(−v.x, −v.z)`.
+    pub yaw: Angle,
+    /// Banking into a turn, from the lateral part of the velocity change
+    /// against gravity: `90° − atan2(g, lateral)` (0 when flying straight).
+    pub roll: Angle,
+}
+
+/// What each model keeps per boid beyond position and velocity.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ModelState {
+    /// Heading model: each boid's heading.
+    Heading {
+        /// Headings, by id.
+        heading: Vec<Angle>,
+    },
+    /// Gems model: each fish's roll, pitch and yaw.
+    Gems {
+        /// Attitudes, by id.
+        attitude: Vec<Attitude>,
+    },
+    /// Weighted model: the acceleration the next tick integrates.
+    Weighted {
+        /// Accelerations, by id.
+        acc: Vec<Vec3>,
+    },
+}
+
+/// Everything that changes in a flock.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FlockState {
+    /// Ticks stepped.
+    pub tick: u64,
+    /// The model's random generator (the gems wobble).
+    pub rng: Pcg32,
+    /// The frame-time generator (variable-`dt` lessons only).
+    pub frame_rng: Pcg32,
+    /// The `dt` of the last tick.
+    pub dt: Fx,
+    /// The boids, by id.
+    pub boids: Vec<Boid>,
+    /// Model-specific per-boid state.
+    pub model: ModelState,
+}
+
+/// A steering contribution: a turn (heading model) or a vector.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Steer {
+    /// A turn in binary-angle units (2³² = a full turn); may exceed a turn
+    /// before wrapping.
+    Turn(i64),
+    /// A change of velocity (gems) or an acceleration (weighted).
+    Vector(Vec3),
+}
+
+impl core::fmt::Display for Steer {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            Steer::Turn(t) => {
+                // Degrees with 3 decimals, from the exact binary units.
+                let milli = (*t as i128 * 360_000 + (1 << 31)).div_euclid(1 << 32);
+                let sign = if milli < 0 { "-" } else { "" };
+                let m = milli.unsigned_abs();
+                write!(f, "{sign}{}.{:03}deg", m / 1000, m % 1000)
+            }
+            Steer::Vector(v) => write!(f, "({}, {}, {})", v.x, v.y, v.z),
+        }
+    }
+}
+
+/// The rule a contribution comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Rule {
+    /// Keep apart.
+    Separation,
+    /// Match heading or velocity.
+    Alignment,
+    /// Move towards the centre.
+    Cohesion,
+    /// Steer around obstacles.
+    Obstacle,
+    /// Swim at the desired speed, with a wobble (gems).
+    Cruising,
+}
+
+/// An obstacle a heading-model boid looked at.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Feeler {
+    /// Obstacle index.
+    pub obstacle: u32,
+    /// Signed length of the obstacle's offset projected on the heading
+    /// (negative = behind).
+    pub projection: Fx,
+    /// Distance of the obstacle from the heading line.
+    pub perpendicular: Fx,
+    /// The turn it caused (0 if ignored).
+    pub turn: i64,
+    /// Whether it steered the boid.
+    pub steered: bool,
+}
+
+/// A limit that changed a result.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Clamp {
+    /// The steering was longer than `max_change` (gems), was this long.
+    MaxChange(Fx),
+    /// The speed was above the maximum, was this.
+    MaxSpeed(Fx),
+    /// The speed was below the minimum (weighted), was this.
+    MinSpeed(Fx),
+    /// A mate or wall was closer than `min_distance` (weighted separation).
+    MinDistance(u32),
+    /// More mates were visible than the list holds (gems), this many.
+    ListFull(u32),
+    /// The position hit ±`COORD_LIMIT` and was stopped there.
+    CoordLimit,
+}
+
+/// Why one boid did what it did this tick.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BoidExplain {
+    /// The boid.
+    pub id: u32,
+    /// The mates it saw, ascending ids.
+    pub neighbours: Vec<u32>,
+    /// The nearest of them (smallest distance, then smallest id).
+    pub nearest: Option<u32>,
+    /// Each rule's contribution, before weighting (weighted: after
+    /// averaging; heading: the turn it adds).
+    pub rules: Vec<(Rule, Steer)>,
+    /// Obstacles looked at (heading model).
+    pub feelers: Vec<Feeler>,
+    /// Virtual boids on walls and obstacle surfaces (weighted model).
+    pub wall_boids: Vec<Vec3>,
+    /// Limits that fired.
+    pub clamps: Vec<Clamp>,
+    /// The final steering applied.
+    pub steering: Steer,
+}
+
+impl BoidExplain {
+    fn new(id: u32) -> BoidExplain {
+        BoidExplain {
+            id,
+            neighbours: Vec::new(),
+            nearest: None,
+            rules: Vec::new(),
+            feelers: Vec::new(),
+            wall_boids: Vec::new(),
+            clamps: Vec::new(),
+            steering: Steer::Turn(0),
+        }
+    }
+}
+
+/// What a step of the flock sim explains.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum FlockEvent {
+    /// The tick's `dt` (first event of every step).
+    Tick {
+        /// The `dt` used.
+        dt: Fx,
+    },
+    /// One boid's reasoning, in id order.
+    Boid(Box<BoidExplain>),
+}
+
+/// A running flock.
+#[derive(Clone, Debug)]
+pub struct FlockSim {
+    cfg: FlockConfig,
+    state: FlockState,
+    /// Constant speeds (heading model), by id.
+    speeds: Vec<Fx>,
+    snap: Snapshot,
+    /// Scratch: pre-drawn random numbers, by id.
+    draws: Vec<u32>,
+    /// Scratch: visible mates of one boid.
+    seen: Vec<u32>,
+}
+
+/// A uniform random fixed-point number in `[lo, hi]`.
+fn uniform(rng: &mut Pcg32, lo: Fx, hi: Fx) -> Fx {
+    let span = (hi.to_bits() - lo.to_bits()) as u64;
+    if span == 0 {
+        return lo;
+    }
+    let r = ((rng.next_u64() as u128 * (span as u128 + 1)) >> 64) as i64;
+    Fx::from_bits(lo.to_bits() + r)
+}
+
+/// A uniformly random direction (unit vector) by rejection sampling.
+fn random_direction(rng: &mut Pcg32, d3: bool) -> Vec3 {
+    loop {
+        let c = |rng: &mut Pcg32| uniform(rng, -Fx::ONE, Fx::ONE);
+        let v = Vec3::new(c(rng), c(rng), if d3 { c(rng) } else { Fx::ZERO });
+        let l2 = v.length_squared_wide();
+        // Inside the unit ball and not too close to the centre.
+        if ((1u128 << 56)..=(1u128 << 64)).contains(&l2) {
+            return v.fast_normalize();
+        }
+    }
+}
+
+impl FlockSim {
+    /// A flock at tick 0, or why the config is inconsistent.
+    pub fn new(cfg: FlockConfig) -> Result<FlockSim, String> {
+        cfg.check()?;
+        let d3 = cfg.dims == 3;
+        let mut rng = Pcg32::new(cfg.seed, 0xF10C);
+        let mut boids = Vec::with_capacity(cfg.boid_count() as usize);
+        let mut headings = Vec::new();
+        let mut speeds = Vec::new();
+        let heading_model = matches!(cfg.model, Model::Heading(_));
+        for b in &cfg.boids {
+            if heading_model {
+                headings.push(b.heading);
+                speeds.push(b.speed);
+                let u = b.heading.unit();
+                boids.push(Boid {
+                    pos: b.pos,
+                    vel: Vec3::new(u.x * b.speed, u.y * b.speed, Fx::ZERO),
+                });
+            } else {
+                boids.push(Boid {
+                    pos: b.pos,
+                    vel: b.vel,
+                });
+            }
+        }
+        if let Some(sp) = cfg.spawn {
+            for _ in 0..sp.count {
+                let pos = Vec3::new(
+                    uniform(&mut rng, sp.min.x, sp.max.x),
+                    uniform(&mut rng, sp.min.y, sp.max.y),
+                    if d3 {
+                        uniform(&mut rng, sp.min.z, sp.max.z)
+                    } else {
+                        Fx::ZERO
+                    },
+                );
+                let speed = uniform(&mut rng, sp.speed_min, sp.speed_max);
+                if heading_model {
+                    let h = Angle(rng.next_u32());
+                    let u = h.unit();
+                    headings.push(h);
+                    speeds.push(speed);
+                    boids.push(Boid {
+                        pos,
+                        vel: Vec3::new(u.x * speed, u.y * speed, Fx::ZERO),
+                    });
+                } else {
+                    let dir = random_direction(&mut rng, d3);
+                    boids.push(Boid {
+                        pos,
+                        vel: dir * speed,
+                    });
+                }
+            }
+        }
+        let n = boids.len();
+        let model = match &cfg.model {
+            Model::Heading(_) => ModelState::Heading { heading: headings },
+            Model::Gems(_) => {
+                let attitude = boids
+                    .iter()
+                    .map(|b| gems::attitude(b.vel, b.vel, Fx::ZERO))
+                    .collect();
+                ModelState::Gems { attitude }
+            }
+            Model::Weighted(_) => ModelState::Weighted {
+                acc: vec![Vec3::ZERO; n],
+            },
+        };
+        let state = FlockState {
+            tick: 0,
+            rng,
+            frame_rng: Pcg32::new(cfg.frame_seed, 0xD7),
+            dt: cfg.dt,
+            boids,
+            model,
+        };
+        Ok(FlockSim {
+            cfg,
+            state,
+            speeds,
+            snap: Snapshot::default(),
+            draws: Vec::new(),
+            seen: Vec::new(),
+        })
+    }
+
+    /// The scenario.
+    pub fn config(&self) -> &FlockConfig {
+        &self.cfg
+    }
+
+    /// The constant speeds of the heading model's boids (empty otherwise).
+    pub fn speeds(&self) -> &[Fx] {
+        &self.speeds
+    }
+
+    /// Bytes held by the sim: state, scratch and snapshot (heap and inline).
+    pub fn memory_bytes(&self) -> usize {
+        let st = &self.state;
+        let model = match &st.model {
+            ModelState::Heading { heading } => heading.capacity() * size_of::<Angle>(),
+            ModelState::Gems { attitude } => attitude.capacity() * size_of::<Attitude>(),
+            ModelState::Weighted { acc } => acc.capacity() * size_of::<Vec3>(),
+        };
+        size_of::<FlockSim>()
+            + st.boids.capacity() * size_of::<Boid>()
+            + model
+            + self.speeds.capacity() * size_of::<Fx>()
+            + self.snap.heap_bytes()
+            + self.draws.capacity() * 4
+            + self.seen.capacity() * 4
+            + self.cfg.boids.capacity() * size_of::<BoidInit>()
+    }
+
+    /// The `dt` of the next tick.
+    fn next_dt(&mut self) -> Fx {
+        let dt = self.cfg.dt;
+        if self.cfg.dt_jitter == Fx::ZERO {
+            return dt;
+        }
+        // dt · (1 + j·u), u uniform in [−1, 1].
+        let u = uniform(&mut self.state.frame_rng, -Fx::ONE, Fx::ONE);
+        dt + dt * self.cfg.dt_jitter * u
+    }
+
+    /// Puts a position back inside the world according to the bounds
+    /// policy; reports whether the coordinate limit clamped it.
+    #[inline]
+    fn bound(cfg: &FlockConfig, mut p: Vec3) -> (Vec3, bool) {
+        let d3 = cfg.dims == 3;
+        match cfg.bounds {
+            Bounds::Wrap => {
+                let wrap = |c: Fx, lo: Fx, hi: Fx| {
+                    if c >= lo && c < hi {
+                        c
+                    } else {
+                        let ext = hi.to_bits() - lo.to_bits();
+                        Fx::from_bits(lo.to_bits() + (c.to_bits() - lo.to_bits()).rem_euclid(ext))
+                    }
+                };
+                p.x = wrap(p.x, cfg.world_min.x, cfg.world_max.x);
+                p.y = wrap(p.y, cfg.world_min.y, cfg.world_max.y);
+                if d3 {
+                    p.z = wrap(p.z, cfg.world_min.z, cfg.world_max.z);
+                }
+                (p, false)
+            }
+            Bounds::Walls | Bounds::Open => {
+                let lim = Fx::from_int(COORD_LIMIT);
+                let q = Vec3::new(
+                    p.x.clamp(-lim, lim),
+                    p.y.clamp(-lim, lim),
+                    p.z.clamp(-lim, lim),
+                );
+                (q, q != p)
+            }
+        }
+    }
+}
+
+impl Sim for FlockSim {
+    type State = FlockState;
+    type Event = FlockEvent;
+
+    fn step<S: Sink<FlockEvent>>(&mut self, sink: &mut S) {
+        let dt = self.next_dt();
+        self.state.dt = dt;
+        if S::ENABLED {
+            sink.record(FlockEvent::Tick { dt });
+        }
+        let mut explains: Vec<Option<BoidExplain>> = Vec::new();
+        if S::ENABLED {
+            explains = vec![None; self.state.boids.len()];
+        }
+        match self.cfg.model {
+            Model::Heading(_) => {
+                if S::ENABLED {
+                    heading::step::<true>(self, dt, &mut explains)
+                } else {
+                    heading::step::<false>(self, dt, &mut explains)
+                }
+            }
+            Model::Gems(_) => {
+                if S::ENABLED {
+                    gems::step::<true>(self, dt, &mut explains)
+                } else {
+                    gems::step::<false>(self, dt, &mut explains)
+                }
+            }
+            Model::Weighted(_) => {
+                let d3 = self.cfg.dims == 3;
+                match (S::ENABLED, d3) {
+                    (true, true) => weighted::step::<true, true>(self, dt, &mut explains),
+                    (true, false) => weighted::step::<true, false>(self, dt, &mut explains),
+                    (false, true) => weighted::step::<false, true>(self, dt, &mut explains),
+                    (false, false) => weighted::step::<false, false>(self, dt, &mut explains),
+                }
+            }
+        }
+        if S::ENABLED {
+            for e in explains.into_iter().flatten() {
+                sink.record(FlockEvent::Boid(Box::new(e)));
+            }
+        }
+        self.state.tick += 1;
+    }
+
+    fn tick(&self) -> u64 {
+        self.state.tick
+    }
+
+    fn dt(&self) -> Fx {
+        self.cfg.dt
+    }
+
+    fn state(&self) -> &FlockState {
+        &self.state
+    }
+}
+
+/// Raw bits of a vector, for the snapshot's coordinate arrays.
+#[inline(always)]
+fn raw(v: Vec3) -> [i64; 3] {
+    [v.x.to_bits(), v.y.to_bits(), v.z.to_bits()]
+}
+
+/// A vector from raw bits.
+#[inline(always)]
+fn unraw(r: [i64; 3]) -> Vec3 {
+    Vec3::new(
+        Fx::from_bits(r[0]),
+        Fx::from_bits(r[1]),
+        Fx::from_bits(r[2]),
+    )
+}
+
+/// `sum / count` of an exact 128-bit raw sum, as a vector (rounds towards zero).
+#[inline]
+fn mean(sum: [i128; 3], count: u32) -> Vec3 {
+    let c = count.max(1) as i128;
+    // |sum| ≤ MAX_BOIDS · (2·COORD_LIMIT) · 2³², so the quotient fits.
+    unraw(sum.map(|s| (s / c) as i64))
+}

@@ -1,0 +1,378 @@
+//! The weighted model (article 004, a Unity demo): three averaged rules
+//! combined with weights 5 : 2 : 1, walls as virtual boids.
+//!
+//! Each tick every boid first integrates the acceleration its rules gave
+//! last tick: `Δpos = v·dt + ½·a·dt²`, `v += a·dt`, the speed is clamped
+//! to `[min_speed, max_speed]` (a zero velocity stays zero), `pos += Δpos`.
+//! Then, from the moved flock, neighbours are the other boids within `fov`
+//! (inclusive, distance only), and:
+//! - **rule 1, separation**: the mean over neighbours *and virtual boids*
+//!   of `−unit(diff) · strength / |diff|²`. With `bounds = "walls"` each
+//!   wall within `fov` (signed distance, so a boid already outside still
+//!   counts — and is pushed further out, the demo's quirk) puts a virtual
+//!   boid at the foot of the perpendicular; each obstacle within `fov` of
+//!   its surface puts one at the nearest surface point. Distances below
+//!   `min_distance` count as `min_distance` (the demo divides by zero);
+//!   a boid exactly on top of another adds nothing.
+//! - **rule 2, alignment**: mean neighbour velocity − own velocity;
+//! - **rule 3, cohesion**: mean neighbour position − own position (summed
+//!   as relative positions, so the sum cannot overflow).
+//!
+//! `acc = (w₁·r₁ + w₂·r₂ + w₃·r₃) / (w₁ + w₂ + w₃)`, kept for the next tick.
+//! The demo used Unity's frame time as `dt`; here `dt` is fixed (default
+//! 1/60 s) unless a lesson makes it jitter to show what that breaks.
+
+use super::{
+    BoidExplain, Bounds, Clamp, FlockSim, Model, ModelState, Rule, Steer, Update, mean, raw, unraw,
+};
+use crate::num::rsqrt::inv_sqrt_wide;
+use crate::num::{Fx, Vec3};
+
+/// Parameters of the weighted model; defaults are article 004's.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WeightedParams {
+    /// Neighbour distance (`BoidFOV = 5`).
+    pub fov: Fx,
+    /// Separation strength (the `10.0` in rule 1).
+    pub strength: Fx,
+    /// Separation distances below this count as this (not in the demo,
+    /// which divides by zero; default 0.05).
+    pub min_distance: Fx,
+    /// Weight of rule 1 (`Rule1Factor = 5`).
+    pub w_separation: Fx,
+    /// Weight of rule 2 (`Rule2Factor = 2`).
+    pub w_alignment: Fx,
+    /// Weight of rule 3 (`Rule3Factor = 1`).
+    pub w_cohesion: Fx,
+    /// Slowest speed (`BoidMinV = 2`).
+    pub min_speed: Fx,
+    /// Fastest speed (`BoidMaxV = 5`).
+    pub max_speed: Fx,
+}
+
+impl Default for WeightedParams {
+    fn default() -> WeightedParams {
+        WeightedParams {
+            fov: Fx::from_int(5),
+            strength: Fx::from_int(10),
+            min_distance: Fx::from_ratio(5, 100).expect("constant"),
+            w_separation: Fx::from_int(5),
+            w_alignment: Fx::from_int(2),
+            w_cohesion: Fx::ONE,
+            min_speed: Fx::from_int(2),
+            max_speed: Fx::from_int(5),
+        }
+    }
+}
+
+impl WeightedParams {
+    /// Checks the parameters against their documented ranges.
+    pub fn check(&self) -> Result<(), String> {
+        let r = Fx::from_int(super::MAX_RADIUS);
+        if self.fov <= Fx::ZERO || self.fov > r {
+            return Err(format!("fov must be in (0, {}]", super::MAX_RADIUS));
+        }
+        if self.min_distance < Fx::from_ratio(1, 1000).expect("constant") || self.min_distance > r {
+            return Err(format!(
+                "min_distance must be in 0.001..={}",
+                super::MAX_RADIUS
+            ));
+        }
+        // strength / min_distance² ≤ 10⁶ keeps every separation term, and so
+        // every acceleration, far from the fixed-point limit.
+        let max_term = (self.strength.to_bits() as i128) << 64;
+        let d2 = (self.min_distance.to_bits() as i128).pow(2);
+        if self.strength < Fx::ZERO || max_term > d2 * 1_000_000 * (1i128 << 32) {
+            return Err(
+                "strength must be ≥ 0 and strength / min_distance² at most 1,000,000".into(),
+            );
+        }
+        let hundred = Fx::from_int(100);
+        for (name, w) in [
+            ("w_separation", self.w_separation),
+            ("w_alignment", self.w_alignment),
+            ("w_cohesion", self.w_cohesion),
+        ] {
+            if w < Fx::ZERO || w > hundred {
+                return Err(format!("{name} must be in 0..=100"));
+            }
+        }
+        if self.w_separation + self.w_alignment + self.w_cohesion == Fx::ZERO {
+            return Err("at least one weight must be positive".into());
+        }
+        let s = Fx::from_int(super::MAX_SPEED);
+        if self.min_speed < Fx::ZERO || self.min_speed > self.max_speed || self.max_speed > s {
+            return Err(format!(
+                "speeds must satisfy 0 ≤ min_speed ≤ max_speed ≤ {}",
+                super::MAX_SPEED
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// `Δpos = v·dt + ½·a·dt²`, `v += a·dt`, speed clamp; returns the new
+/// position (unbounded), the new velocity and the clamp that fired.
+#[inline]
+fn integrate(
+    pos: Vec3,
+    vel: Vec3,
+    acc: Vec3,
+    dt: Fx,
+    half_dt2: Fx,
+    p: &WeightedParams,
+) -> (Vec3, Vec3, Option<Clamp>) {
+    let dpos = vel * dt + acc * half_dt2;
+    let mut v = vel + acc * dt;
+    let s = v.fast_length();
+    let mut clamp = None;
+    if s != Fx::ZERO {
+        if s < p.min_speed {
+            v = v.fast_with_length(p.min_speed);
+            clamp = Some(Clamp::MinSpeed(s));
+        } else if s > p.max_speed {
+            v = v.fast_with_length(p.max_speed);
+            clamp = Some(Clamp::MaxSpeed(s));
+        }
+    }
+    (pos + dpos, v, clamp)
+}
+
+/// `1/|d|` as raw fixed-point bits, for `d2 = |d|²` at scale 2⁶⁴.
+#[inline(always)]
+fn inv_len(d2: u128) -> i128 {
+    let (y, s) = inv_sqrt_wide(d2);
+    // 1/√d2 = y·2⁻ˢ at scale 2⁻³² of the length, so 1/|d| = y·2^(64−s)
+    // raw bits at scale 2³² (at most 2⁶⁵ for the smallest non-zero d2).
+    let sh = s - 64;
+    if sh >= 0 {
+        (y >> sh) as i128
+    } else {
+        (y as i128) << (-sh)
+    }
+}
+
+/// Adds `−unit(diff) · strength / max(|diff|, min)²` to `sum` (raw);
+/// returns whether the minimum distance applied.
+#[inline(always)]
+fn separation<const DIMS: usize>(
+    diff: [i64; 3],
+    d2: u128,
+    min2: u128,
+    strength: i64,
+    inv_min: i128,
+    sum: &mut [i128; 3],
+) -> bool {
+    if d2 == 0 {
+        return true;
+    }
+    let inv = inv_len(d2);
+    let clamped = d2 < min2;
+    let inv_m = if clamped { inv_min } else { inv };
+    // magnitude = strength · inv_m² (raw, ≤ 10⁶ by the parameter check).
+    let inv_m2 = (inv_m * inv_m) >> 32;
+    let mag = (strength as i128 * inv_m2) >> 32;
+    for a in 0..DIMS {
+        let unit = (diff[a] as i128 * inv) >> 32;
+        sum[a] -= (unit * mag) >> 32;
+    }
+    clamped
+}
+
+pub(super) fn step<const TRACE: bool, const D3: bool>(
+    sim: &mut FlockSim,
+    dt: Fx,
+    explains: &mut [Option<BoidExplain>],
+) {
+    let dims: usize = if D3 { 3 } else { 2 };
+    let Model::Weighted(p) = &sim.cfg.model else {
+        unreachable!("weighted::step runs the weighted model")
+    };
+    let ModelState::Weighted { acc } = &mut sim.state.model else {
+        unreachable!("the weighted model keeps accelerations")
+    };
+    let in_place = sim.cfg.update == Update::InPlace;
+    let brute = in_place || sim.cfg.search == super::Search::Brute;
+    let half_dt2 = dt * dt / Fx::from_int(2);
+    let mut pre_clamps: Vec<Option<Clamp>> = Vec::new();
+    if !in_place {
+        for (i, b) in sim.state.boids.iter_mut().enumerate() {
+            let (np, nv, c) = integrate(b.pos, b.vel, acc[i], dt, half_dt2, p);
+            let (np, lim) = FlockSim::bound(&sim.cfg, np);
+            b.pos = np;
+            b.vel = nv;
+            if TRACE {
+                pre_clamps.push(c.or(lim.then_some(Clamp::CoordLimit)));
+            }
+        }
+    }
+    let radius = p.fov.to_bits();
+    sim.snap.rebuild(
+        &sim.state.boids,
+        None,
+        sim.cfg.world_min,
+        sim.cfg.world_max,
+        radius,
+        brute,
+        D3,
+    );
+    let snap = &mut sim.snap;
+    let fov2 = (radius as i128 * radius as i128) as u128;
+    let min2 = (p.min_distance.to_bits() as u128).pow(2);
+    let inv_min = inv_len(min2);
+    let strength = p.strength.to_bits();
+    let walls = sim.cfg.bounds == Bounds::Walls;
+    let wmin = raw(sim.cfg.world_min);
+    let wmax = raw(sim.cfg.world_max);
+    let wsum = p.w_separation + p.w_alignment + p.w_cohesion;
+    for k in 0..snap.len() {
+        let id = snap.id[k] as usize;
+        let mut ex = if TRACE {
+            Some(BoidExplain::new(id as u32))
+        } else {
+            None
+        };
+        if in_place {
+            let (np, nv, c) = integrate(
+                unraw([snap.x[k], snap.y[k], snap.z[k]]),
+                unraw([snap.vx[k], snap.vy[k], snap.vz[k]]),
+                acc[id],
+                dt,
+                half_dt2,
+                p,
+            );
+            let (np, lim) = FlockSim::bound(&sim.cfg, np);
+            let (r, v) = (raw(np), raw(nv));
+            (snap.x[k], snap.y[k], snap.z[k]) = (r[0], r[1], r[2]);
+            (snap.vx[k], snap.vy[k], snap.vz[k]) = (v[0], v[1], v[2]);
+            sim.state.boids[id] = super::Boid { pos: np, vel: nv };
+            if TRACE && let Some(c) = c.or(lim.then_some(Clamp::CoordLimit)) {
+                ex.as_mut().expect("tracing").clamps.push(c);
+            }
+        } else if TRACE && let Some(c) = pre_clamps[id] {
+            ex.as_mut().expect("tracing").clamps.push(c);
+        }
+        let pr = [snap.x[k], snap.y[k], snap.z[k]];
+        let mut sep = [0i128; 3];
+        let mut vsum = [0i128; 3];
+        let mut psum = [0i128; 3];
+        let mut real = 0u32;
+        let mut near_min = 0u32;
+        let mut nearest = (u128::MAX, u32::MAX);
+        snap.for_each_candidate(pr, |m| {
+            if m == k {
+                return;
+            }
+            let dx = snap.x[m] - pr[0];
+            let dy = snap.y[m] - pr[1];
+            let dz = if D3 { snap.z[m] - pr[2] } else { 0 };
+            let d2 = (dx as i128 * dx as i128 + dy as i128 * dy as i128 + dz as i128 * dz as i128)
+                as u128;
+            if d2 > fov2 {
+                return;
+            }
+            real += 1;
+            vsum[0] += snap.vx[m] as i128;
+            vsum[1] += snap.vy[m] as i128;
+            psum[0] += dx as i128;
+            psum[1] += dy as i128;
+            if D3 {
+                vsum[2] += snap.vz[m] as i128;
+                psum[2] += dz as i128;
+            }
+            let c = if D3 {
+                separation::<3>([dx, dy, dz], d2, min2, strength, inv_min, &mut sep)
+            } else {
+                separation::<2>([dx, dy, 0], d2, min2, strength, inv_min, &mut sep)
+            };
+            if c {
+                near_min += 1;
+            }
+            if TRACE {
+                ex.as_mut().expect("tracing").neighbours.push(snap.id[m]);
+                if (d2, snap.id[m]) < nearest {
+                    nearest = (d2, snap.id[m]);
+                }
+            }
+        });
+        let mut virt = 0u32;
+        let mut add_virtual =
+            |diff: [i64; 3], sep: &mut [i128; 3], ex: &mut Option<BoidExplain>| {
+                let d2 = diff[..dims]
+                    .iter()
+                    .map(|&c| (c.unsigned_abs() as u128).pow(2))
+                    .sum::<u128>();
+                let c = if D3 {
+                    separation::<3>(diff, d2, min2, strength, inv_min, sep)
+                } else {
+                    separation::<2>(diff, d2, min2, strength, inv_min, sep)
+                };
+                virt += 1;
+                if c {
+                    near_min += 1;
+                }
+                if TRACE {
+                    let at = unraw([pr[0] + diff[0], pr[1] + diff[1], pr[2] + diff[2]]);
+                    ex.as_mut().expect("tracing").wall_boids.push(at);
+                }
+            };
+        if walls {
+            for a in 0..dims {
+                // Signed distances to the low and the high wall on axis a.
+                for (d, toward) in [(pr[a] - wmin[a], -1i64), (wmax[a] - pr[a], 1)] {
+                    if d <= radius {
+                        let mut diff = [0i64; 3];
+                        diff[a] = toward * d;
+                        add_virtual(diff, &mut sep, &mut ex);
+                    }
+                }
+            }
+        }
+        for o in &sim.cfg.obstacles {
+            let c = raw(o.center);
+            let off = unraw([
+                pr[0] - c[0],
+                pr[1] - c[1],
+                if D3 { pr[2] - c[2] } else { 0 },
+            ]);
+            let dist = off.fast_length();
+            if dist == Fx::ZERO || dist - o.radius > p.fov {
+                continue;
+            }
+            // The nearest surface point: centre + off · radius / dist.
+            let foot = raw(off.fast_with_length(o.radius));
+            let diff = [
+                c[0] + foot[0] - pr[0],
+                c[1] + foot[1] - pr[1],
+                if D3 { c[2] + foot[2] - pr[2] } else { 0 },
+            ];
+            add_virtual(diff, &mut sep, &mut ex);
+        }
+        let own_v = unraw([snap.vx[k], snap.vy[k], snap.vz[k]]);
+        let r1 = if real + virt > 0 {
+            mean(sep, real + virt)
+        } else {
+            Vec3::ZERO
+        };
+        let (r2, r3) = if real > 0 {
+            (mean(vsum, real) - own_v, mean(psum, real))
+        } else {
+            (Vec3::ZERO, Vec3::ZERO)
+        };
+        let a = (r1 * p.w_separation + r2 * p.w_alignment + r3 * p.w_cohesion) / wsum;
+        acc[id] = a;
+        if TRACE {
+            let mut e = ex.take().expect("tracing");
+            e.neighbours.sort_unstable();
+            e.nearest = (nearest.1 != u32::MAX).then_some(nearest.1);
+            e.rules.push((Rule::Separation, Steer::Vector(r1)));
+            e.rules.push((Rule::Alignment, Steer::Vector(r2)));
+            e.rules.push((Rule::Cohesion, Steer::Vector(r3)));
+            if near_min > 0 {
+                e.clamps.push(Clamp::MinDistance(near_min));
+            }
+            e.steering = Steer::Vector(a);
+            explains[id] = Some(e);
+        }
+    }
+}
