@@ -180,6 +180,7 @@ pub(super) fn step<const TRACE: bool>(
         true,
     );
     let snap = &mut sim.snap;
+    let reach = radius.unsigned_abs();
     let perc2 = (radius as i128) * (radius as i128);
     let cone = p.view_angle.map(|a| Angle(a.0 / 2).cos());
     let seen = &mut sim.seen;
@@ -203,13 +204,7 @@ pub(super) fn step<const TRACE: bool>(
         let speed_len = vel.fast_length();
         seen.clear();
         let mut nearest = (i128::MAX, u32::MAX, 0usize);
-        snap.for_each_candidate([px, py, pz], |m| {
-            if m == k {
-                return;
-            }
-            let dx = snap.x[m] - px;
-            let dy = snap.y[m] - py;
-            let dz = snap.z[m] - pz;
+        snap.for_each_in_box::<true>(k, [px, py, pz], reach, |m, dx, dy, dz| {
             let d2 = dx as i128 * dx as i128 + dy as i128 * dy as i128 + dz as i128 * dz as i128;
             if d2 >= perc2 {
                 return;
@@ -232,9 +227,11 @@ pub(super) fn step<const TRACE: bool>(
         });
         let count = seen.len() as u32;
         if count > p.max_visible {
-            // Keep the first max_visible by id, as the article's list does.
-            seen.sort_unstable_by_key(|&m| snap.id[m as usize]);
-            seen.truncate(p.max_visible as usize);
+            // Keep the first max_visible by id, as the article's list does
+            // (which ones, not their order: the centre is an exact sum).
+            let cap = p.max_visible as usize;
+            seen.select_nth_unstable_by_key(cap - 1, |&m| snap.id[m as usize]);
+            seen.truncate(cap);
         }
         let pos = unraw([px, py, pz]);
         let mut acc = Vec3::ZERO;

@@ -183,20 +183,62 @@ impl Snapshot {
         ((c[2] * self.n[1] + c[1]) * self.n[0] + c[0]) as usize
     }
 
-    /// Calls `f` with every snapshot index whose cell is next to the cell of
-    /// `p` (itself included): a superset of the boids within the radius.
+    /// The runs of snapshot indices whose cells are next to the cell of `p`
+    /// (itself included): a superset of the boids within the radius, as at
+    /// most 9 contiguous ranges (3 in 2-D), written into `out`; returns how
+    /// many.
     #[inline(always)]
-    pub fn for_each_candidate(&self, p: [i64; 3], mut f: impl FnMut(usize)) {
+    pub fn rows(&self, p: [i64; 3], out: &mut [(usize, usize); 9]) -> usize {
         let c = self.cell_of(p);
         let x0 = (c[0] - 1).max(0);
         let x1 = (c[0] + 1).min(self.n[0] - 1);
+        let mut n = 0;
         for cz in (c[2] - 1).max(0)..=(c[2] + 1).min(self.n[2] - 1) {
             for cy in (c[1] - 1).max(0)..=(c[1] + 1).min(self.n[1] - 1) {
                 let row = (cz * self.n[1] + cy) * self.n[0];
                 let start = self.cell_start[(row + x0) as usize] as usize;
                 let end = self.cell_start[(row + x1 + 1) as usize] as usize;
-                for k in start..end {
-                    f(k);
+                if start < end {
+                    out[n] = (start, end);
+                    n += 1;
+                }
+            }
+        }
+        n
+    }
+
+    /// Calls `f(m, dx, dy, dz)` for every boid `m ≠ k` whose offset from
+    /// `p` lies within `reach` on every axis (raw units): the box around the
+    /// search sphere. Offsets are exact: coordinates are within
+    /// ±`COORD_LIMIT` (2²⁰ · 2³² raw), so differences fit an `i64` with
+    /// room to spare and the subtraction cannot wrap.
+    #[inline(always)]
+    pub fn for_each_in_box<const D3: bool>(
+        &self,
+        k: usize,
+        p: [i64; 3],
+        reach: u64,
+        mut f: impl FnMut(usize, i64, i64, i64),
+    ) {
+        let mut rows = [(0, 0); 9];
+        let n = self.rows(p, &mut rows);
+        for &(start, end) in &rows[..n] {
+            let xs = &self.x[start..end];
+            let ys = &self.y[start..end];
+            let zs = &self.z[start..end];
+            for (o, ((&x, &y), &z)) in xs.iter().zip(ys).zip(zs).enumerate() {
+                let dx = x.wrapping_sub(p[0]);
+                let dy = y.wrapping_sub(p[1]);
+                let dz = if D3 { z.wrapping_sub(p[2]) } else { 0 };
+                if dx.unsigned_abs() > reach
+                    || dy.unsigned_abs() > reach
+                    || (D3 && dz.unsigned_abs() > reach)
+                {
+                    continue;
+                }
+                let m = start + o;
+                if m != k {
+                    f(m, dx, dy, dz);
                 }
             }
         }

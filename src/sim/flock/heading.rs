@@ -128,6 +128,7 @@ pub(super) fn step<const TRACE: bool>(
         false,
     );
     let snap = &mut sim.snap;
+    let reach = radius.unsigned_abs();
     let view2 = (radius as i128) * (radius as i128);
     let sep = p.separate_range.to_bits();
     let sep2 = (sep as i128) * (sep as i128);
@@ -148,12 +149,7 @@ pub(super) fn step<const TRACE: bool>(
         let mut align = 0i64;
         let mut sep_turn = 0i64;
         let mut nearest = (i128::MAX, u32::MAX);
-        snap.for_each_candidate([px, py, 0], |m| {
-            if m == k {
-                return;
-            }
-            let dx = snap.x[m] - px;
-            let dy = snap.y[m] - py;
+        snap.for_each_in_box::<false>(k, [px, py, 0], reach, |m, dx, dy, _| {
             let d2 = dx as i128 * dx as i128 + dy as i128 * dy as i128;
             if d2 > view2 {
                 return;

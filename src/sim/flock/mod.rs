@@ -750,7 +750,12 @@ fn unraw(r: [i64; 3]) -> Vec3 {
 /// `sum / count` of an exact 128-bit raw sum, as a vector (rounds towards zero).
 #[inline]
 fn mean(sum: [i128; 3], count: u32) -> Vec3 {
-    let c = count.max(1) as i128;
-    // |sum| ≤ MAX_BOIDS · (2·COORD_LIMIT) · 2³², so the quotient fits.
-    unraw(sum.map(|s| (s / c) as i64))
+    let c = count.max(1) as i64;
+    // |sum| ≤ MAX_BOIDS · (2·COORD_LIMIT) · 2³², so the quotient fits. A
+    // sum that fits 64 bits takes the (much cheaper) 64-bit division; the
+    // quotient is the same either way.
+    unraw(sum.map(|s| match i64::try_from(s) {
+        Ok(s) => s / c,
+        Err(_) => (s / c as i128) as i64,
+    }))
 }

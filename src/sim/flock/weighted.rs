@@ -217,6 +217,7 @@ pub(super) fn step<const TRACE: bool, const D3: bool>(
         D3,
     );
     let snap = &mut sim.snap;
+    let reach = radius.unsigned_abs();
     let fov2 = (radius as i128 * radius as i128) as u128;
     let min2 = (p.min_distance.to_bits() as u128).pow(2);
     let inv_min = inv_len(min2);
@@ -259,13 +260,7 @@ pub(super) fn step<const TRACE: bool, const D3: bool>(
         let mut real = 0u32;
         let mut near_min = 0u32;
         let mut nearest = (u128::MAX, u32::MAX);
-        snap.for_each_candidate(pr, |m| {
-            if m == k {
-                return;
-            }
-            let dx = snap.x[m] - pr[0];
-            let dy = snap.y[m] - pr[1];
-            let dz = if D3 { snap.z[m] - pr[2] } else { 0 };
+        snap.for_each_in_box::<D3>(k, pr, reach, |m, dx, dy, dz| {
             let d2 = (dx as i128 * dx as i128 + dy as i128 * dy as i128 + dz as i128 * dz as i128)
                 as u128;
             if d2 > fov2 {
