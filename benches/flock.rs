@@ -15,8 +15,8 @@
 use criterion::{Criterion, criterion_group};
 use flockstep::num::{Fx, Vec3};
 use flockstep::sim::flock::{
-    Bounds, FlockEvent, FlockConfig, FlockSim, GemsParams, HeadingParams, Model, ModelState, Search, Spawn,
-    Update, WeightedParams,
+    Bounds, FlockConfig, FlockEvent, FlockSim, GemsParams, HeadingParams, Model, ModelState,
+    Search, Spawn, Update, WeightedParams,
 };
 use flockstep::sim::{NoTrace, Sim};
 use std::hint::black_box;
@@ -297,7 +297,11 @@ impl Peer {
                 if d2 <= sep_r * sep_r {
                     let d = d2.sqrt();
                     let t = sep_max * (sep_r - d) / sep_r;
-                    sep += if bearing <= std::f32::consts::PI { -t } else { t };
+                    sep += if bearing <= std::f32::consts::PI {
+                        -t
+                    } else {
+                        t
+                    };
                 }
             });
             let mut turn = 0.0;
@@ -466,7 +470,10 @@ impl Peer {
                 term(diff, &mut sep);
             });
             for a in 0..dims {
-                for (d, s) in [(me.pos[a] - self.min[a], -1.0), (self.max[a] - me.pos[a], 1.0)] {
+                for (d, s) in [
+                    (me.pos[a] - self.min[a], -1.0),
+                    (self.max[a] - me.pos[a], 1.0),
+                ] {
                     if d <= fov {
                         let mut diff = [0f32; 3];
                         diff[a] = s * d;

@@ -28,9 +28,9 @@
 //! wraps around the tank. Distances are plain (not wrapped) distances, as
 //! in the article.
 
+use super::grid::radius2_q32;
 use super::{
-    Attitude, BoidExplain, Clamp, FlockSim, Model, ModelState, Rule, Steer, Update, mean, raw,
-    unraw,
+    Attitude, BoidExplain, Clamp, FlockSim, Model, ModelState, Rule, Steer, Update, raw, unraw,
 };
 use crate::num::rsqrt::sqrt_wide;
 use crate::num::{Angle, Fx, Vec3};
@@ -180,9 +180,13 @@ pub(super) fn step<const TRACE: bool>(
         true,
     );
     let snap = &mut sim.snap;
-    let reach = radius.unsigned_abs();
-    let perc2 = (radius as i128) * (radius as i128);
+    // Strictly closer than perception: d2 ≤ perception² − 1 (Q32 units).
+    let perc2 = radius2_q32(p.perception);
     let cone = p.view_angle.map(|a| Angle(a.0 / 2).cos());
+    // Divisions by constants become multiplications by their reciprocals
+    // (computed once per tick; a fixed-point division costs ~20 multiplies).
+    let inv_sep = Fx::ONE / p.separation_dist;
+    let inv_max_speed = Fx::ONE / p.max_speed;
     let seen = &mut sim.seen;
     for k in 0..snap.len() {
         let id = snap.id[k] as usize;
@@ -203,12 +207,8 @@ pub(super) fn step<const TRACE: bool>(
         // no facing and sees all around.
         let speed_len = vel.fast_length();
         seen.clear();
-        let mut nearest = (i128::MAX, u32::MAX, 0usize);
-        snap.for_each_in_box::<true>(k, [px, py, pz], reach, |m, dx, dy, dz| {
-            let d2 = dx as i128 * dx as i128 + dy as i128 * dy as i128 + dz as i128 * dz as i128;
-            if d2 >= perc2 {
-                return;
-            }
+        let mut nearest = (u64::MAX, u32::MAX, 0usize);
+        snap.for_each_within::<true>(k, [px, py, pz], perc2 - 1, |m, dx, dy, dz, d2| {
             if let Some(c) = cone
                 && speed_len > Fx::ZERO
             {
@@ -239,8 +239,8 @@ pub(super) fn step<const TRACE: bool>(
         if count > 0 {
             let nm = nearest.2;
             let to_near = unraw([snap.x[nm] - px, snap.y[nm] - py, snap.z[nm] - pz]);
-            let dist = Fx::from_bits(sqrt_wide(nearest.0 as u128) as i64);
-            let ratio = (dist / p.separation_dist).clamp(p.min_urgency, p.max_urgency);
+            let dist = Fx::from_bits(sqrt_wide((nearest.0 as u128) << 32) as i64);
+            let ratio = (dist * inv_sep).clamp(p.min_urgency, p.max_urgency);
             let unit = to_near.fast_normalize();
             r_sep = if dist < p.separation_dist {
                 unit * -ratio
@@ -258,11 +258,19 @@ pub(super) fn step<const TRACE: bool>(
                 sum[1] += (snap.y[m] - py) as i128;
                 sum[2] += (snap.z[m] - pz) as i128;
             }
-            r_coh = mean(sum, seen.len() as u32).fast_normalize() * p.min_urgency;
+            // The direction to the centre is the direction of the summed
+            // offsets: no division needed.
+            r_coh = Vec3::new(
+                Fx::from_bits(sum[0] as i64),
+                Fx::from_bits(sum[1] as i64),
+                Fx::from_bits(sum[2] as i64),
+            )
+            .fast_normalize()
+                * p.min_urgency;
             acc = r_sep + r_align + r_coh;
         }
         // Cruising.
-        let diff = (speed_len - p.desired_speed) / p.max_speed;
+        let diff = (speed_len - p.desired_speed) * inv_max_speed;
         let urgency = diff.abs().clamp(p.min_urgency, p.max_urgency);
         let sign_diff = if diff < Fx::ZERO { -Fx::ONE } else { Fx::ONE };
         let sign_neg = if -diff < Fx::ZERO { -Fx::ONE } else { Fx::ONE };

@@ -28,6 +28,7 @@
 //! by that much at once — no turn-rate limit — and the boid moves
 //! `speed · dt` along its new heading.
 
+use super::grid::radius2_q32;
 use super::{BoidExplain, Feeler, FlockSim, Model, Rule, Steer, Update, mean, raw, unraw};
 use crate::num::rsqrt::sqrt_wide;
 use crate::num::{Angle, Fx, Vec2, Vec3};
@@ -128,10 +129,9 @@ pub(super) fn step<const TRACE: bool>(
         false,
     );
     let snap = &mut sim.snap;
-    let reach = radius.unsigned_abs();
-    let view2 = (radius as i128) * (radius as i128);
+    let view2 = radius2_q32(p.view_range);
     let sep = p.separate_range.to_bits();
-    let sep2 = (sep as i128) * (sep as i128);
+    let sep2 = radius2_q32(p.separate_range);
     let fov_half = p.fov_half.0 as u64;
     let blind_end = (1u64 << 32) - fov_half;
     let sep_units = p.separate_turn.0;
@@ -148,12 +148,8 @@ pub(super) fn step<const TRACE: bool>(
         let mut coh = [0i128; 3];
         let mut align = 0i64;
         let mut sep_turn = 0i64;
-        let mut nearest = (i128::MAX, u32::MAX);
-        snap.for_each_in_box::<false>(k, [px, py, 0], reach, |m, dx, dy, _| {
-            let d2 = dx as i128 * dx as i128 + dy as i128 * dy as i128;
-            if d2 > view2 {
-                return;
-            }
+        let mut nearest = (u64::MAX, u32::MAX);
+        snap.for_each_within::<false>(k, [px, py, 0], view2, |m, dx, dy, _, d2| {
             let bearing = Angle::atan2(Fx::from_bits(dy), Fx::from_bits(dx))
                 .0
                 .wrapping_sub(h) as u64;
@@ -170,7 +166,7 @@ pub(super) fn step<const TRACE: bool>(
                 rel as i32 as i64
             };
             if d2 <= sep2 {
-                let d = sqrt_wide(d2 as u128) as i64;
+                let d = sqrt_wide((d2 as u128) << 32) as i64;
                 let t = scale_turn(sep_units, (sep - d).max(0), sep);
                 sep_turn += if bearing <= 1 << 31 { -t } else { t };
             }

@@ -18,10 +18,12 @@
 //! - **rule 3, cohesion**: mean neighbour position − own position (summed
 //!   as relative positions, so the sum cannot overflow).
 //!
-//! `acc = (w₁·r₁ + w₂·r₂ + w₃·r₃) / (w₁ + w₂ + w₃)`, kept for the next tick.
+//! `acc = (w₁·r₁ + w₂·r₂ + w₃·r₃) / (w₁ + w₂ + w₃)`, kept for the next tick
+//! (computed with the weights pre-divided by their sum).
 //! The demo used Unity's frame time as `dt`; here `dt` is fixed (default
 //! 1/60 s) unless a lesson makes it jitter to show what that breaks.
 
+use super::grid::radius2_q32;
 use super::{
     BoidExplain, Bounds, Clamp, FlockSim, Model, ModelState, Rule, Steer, Update, mean, raw, unraw,
 };
@@ -154,6 +156,11 @@ fn inv_len(d2: u128) -> i128 {
 
 /// Adds `−unit(diff) · strength / max(|diff|, min)²` to `sum` (raw);
 /// returns whether the minimum distance applied.
+///
+/// Unclamped, the term is `−diff · (strength / |d|³)`: one coefficient per
+/// pair and one widening multiply per axis. Every intermediate fits its
+/// type because `|d| ≥ min_distance` and `strength / min_distance² ≤ 10⁶`
+/// (so the coefficient is at most 10⁹ at scale 2³²).
 #[inline(always)]
 fn separation<const DIMS: usize>(
     diff: [i64; 3],
@@ -167,16 +174,25 @@ fn separation<const DIMS: usize>(
         return true;
     }
     let inv = inv_len(d2);
-    let clamped = d2 < min2;
-    let inv_m = if clamped { inv_min } else { inv };
-    // magnitude = strength · inv_m² (raw, ≤ 10⁶ by the parameter check).
-    let inv_m2 = (inv_m * inv_m) >> 32;
-    let mag = (strength as i128 * inv_m2) >> 32;
-    for a in 0..DIMS {
-        let unit = (diff[a] as i128 * inv) >> 32;
-        sum[a] -= (unit * mag) >> 32;
+    if d2 < min2 {
+        // Closer than min_distance: the direction from the true distance,
+        // the magnitude from min_distance. Rare, so all in 128 bits.
+        let inv_m2 = (inv_min * inv_min) >> 32;
+        let mag = (strength as i128 * inv_m2) >> 32;
+        for a in 0..DIMS {
+            let unit = (diff[a] as i128 * inv) >> 32;
+            sum[a] -= (unit * mag) >> 32;
+        }
+        return true;
     }
-    clamped
+    let inv = inv as i64; // ≤ 1 / min_distance ≤ 1000
+    let inv2 = ((inv as i128 * inv as i128) >> 32) as i64;
+    let mag = ((strength as i128 * inv2 as i128) >> 32) as i64;
+    let coef = ((mag as i128 * inv as i128) >> 32) as i64;
+    for a in 0..DIMS {
+        sum[a] -= (diff[a] as i128 * coef as i128) >> 32;
+    }
+    false
 }
 
 pub(super) fn step<const TRACE: bool, const D3: bool>(
@@ -217,15 +233,22 @@ pub(super) fn step<const TRACE: bool, const D3: bool>(
         D3,
     );
     let snap = &mut sim.snap;
-    let reach = radius.unsigned_abs();
-    let fov2 = (radius as i128 * radius as i128) as u128;
+    let fov2 = radius2_q32(p.fov);
     let min2 = (p.min_distance.to_bits() as u128).pow(2);
     let inv_min = inv_len(min2);
     let strength = p.strength.to_bits();
     let walls = sim.cfg.bounds == Bounds::Walls;
     let wmin = raw(sim.cfg.world_min);
     let wmax = raw(sim.cfg.world_max);
+    // The weights divided by their sum once, so the weighted mean is three
+    // multiplications per boid: (w₁·r₁ + w₂·r₂ + w₃·r₃) / (w₁ + w₂ + w₃)
+    // computed as r₁·(w₁/Σ) + r₂·(w₂/Σ) + r₃·(w₃/Σ).
     let wsum = p.w_separation + p.w_alignment + p.w_cohesion;
+    let (w1, w2, w3) = (
+        p.w_separation / wsum,
+        p.w_alignment / wsum,
+        p.w_cohesion / wsum,
+    );
     for k in 0..snap.len() {
         let id = snap.id[k] as usize;
         let mut ex = if TRACE {
@@ -260,12 +283,8 @@ pub(super) fn step<const TRACE: bool, const D3: bool>(
         let mut real = 0u32;
         let mut near_min = 0u32;
         let mut nearest = (u128::MAX, u32::MAX);
-        snap.for_each_in_box::<D3>(k, pr, reach, |m, dx, dy, dz| {
-            let d2 = (dx as i128 * dx as i128 + dy as i128 * dy as i128 + dz as i128 * dz as i128)
-                as u128;
-            if d2 > fov2 {
-                return;
-            }
+        snap.for_each_within::<D3>(k, pr, fov2, |m, dx, dy, dz, d2| {
+            let d2 = (d2 as u128) << 32;
             real += 1;
             vsum[0] += snap.vx[m] as i128;
             vsum[1] += snap.vy[m] as i128;
@@ -354,7 +373,7 @@ pub(super) fn step<const TRACE: bool, const D3: bool>(
         } else {
             (Vec3::ZERO, Vec3::ZERO)
         };
-        let a = (r1 * p.w_separation + r2 * p.w_alignment + r3 * p.w_cohesion) / wsum;
+        let a = r1 * w1 + r2 * w2 + r3 * w3;
         acc[id] = a;
         if TRACE {
             let mut e = ex.take().expect("tracing");
