@@ -247,12 +247,12 @@ impl Peer {
     }
 
     fn wrap(&self, mut p: [f32; 3]) -> [f32; 3] {
-        for a in 0..if self.d3 { 3 } else { 2 } {
-            let ext = self.max[a] - self.min[a];
-            if p[a] < self.min[a] {
-                p[a] += ext;
-            } else if p[a] >= self.max[a] {
-                p[a] -= ext;
+        let dims = if self.d3 { 3 } else { 2 };
+        for (c, (lo, hi)) in p.iter_mut().zip(self.min.iter().zip(&self.max)).take(dims) {
+            if *c < *lo {
+                *c += hi - lo;
+            } else if *c >= *hi {
+                *c -= hi - lo;
             }
         }
         p
