@@ -14,7 +14,8 @@ fn main() {
         .map(|e| e.file_name().to_string_lossy().into_owned())
         .filter(|n| n.ends_with(".toml"))
         .collect();
-    names.sort();
+    // By id (the stem): "a-b.toml" would sort before "a.toml" by file name.
+    names.sort_by(|a, b| a.trim_end_matches(".toml").cmp(b.trim_end_matches(".toml")));
     let mut out = String::from(
         "/// Every bundled lesson, sorted by id.\npub static BUNDLED: &[BundledLesson] = &[\n",
     );

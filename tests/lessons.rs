@@ -2,6 +2,7 @@
 //! golden, and what each beat shows is snapshotted for review.
 
 use flockstep::lesson::{BUNDLED, Lesson};
+use flockstep::sim::flock::FlockSim;
 use flockstep::sim::line::{LineEvent, LineSim};
 use flockstep::sim::{AnySim, NoTrace, Scenario, Sim};
 use std::fmt::Write as _;
@@ -39,11 +40,14 @@ fn every_lesson_file_is_bundled_and_named_after_its_id() {
             b.path
         );
     }
-    let line_lessons = lessons()
-        .iter()
-        .filter(|l| l.scenario.sim_name() == "line")
-        .count();
-    assert!(line_lessons >= 3, "at least three line lessons");
+    let count = |sim: &str| {
+        lessons()
+            .iter()
+            .filter(|l| l.scenario.sim_name() == sim)
+            .count()
+    };
+    assert!(count("line") >= 3, "at least three line lessons");
+    assert!(count("flock") >= 10, "at least ten flock lessons");
 }
 
 #[test]
@@ -60,22 +64,23 @@ fn every_beat_is_translated_into_japanese() {
     }
 }
 
-/// The golden hashes: each lesson at its own length and at a fixed 500
-/// ticks. CI runs this in debug and in release: both must match the file.
+/// The golden hashes: each lesson at its own length and at 500 ticks (or
+/// its length, if longer). CI runs this in debug and in release: both must match the file.
 #[test]
 fn golden_hashes() {
     let mut out = String::new();
     for l in lessons() {
         let mut sim = AnySim::new(&l.scenario).unwrap();
-        let _ = write!(out, "{:<20} tick 0 {:#018x}", l.id, sim.state_hash());
+        let _ = write!(out, "{:<26} tick 0 {:#018x}", l.id, sim.state_hash());
         while sim.tick() < l.ticks {
             sim.step();
         }
         let _ = write!(out, "  tick {} {:#018x}", l.ticks, sim.state_hash());
-        while sim.tick() < 500 {
+        let end = l.ticks.max(500);
+        while sim.tick() < end {
             sim.step();
         }
-        let _ = writeln!(out, "  tick 500 {:#018x}", sim.state_hash());
+        let _ = writeln!(out, "  tick {end} {:#018x}", sim.state_hash());
     }
     insta::assert_snapshot!("golden_hashes", out);
 }
@@ -128,61 +133,85 @@ fn explain_events_of_the_error_term_lesson() {
     insta::assert_snapshot!("explain_line_error_term", out);
 }
 
+/// Runs `$body` with `$s` bound to a fresh sim of the lesson's own type.
+macro_rules! with_sim {
+    ($l:expr, $s:ident => $body:expr) => {
+        match &$l.scenario {
+            Scenario::Line(c) => {
+                let $s = LineSim::new(c.clone()).unwrap();
+                $body
+            }
+            Scenario::Flock(c) => {
+                let $s = FlockSim::new(c.clone()).unwrap();
+                $body
+            }
+        }
+    };
+}
+
+fn tracing_is_invisible<S: Sim + Clone>(a: S, id: &str) {
+    let (mut a, mut b) = (a.clone(), a);
+    let mut events = Vec::new();
+    for _ in 0..120 {
+        a.step(&mut NoTrace);
+        b.step(&mut events);
+        assert_eq!(a.state(), b.state(), "{id}");
+    }
+    assert!(!events.is_empty());
+}
+
 /// Tracing observes; it never changes the run.
 #[test]
 fn tracing_does_not_change_the_state() {
     for l in lessons() {
-        let mut a = line_sim(&l);
-        let mut b = line_sim(&l);
-        let mut events = Vec::new();
-        for _ in 0..200 {
-            a.step(&mut NoTrace);
-            b.step(&mut events);
-            assert_eq!(a.state(), b.state(), "{}", l.id);
-        }
-        assert!(!events.is_empty());
+        with_sim!(l, s => tracing_is_invisible(s, &l.id));
     }
+}
+
+fn repeatable<S: Sim + Clone>(a: S, id: &str) {
+    let (mut a, mut b) = (a.clone(), a);
+    let mut hashes = Vec::new();
+    for t in 0..200 {
+        a.step(&mut NoTrace);
+        b.step(&mut NoTrace);
+        assert_eq!(a.state_hash(), b.state_hash(), "{id} tick {t}");
+        hashes.push(a.state_hash());
+    }
+    let mut c = a.clone();
+    for _ in 0..30 {
+        a.step(&mut NoTrace);
+        c.step(&mut NoTrace);
+    }
+    assert_eq!(a.state(), c.state());
+    // The hash actually follows the state: not every tick hashes alike.
+    hashes.sort();
+    hashes.dedup();
+    assert!(hashes.len() > 10, "{id}: the state hash barely changes");
 }
 
 /// Same inputs, same states; a clone taken mid-run continues identically.
 #[test]
 fn runs_are_repeatable_and_clones_continue_identically() {
     for l in lessons() {
-        let mut a = line_sim(&l);
-        let mut b = line_sim(&l);
-        let mut hashes = Vec::new();
-        for t in 0..300 {
-            a.step(&mut NoTrace);
-            b.step(&mut NoTrace);
-            assert_eq!(a.state_hash(), b.state_hash(), "{} tick {t}", l.id);
-            hashes.push(a.state_hash());
-        }
-        let mut c = a.clone();
-        for _ in 0..50 {
-            a.step(&mut NoTrace);
-            c.step(&mut NoTrace);
-        }
-        assert_eq!(a.state(), c.state());
-        // The hash actually follows the state: not every tick hashes alike.
-        hashes.sort();
-        hashes.dedup();
-        assert!(hashes.len() > 10, "{}: the state hash barely changes", l.id);
+        with_sim!(l, s => repeatable(s, &l.id));
     }
+}
+
+fn codec_round_trip<S: Sim>(mut sim: S) {
+    for _ in 0..17 {
+        sim.step(&mut NoTrace);
+    }
+    let bytes = flockstep::replay::codec::encode(sim.state()).unwrap();
+    let back: S::State = flockstep::replay::codec::decode(&bytes).unwrap();
+    assert_eq!(&back, sim.state());
+    assert_eq!(flockstep::canon::state_hash(&back), sim.state_hash());
 }
 
 /// States survive the replay codec bit for bit.
 #[test]
 fn states_round_trip_through_the_codec() {
     for l in lessons() {
-        let mut sim = line_sim(&l);
-        for _ in 0..17 {
-            sim.step(&mut NoTrace);
-        }
-        let bytes = flockstep::replay::codec::encode(sim.state()).unwrap();
-        let back: flockstep::sim::line::LineState =
-            flockstep::replay::codec::decode(&bytes).unwrap();
-        assert_eq!(&back, sim.state());
-        assert_eq!(flockstep::canon::state_hash(&back), sim.state_hash());
+        with_sim!(l, s => codec_round_trip(s));
     }
 }
 

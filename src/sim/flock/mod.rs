@@ -582,7 +582,16 @@ impl FlockSim {
         let state = FlockState {
             tick: 0,
             rng,
-            frame_rng: Pcg32::new(cfg.frame_seed, 0xD7),
+            // With a fixed dt the frame generator is never drawn from, and
+            // its seed must not make two equal runs hash differently.
+            frame_rng: Pcg32::new(
+                if cfg.dt_jitter == Fx::ZERO {
+                    0
+                } else {
+                    cfg.frame_seed
+                },
+                0xD7,
+            ),
             dt: cfg.dt,
             boids,
             model,

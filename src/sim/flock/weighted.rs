@@ -210,7 +210,7 @@ pub(super) fn step<const TRACE: bool, const D3: bool>(
     let in_place = sim.cfg.update == Update::InPlace;
     let brute = in_place || sim.cfg.search == super::Search::Brute;
     let half_dt2 = dt * dt / Fx::from_int(2);
-    let mut pre_clamps: Vec<Option<Clamp>> = Vec::new();
+    let mut pre_clamps: Vec<(Option<Clamp>, bool)> = Vec::new();
     if !in_place {
         for (i, b) in sim.state.boids.iter_mut().enumerate() {
             let (np, nv, c) = integrate(b.pos, b.vel, acc[i], dt, half_dt2, p);
@@ -218,7 +218,7 @@ pub(super) fn step<const TRACE: bool, const D3: bool>(
             b.pos = np;
             b.vel = nv;
             if TRACE {
-                pre_clamps.push(c.or(lim.then_some(Clamp::CoordLimit)));
+                pre_clamps.push((c, lim));
             }
         }
     }
@@ -270,11 +270,16 @@ pub(super) fn step<const TRACE: bool, const D3: bool>(
             (snap.x[k], snap.y[k], snap.z[k]) = (r[0], r[1], r[2]);
             (snap.vx[k], snap.vy[k], snap.vz[k]) = (v[0], v[1], v[2]);
             sim.state.boids[id] = super::Boid { pos: np, vel: nv };
-            if TRACE && let Some(c) = c.or(lim.then_some(Clamp::CoordLimit)) {
-                ex.as_mut().expect("tracing").clamps.push(c);
+            if TRACE {
+                let e = ex.as_mut().expect("tracing");
+                e.clamps.extend(c);
+                e.clamps.extend(lim.then_some(Clamp::CoordLimit));
             }
-        } else if TRACE && let Some(c) = pre_clamps[id] {
-            ex.as_mut().expect("tracing").clamps.push(c);
+        } else if TRACE {
+            let (c, lim) = pre_clamps[id];
+            let e = ex.as_mut().expect("tracing");
+            e.clamps.extend(c);
+            e.clamps.extend(lim.then_some(Clamp::CoordLimit));
         }
         let pr = [snap.x[k], snap.y[k], snap.z[k]];
         let mut sep = [0i128; 3];

@@ -1,0 +1,739 @@
+//! The flock sims: grid == brute force, every teaching switch changes what
+//! it claims to change, explain records, limits, and the memory budget.
+
+use flockstep::lesson::{Lesson, Override, find_bundled};
+use flockstep::num::{Angle, Fx, Pcg32, Vec3};
+use flockstep::sim::flock::{
+    BoidExplain, BoidInit, Bounds, COORD_LIMIT, FlockConfig, FlockEvent, FlockSim, GemsParams,
+    HeadingParams, MAX_RADIUS, MAX_SPEED, Model, ModelState, Obstacle, Search, Spawn, Steer,
+    Update, WeightedParams,
+};
+use flockstep::sim::{NoTrace, Scenario, Sim};
+use std::fmt::Write as _;
+
+fn lesson(id: &str, sets: &[&str]) -> Lesson {
+    let b = find_bundled(id).unwrap_or_else(|| panic!("no lesson {id}"));
+    let o: Vec<Override> = sets.iter().map(|s| Override::parse(s).unwrap()).collect();
+    Lesson::parse_with(b.source, b.path, &o).unwrap_or_else(|e| panic!("{e}"))
+}
+
+fn flock_cfg(l: &Lesson) -> FlockConfig {
+    match &l.scenario {
+        Scenario::Flock(c) => c.clone(),
+        _ => panic!("{} is not a flock lesson", l.id),
+    }
+}
+
+fn sim(id: &str, sets: &[&str]) -> FlockSim {
+    FlockSim::new(flock_cfg(&lesson(id, sets))).unwrap()
+}
+
+fn explains(s: &mut FlockSim) -> Vec<BoidExplain> {
+    let mut ev = Vec::new();
+    s.step(&mut ev);
+    ev.into_iter()
+        .filter_map(|e| match e {
+            FlockEvent::Boid(b) => Some(*b),
+            FlockEvent::Tick { .. } => None,
+        })
+        .collect()
+}
+
+fn headings(s: &FlockSim) -> Vec<Angle> {
+    match &s.state().model {
+        ModelState::Heading { heading } => heading.clone(),
+        _ => panic!("not the heading model"),
+    }
+}
+
+/// Degrees of a signed binary-angle turn.
+fn deg(turn: i64) -> f64 {
+    turn as f64 * 360.0 / 4294967296.0
+}
+
+fn heading_deg(a: Angle) -> f64 {
+    a.0 as f64 * 360.0 / 4294967296.0
+}
+
+fn fx(v: f64) -> Fx {
+    Fx::from_bits((v * 4294967296.0).round() as i64)
+}
+
+/// A random world for a model: boids, obstacles, bounds, sizes.
+fn random_world(rng: &mut Pcg32, model: Model, dims: u8) -> FlockConfig {
+    let side = 60 + rng.below(200) as i32;
+    let n = 50 + rng.below(250);
+    let lo = Vec3::from_ints(-side / 2, 0, if dims == 3 { -side / 2 } else { 0 });
+    let hi = Vec3::from_ints(side / 2, side, if dims == 3 { side / 2 } else { 0 });
+    let heading = matches!(model, Model::Heading(_));
+    let gems = matches!(model, Model::Gems(_));
+    let bounds = match (rng.below(3), heading || gems) {
+        (0, false) => Bounds::Walls,
+        (1, _) => Bounds::Open,
+        _ => Bounds::Wrap,
+    };
+    let obstacles = if gems {
+        Vec::new()
+    } else {
+        (0..rng.below(4))
+            .map(|_| Obstacle {
+                center: Vec3::new(
+                    fx((rng.below(side as u32) as i32 - side / 2) as f64),
+                    fx(rng.below(side as u32) as f64),
+                    if dims == 3 {
+                        fx((rng.below(side as u32) as i32 - side / 2) as f64)
+                    } else {
+                        Fx::ZERO
+                    },
+                ),
+                radius: Fx::from_int(rng.below(8) as i32),
+            })
+            .collect()
+    };
+    let (smin, smax) = match model {
+        Model::Gems(_) => (fx(0.3), fx(0.6)),
+        _ => (Fx::from_int(1), Fx::from_int(3)),
+    };
+    FlockConfig {
+        model,
+        dims,
+        world_min: lo,
+        world_max: hi,
+        bounds,
+        update: Update::DoubleBuffered,
+        search: Search::Grid,
+        dt: if heading || gems {
+            Fx::ONE
+        } else {
+            Fx::from_ratio(1, 30).unwrap()
+        },
+        dt_jitter: Fx::ZERO,
+        frame_seed: 0,
+        seed: rng.next_u64() >> 1,
+        boids: Vec::new(),
+        spawn: Some(Spawn {
+            count: n,
+            min: lo,
+            max: hi,
+            speed_min: smin,
+            speed_max: smax,
+        }),
+        obstacles,
+    }
+}
+
+#[test]
+fn grid_search_equals_brute_force_for_every_model() {
+    let mut rng = Pcg32::new(2024, 3);
+    let cases: Vec<(Model, u8)> = vec![
+        (Model::Heading(HeadingParams::default()), 2),
+        (
+            Model::Heading(HeadingParams {
+                view_range: Fx::from_int(20),
+                separate_range: Fx::from_int(8),
+                ..HeadingParams::default()
+            }),
+            2,
+        ),
+        (Model::Gems(GemsParams::default()), 3),
+        (
+            Model::Gems(GemsParams {
+                view_angle: Some(Angle::from_degrees_int(120)),
+                max_visible: 3,
+                ..GemsParams::default()
+            }),
+            3,
+        ),
+        (Model::Weighted(WeightedParams::default()), 3),
+        (Model::Weighted(WeightedParams::default()), 2),
+    ];
+    for (model, dims) in cases {
+        for world in 0..4 {
+            let cfg = random_world(&mut rng, model.clone(), dims);
+            let mut grid = FlockSim::new(cfg.clone()).unwrap();
+            let mut brute = FlockSim::new(FlockConfig {
+                search: Search::Brute,
+                ..cfg.clone()
+            })
+            .unwrap();
+            for t in 0..40 {
+                if t % 10 == 0 {
+                    // Traced ticks: the explain records agree too.
+                    assert_eq!(
+                        explains(&mut grid),
+                        explains(&mut brute),
+                        "{} {dims}-D world {world} tick {t}",
+                        model.name()
+                    );
+                } else {
+                    grid.step(&mut NoTrace);
+                    brute.step(&mut NoTrace);
+                }
+                assert_eq!(
+                    grid.state(),
+                    brute.state(),
+                    "{} {dims}-D world {world}: grid and brute force differ after tick {t}",
+                    model.name()
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn tracing_does_not_change_the_result() {
+    for id in [
+        "flock-weights",
+        "flock-aquarium",
+        "flock-in-place",
+        "flock-obstacle",
+    ] {
+        let mut a = sim(id, &[]);
+        let mut b = sim(id, &[]);
+        for _ in 0..30 {
+            a.step(&mut NoTrace);
+            let _ = explains(&mut b);
+        }
+        assert_eq!(a.state(), b.state(), "{id}");
+    }
+}
+
+#[test]
+fn naive_angle_average_reproduces_the_30_330_bug() {
+    let mut on = sim("flock-angle-average", &[]);
+    let ex = explains(&mut on);
+    let h = headings(&on)[0];
+    assert!(
+        (heading_deg(h) - 120.0).abs() < 0.01,
+        "with the bug, (0 + 30 + 330) / 3 = 120°, got {}",
+        heading_deg(h)
+    );
+    assert_eq!(ex[0].neighbours, vec![1, 2]);
+    let mut off = sim("flock-angle-average", &["naive_angle_average=false"]);
+    let ex = explains(&mut off);
+    let h = headings(&off)[0];
+    let turn = h.0 as i32 as f64 * 360.0 / 4294967296.0;
+    assert!(
+        turn.abs() < 0.01,
+        "shortest turns +30° and −30° cancel, got {turn}°"
+    );
+    let align = ex[0]
+        .rules
+        .iter()
+        .find(|(r, _)| matches!(r, flockstep::sim::flock::Rule::Alignment))
+        .unwrap()
+        .1;
+    assert_eq!(align, Steer::Turn(0));
+}
+
+#[test]
+fn obstacles_behind_steer_unless_switched_off() {
+    let turn_of = |s: &FlockSim, id: usize| {
+        let h = headings(s)[id];
+        h.0 as i32 as f64 * 360.0 / 4294967296.0
+    };
+    let mut faithful = sim("flock-obstacle", &[]);
+    let ex = explains(&mut faithful);
+    // Boid 0: an obstacle 50 ahead, 10 to the left: −60° · 30/80 = −22.5°.
+    assert!((turn_of(&faithful, 0) + 22.5).abs() < 0.01);
+    // Boid 1: an obstacle 40 *behind* still turns it by 60° · 40/80 = 30°.
+    assert!(
+        (turn_of(&faithful, 1) + 30.0).abs() < 0.01,
+        "{}",
+        turn_of(&faithful, 1)
+    );
+    let f = ex[1].feelers.iter().find(|f| f.obstacle == 1).unwrap();
+    assert!(f.steered && f.projection < Fx::ZERO);
+
+    let mut fixed = sim("flock-obstacle", &["ignore_obstacles_behind=true"]);
+    let ex = explains(&mut fixed);
+    assert!((turn_of(&fixed, 0) + 22.5).abs() < 0.01);
+    assert_eq!(turn_of(&fixed, 1), 0.0);
+    assert!(!ex[1].feelers.iter().any(|f| f.steered));
+}
+
+#[test]
+fn the_blind_zone_makes_following_one_way() {
+    let mut s = sim("flock-field-of-view", &[]);
+    let ex = explains(&mut s);
+    assert_eq!(
+        ex[0].neighbours,
+        vec![2],
+        "the leader does not see its follower"
+    );
+    assert_eq!(ex[1].neighbours, vec![0, 2], "the follower sees the leader");
+    let mut all = sim("flock-field-of-view", &["fov=360"]);
+    let ex = explains(&mut all);
+    // Only the exact rear is blind at 360°: boid 1 is dead behind boid 0.
+    assert_eq!(ex[0].neighbours, vec![2]);
+    let mut side = sim("flock-field-of-view", &["fov=90"]);
+    let ex = explains(&mut side);
+    // Boid 2 is 78.7° to the leader's left: outside a 90° field of view.
+    assert!(ex[0].neighbours.is_empty());
+}
+
+/// How often a fish has a mate closer than 1 (the tank's pile-ups).
+fn close_encounters(id: &str, ticks: u64) -> usize {
+    let mut s = sim(id, &[]);
+    let mut count = 0;
+    let one = Fx::ONE;
+    for _ in 0..ticks {
+        s.step(&mut NoTrace);
+        let b = &s.state().boids;
+        for i in 0..b.len() {
+            for j in i + 1..b.len() {
+                if (b[i].pos - b[j].pos).fast_length() < one {
+                    count += 1;
+                }
+            }
+        }
+    }
+    count
+}
+
+#[test]
+fn a_view_angle_causes_rear_end_pile_ups() {
+    let without = close_encounters("flock-aquarium", 400);
+    let with = close_encounters("flock-aquarium-view-angle", 400);
+    assert!(
+        with > 2 * without.max(1),
+        "pile-ups with a view angle {with}, without {without}"
+    );
+}
+
+/// The same boids listed in a different order.
+fn permuted(l: &Lesson, update: Update) -> (FlockSim, FlockSim, Vec<usize>) {
+    let cfg = flock_cfg(l);
+    let start = FlockSim::new(cfg.clone()).unwrap();
+    let hs = headings(&start);
+    let inits: Vec<BoidInit> = start
+        .state()
+        .boids
+        .iter()
+        .enumerate()
+        .map(|(i, b)| BoidInit {
+            pos: b.pos,
+            vel: Vec3::ZERO,
+            heading: hs[i],
+            speed: start.speeds()[i],
+        })
+        .collect();
+    let n = inits.len();
+    let order: Vec<usize> = (0..n).map(|i| (i * 7 + 3) % n).collect();
+    let explicit = FlockConfig {
+        update,
+        spawn: None,
+        boids: inits.clone(),
+        ..cfg.clone()
+    };
+    let shuffled = FlockConfig {
+        boids: order.iter().map(|&i| inits[i]).collect(),
+        ..explicit.clone()
+    };
+    (
+        FlockSim::new(explicit).unwrap(),
+        FlockSim::new(shuffled).unwrap(),
+        order,
+    )
+}
+
+#[test]
+fn in_place_updates_depend_on_iteration_order_and_double_buffering_does_not() {
+    let l = lesson("flock-in-place", &[]);
+    assert_eq!(flock_cfg(&l).update, Update::InPlace);
+    let same_after = |update: Update| {
+        let (mut a, mut b, order) = permuted(&l, update);
+        for _ in 0..100 {
+            a.step(&mut NoTrace);
+            b.step(&mut NoTrace);
+        }
+        let (ha, hb) = (headings(&a), headings(&b));
+        order
+            .iter()
+            .enumerate()
+            .all(|(k, &i)| a.state().boids[i] == b.state().boids[k] && ha[i] == hb[k])
+    };
+    assert!(
+        same_after(Update::DoubleBuffered),
+        "double buffering: renumbering the boids renumbers the result"
+    );
+    assert!(
+        !same_after(Update::InPlace),
+        "in place: renumbering the boids changes the flock"
+    );
+}
+
+#[test]
+fn variable_dt_is_not_reproducible_across_machines_and_fixed_dt_is() {
+    let hash_after = |sets: &[&str]| {
+        let mut s = sim("flock-variable-dt", sets);
+        for _ in 0..60 {
+            s.step(&mut NoTrace);
+        }
+        s.state_hash()
+    };
+    assert_ne!(hash_after(&[]), hash_after(&["frame_seed=2"]));
+    assert_eq!(hash_after(&[]), hash_after(&[]), "a seed is a seed");
+    assert_eq!(
+        hash_after(&["dt_jitter=0"]),
+        hash_after(&["dt_jitter=0", "frame_seed=2"]),
+        "with a fixed dt the machine does not matter"
+    );
+    let mut s = sim("flock-variable-dt", &[]);
+    let dts: Vec<Fx> = (0..5)
+        .map(|_| {
+            s.step(&mut NoTrace);
+            s.state().dt
+        })
+        .collect();
+    assert!(dts.windows(2).any(|w| w[0] != w[1]), "{dts:?}");
+}
+
+#[test]
+fn weights_change_the_flock() {
+    let hash = |sets: &[&str]| {
+        let mut s = sim("flock-weights", sets);
+        for _ in 0..60 {
+            s.step(&mut NoTrace);
+        }
+        s.state_hash()
+    };
+    let base = hash(&[]);
+    assert_ne!(base, hash(&["w_separation=1"]));
+    assert_ne!(base, hash(&["w_cohesion=5"]));
+    assert_ne!(base, hash(&["w_alignment=0"]));
+}
+
+#[test]
+fn separation_alone_spreads_a_cluster() {
+    let spread = |s: &FlockSim| {
+        let b = &s.state().boids;
+        let mut close = 0;
+        for i in 0..b.len() {
+            for j in i + 1..b.len() {
+                if (b[i].pos - b[j].pos).fast_length() < Fx::from_int(2) {
+                    close += 1;
+                }
+            }
+        }
+        close
+    };
+    let mut s = sim("flock-separation", &[]);
+    let before = spread(&s);
+    for _ in 0..120 {
+        s.step(&mut NoTrace);
+    }
+    assert!(
+        spread(&s) * 4 < before,
+        "pairs closer than 2: {before} → {}",
+        spread(&s)
+    );
+}
+
+#[test]
+fn walls_put_virtual_boids_at_the_foot_of_the_perpendicular() {
+    let mut s = sim("flock-walls", &[]);
+    for _ in 0..5 {
+        s.step(&mut NoTrace);
+    }
+    let before = s.state().boids.clone();
+    let ex = explains(&mut s);
+    let mut checked = 0;
+    for e in &ex {
+        // Positions at the time the rules ran: after this tick's move.
+        let p = s.state().boids[e.id as usize].pos;
+        let _ = before;
+        for w in &e.wall_boids {
+            // A virtual boid shares all coordinates but one with the boid,
+            // and that one lies on a wall.
+            let same = [w.x == p.x, w.y == p.y, w.z == p.z];
+            assert_eq!(same.iter().filter(|s| **s).count(), 2, "{w:?} vs {p:?}");
+            let on_wall = [
+                w.x == Fx::from_int(-10) || w.x == Fx::from_int(10),
+                w.y == Fx::ZERO || w.y == Fx::from_int(20),
+                w.z == Fx::from_int(-10) || w.z == Fx::from_int(10),
+            ];
+            assert!(on_wall.iter().any(|b| *b), "{w:?}");
+            checked += 1;
+        }
+    }
+    assert!(checked > 10, "only {checked} wall boids in a tick");
+}
+
+/// The explain records of chosen boids at chosen ticks, for review.
+#[test]
+fn explain_records_snapshot() {
+    let mut out = String::new();
+    for (id, tick, boids) in [
+        ("flock-field-of-view", 0u64, &[0u32, 1][..]),
+        ("flock-obstacle", 0, &[0, 1][..]),
+        ("flock-aquarium", 10, &[0, 1][..]),
+        ("flock-walls", 120, &[0, 1][..]),
+    ] {
+        let mut s = sim(id, &[]);
+        while s.tick() < tick {
+            s.step(&mut NoTrace);
+        }
+        let ex = explains(&mut s);
+        for &b in boids {
+            let e = &ex[b as usize];
+            let _ = writeln!(out, "== {id} tick {tick} boid {b}");
+            let _ = writeln!(out, "neighbours {:?} nearest {:?}", e.neighbours, e.nearest);
+            for (rule, steer) in &e.rules {
+                let _ = writeln!(out, "  {rule:?}: {steer}");
+            }
+            for f in &e.feelers {
+                let _ = writeln!(
+                    out,
+                    "  feeler obstacle {} projection {} perpendicular {} turn {} steered {}",
+                    f.obstacle,
+                    f.projection,
+                    f.perpendicular,
+                    Steer::Turn(f.turn),
+                    f.steered
+                );
+            }
+            for w in &e.wall_boids {
+                let _ = writeln!(out, "  wall boid ({}, {}, {})", w.x, w.y, w.z);
+            }
+            let _ = writeln!(out, "  clamps {:?}", e.clamps);
+            let _ = writeln!(out, "  steering {}", e.steering);
+        }
+    }
+    insta::assert_snapshot!("flock_explain", out);
+}
+
+#[test]
+fn explain_turns_add_up_to_the_heading_change() {
+    let mut s = sim("flock-in-place", &["update=double_buffered"]);
+    for _ in 0..20 {
+        s.step(&mut NoTrace);
+    }
+    let before = headings(&s);
+    let ex = explains(&mut s);
+    let after = headings(&s);
+    for e in &ex {
+        let Steer::Turn(total) = e.steering else {
+            panic!("heading model steers by turns")
+        };
+        let sum: i64 = e
+            .rules
+            .iter()
+            .map(|(_, s)| match s {
+                Steer::Turn(t) => *t,
+                Steer::Vector(_) => panic!("vector in the heading model"),
+            })
+            .sum();
+        assert_eq!(sum, total, "boid {}", e.id);
+        let i = e.id as usize;
+        assert_eq!(before[i].0.wrapping_add(total as u32), after[i].0);
+        let _ = deg(total);
+    }
+}
+
+fn extreme(model: Model, dims: u8, bounds: Bounds) -> FlockConfig {
+    let lim = Fx::from_int(COORD_LIMIT);
+    let lo = Vec3::new(-lim, -lim, if dims == 3 { -lim } else { Fx::ZERO });
+    let hi = Vec3::new(lim, lim, if dims == 3 { lim } else { Fx::ZERO });
+    let s = Fx::from_int(MAX_SPEED);
+    // Boids at the corners, flying outwards at top speed, plus a dense pile.
+    let mut boids = Vec::new();
+    for (i, &(x, y)) in [(-1, -1), (1, 1), (-1, 1), (1, -1)].iter().enumerate() {
+        let c = |v: i32| if v < 0 { -lim } else { lim };
+        boids.push(BoidInit {
+            pos: Vec3::new(c(x), c(y), if dims == 3 { c(x) } else { Fx::ZERO }),
+            vel: Vec3::new(
+                s * Fx::from_int(x) / Fx::from_int(2),
+                s * Fx::from_int(y) / Fx::from_int(2),
+                Fx::ZERO,
+            ),
+            heading: Angle::from_degrees_int(45 + 90 * i as i64),
+            speed: s,
+        });
+    }
+    for i in 0..40 {
+        boids.push(BoidInit {
+            pos: Vec3::new(Fx::from_bits(i), Fx::from_bits(-i), Fx::ZERO),
+            vel: Vec3::new(s / Fx::from_int(3), Fx::ZERO, Fx::ZERO),
+            heading: Angle(i as u32 * 1_000_003),
+            speed: s,
+        });
+    }
+    FlockConfig {
+        model,
+        dims,
+        world_min: lo,
+        world_max: hi,
+        bounds,
+        update: Update::DoubleBuffered,
+        search: Search::Grid,
+        dt: Fx::from_int(10),
+        dt_jitter: Fx::ZERO,
+        frame_seed: 0,
+        seed: 1,
+        boids,
+        spawn: None,
+        obstacles: vec![Obstacle {
+            center: Vec3::ZERO,
+            radius: Fx::from_int(MAX_RADIUS),
+        }],
+    }
+}
+
+#[test]
+fn worlds_at_the_documented_limits_run_without_panic_or_wrap() {
+    let r = Fx::from_int(MAX_RADIUS);
+    let s = Fx::from_int(MAX_SPEED);
+    let models = [
+        (
+            Model::Heading(HeadingParams {
+                view_range: r,
+                separate_range: r,
+                check_distance: r,
+                check_range: r,
+                ..HeadingParams::default()
+            }),
+            2,
+        ),
+        (
+            Model::Gems(GemsParams {
+                perception: r,
+                separation_dist: r,
+                max_speed: s,
+                desired_speed: s,
+                max_change: s,
+                max_urgency: s,
+                ..GemsParams::default()
+            }),
+            3,
+        ),
+        (
+            Model::Weighted(WeightedParams {
+                fov: r,
+                max_speed: s,
+                min_speed: s,
+                w_separation: Fx::from_int(100),
+                ..WeightedParams::default()
+            }),
+            3,
+        ),
+        (
+            Model::Weighted(WeightedParams {
+                fov: r,
+                max_speed: s,
+                strength: Fx::from_int(2500),
+                ..WeightedParams::default()
+            }),
+            2,
+        ),
+    ];
+    let lim = Fx::from_int(COORD_LIMIT);
+    for (model, dims) in models {
+        for bounds in [Bounds::Wrap, Bounds::Open, Bounds::Walls] {
+            let mut cfg = extreme(model.clone(), dims, bounds);
+            if matches!(model, Model::Gems(_)) {
+                cfg.obstacles.clear();
+            }
+            let Ok(mut s) = FlockSim::new(cfg) else {
+                continue; // walls with a model that has none: refused
+            };
+            for t in 0..30 {
+                s.step(&mut NoTrace);
+                for b in &s.state().boids {
+                    for c in [b.pos.x, b.pos.y, b.pos.z] {
+                        assert!(
+                            c.abs() <= lim,
+                            "{} {bounds:?} tick {t}: {c} outside the limit",
+                            model.name()
+                        );
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn the_coordinate_limit_clamp_is_reported() {
+    let mut cfg = extreme(Model::Weighted(WeightedParams::default()), 2, Bounds::Open);
+    cfg.obstacles.clear();
+    let mut s = FlockSim::new(cfg).unwrap();
+    let ex = explains(&mut s);
+    assert!(
+        ex[0]
+            .clamps
+            .contains(&flockstep::sim::flock::Clamp::CoordLimit)
+    );
+}
+
+#[test]
+fn memory_stays_under_200_bytes_per_boid() {
+    for model in [
+        Model::Heading(HeadingParams::default()),
+        Model::Gems(GemsParams::default()),
+        Model::Weighted(WeightedParams::default()),
+    ] {
+        let d3 = !matches!(model, Model::Heading(_));
+        let hi = Vec3::from_ints(1000, 1000, if d3 { 1000 } else { 0 });
+        let n = 50_000;
+        let cfg = FlockConfig {
+            model: model.clone(),
+            dims: if d3 { 3 } else { 2 },
+            world_min: Vec3::ZERO,
+            world_max: hi,
+            bounds: Bounds::Wrap,
+            update: Update::DoubleBuffered,
+            search: Search::Grid,
+            dt: Fx::ONE,
+            dt_jitter: Fx::ZERO,
+            frame_seed: 0,
+            seed: 3,
+            boids: Vec::new(),
+            spawn: Some(Spawn {
+                count: n,
+                min: Vec3::ZERO,
+                max: hi,
+                speed_min: Fx::ONE,
+                speed_max: Fx::ONE,
+            }),
+            obstacles: Vec::new(),
+        };
+        let mut s = FlockSim::new(cfg).unwrap();
+        s.step(&mut NoTrace);
+        let per = s.memory_bytes() / n as usize;
+        assert!(per <= 200, "{}: {per} bytes per boid", model.name());
+    }
+}
+
+#[test]
+fn scaling_a_lesson_with_set_boids() {
+    for (id, n) in [
+        ("flock-weights", 500u64),
+        ("flock-aquarium", 300),
+        ("flock-in-place", 200),
+    ] {
+        let l = lesson(id, &[&format!("boids={n}")]);
+        assert_eq!(flock_cfg(&l).boid_count(), n);
+        let mut s = FlockSim::new(flock_cfg(&l)).unwrap();
+        for _ in 0..3 {
+            s.step(&mut NoTrace);
+        }
+        assert_eq!(s.state().boids.len() as u64, n);
+    }
+}
+
+#[test]
+fn at_least_ten_flock_lessons_and_each_model_is_taught() {
+    let flock: Vec<Lesson> = flockstep::lesson::BUNDLED
+        .iter()
+        .map(|b| Lesson::parse(b.source, b.path).unwrap())
+        .filter(|l| l.scenario.sim_name() == "flock")
+        .collect();
+    assert!(flock.len() >= 10, "{} flock lessons", flock.len());
+    for m in ["heading", "gems", "weighted"] {
+        assert!(
+            flock.iter().any(|l| flock_cfg(l).model.name() == m),
+            "no lesson for the {m} model"
+        );
+    }
+}
