@@ -269,3 +269,93 @@ fn closed_stdout_is_not_a_crash() {
     assert!(!stderr(&o).contains("panicked"), "{}", stderr(&o));
     assert_eq!(o.status.code(), Some(0));
 }
+
+/// The line and column of the first occurrence of `needle` in `src`.
+fn line_col_of(src: &str, needle: &str) -> String {
+    let at = src.find(needle).unwrap_or_else(|| panic!("{needle} not found"));
+    let line = src[..at].matches('\n').count() + 1;
+    let col = src[..at].rfind('\n').map_or(at, |nl| at - nl - 1) + 1;
+    format!("{line}:{col}:")
+}
+
+#[test]
+fn bad_flock_lessons_name_the_place() {
+    let base = bundled("flock-weights");
+    let cases: &[(&str, &str, &str, &str)] = &[
+        ("boids = 40", "boids = 0", "0\nseed", "a flock needs 1..=1000000 boids"),
+        (
+            "boids = 40",
+            "boids = 10000000",
+            "10000000",
+            "`boids` = 10000000 is out of range",
+        ),
+        ("boids = 40", "boids = 40\nfov = -5", "-5", "`fov` = -5 is out of range"),
+        (
+            "boids = 40",
+            "boids = 40\nw_cohesion = 250",
+            "250",
+            "`w_cohesion` = 250 is out of range: expected 0..=100",
+        ),
+        (
+            "boids = 40",
+            "boids = 40\n\n[[scenario.obstacles]]\nat = [50, 5]\nradius = 2",
+            "[50, 5]",
+            "obstacle 0 is outside the world box",
+        ),
+        (
+            "boids = 40",
+            "boids = 40\nworld_max = [10, 20, 30]",
+            "[10, 20, 30]",
+            "must have 2 numbers in a 2-D world",
+        ),
+        (
+            "model = \"weighted\"",
+            "model = \"wieghted\"",
+            "\"wieghted\"",
+            "unknown model `wieghted`",
+        ),
+        (
+            "boids = 40",
+            "boids = 40\nbounds = \"torus\"",
+            "\"torus\"",
+            "`bounds` = \"torus\" is not one of \"wrap\", \"walls\", \"none\"",
+        ),
+        (
+            "boids = 40",
+            "boids = 40\nview_angle = 90",
+            "view_angle",
+            "unknown key `view_angle`",
+        ),
+    ];
+    for (i, (from, to, at, want)) in cases.iter().enumerate() {
+        let src = base.replacen(from, to, 1);
+        assert_ne!(src, base, "case {i}");
+        let f = TempLesson::new(&format!("bad-flock-{i}.toml"), &src);
+        let err = rejects(&["run", f.path()], want);
+        let place = format!("{}:{}", f.path(), line_col_of(&src, at));
+        assert!(err.contains(&place), "case {i}: want {place} in {err}");
+    }
+    // Out-of-range values from --set name the argument.
+    rejects(
+        &["run", "flock-weights", "--set", "boids=0"],
+        "--set boids=0: a flock needs 1..=1000000 boids",
+    );
+    rejects(
+        &["run", "flock-aquarium", "--set", "perception=-1"],
+        "`perception` = -1 is out of range",
+    );
+    rejects(
+        &["run", "flock-field-of-view", "--set", "bounds=walls"],
+        "needs the weighted model",
+    );
+}
+
+#[test]
+fn run_scales_a_flock_lesson() {
+    let o = flockstep(&["run", "flock-weights", "--set", "boids=2000", "--ticks", "5"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stdout(&o).contains("ticks   5"));
+    let o = flockstep(&["run", "flock-aquarium", "--ticks", "2", "--narrate"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stdout(&o).contains("model gems  boids 60"), "{}", stdout(&o));
+}
