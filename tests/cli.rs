@@ -272,7 +272,9 @@ fn closed_stdout_is_not_a_crash() {
 
 /// The line and column of the first occurrence of `needle` in `src`.
 fn line_col_of(src: &str, needle: &str) -> String {
-    let at = src.find(needle).unwrap_or_else(|| panic!("{needle} not found"));
+    let at = src
+        .find(needle)
+        .unwrap_or_else(|| panic!("{needle} not found"));
     let line = src[..at].matches('\n').count() + 1;
     let col = src[..at].rfind('\n').map_or(at, |nl| at - nl - 1) + 1;
     format!("{line}:{col}:")
@@ -282,14 +284,24 @@ fn line_col_of(src: &str, needle: &str) -> String {
 fn bad_flock_lessons_name_the_place() {
     let base = bundled("flock-weights");
     let cases: &[(&str, &str, &str, &str)] = &[
-        ("boids = 40", "boids = 0", "0\nseed", "a flock needs 1..=1000000 boids"),
+        (
+            "boids = 40",
+            "boids = 0",
+            "0\nseed",
+            "a flock needs 1..=1000000 boids",
+        ),
         (
             "boids = 40",
             "boids = 10000000",
             "10000000",
             "`boids` = 10000000 is out of range",
         ),
-        ("boids = 40", "boids = 40\nfov = -5", "-5", "`fov` = -5 is out of range"),
+        (
+            "boids = 40",
+            "boids = 40\nfov = -5",
+            "-5",
+            "`fov` = -5 is out of range",
+        ),
         (
             "boids = 40",
             "boids = 40\nw_cohesion = 250",
@@ -352,10 +364,21 @@ fn bad_flock_lessons_name_the_place() {
 
 #[test]
 fn run_scales_a_flock_lesson() {
-    let o = flockstep(&["run", "flock-weights", "--set", "boids=2000", "--ticks", "5"]);
+    let o = flockstep(&[
+        "run",
+        "flock-weights",
+        "--set",
+        "boids=2000",
+        "--ticks",
+        "5",
+    ]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert!(stdout(&o).contains("ticks   5"));
     let o = flockstep(&["run", "flock-aquarium", "--ticks", "2", "--narrate"]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    assert!(stdout(&o).contains("model gems  boids 60"), "{}", stdout(&o));
+    assert!(
+        stdout(&o).contains("model gems  boids 60"),
+        "{}",
+        stdout(&o)
+    );
 }

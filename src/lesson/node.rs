@@ -327,7 +327,8 @@ impl<'a> Params<'a> {
     }
 
     /// A fixed-point number written as an integer, a decimal (`0.35`) or a
-    /// string (`"0.35"`), read exactly from its source text.
+    /// string (`"0.35"`, or a fraction `"1/60"`), read exactly from its
+    /// source text (a fraction is rounded once).
     pub fn fx(
         &mut self,
         key: &'static str,
@@ -369,7 +370,17 @@ impl<'a> Params<'a> {
                     offset: 0,
                 }),
             Kind::Float => parse_fx(self.ctx.text(n)),
-            Kind::Str(s) => parse_fx(s),
+            Kind::Str(s) => match s.split_once('/') {
+                // A fraction such as "1/60": both sides exact, one rounding.
+                Some((a, b)) => parse_fx(a.trim()).and_then(|a| {
+                    let b = parse_fx(b.trim())?;
+                    Fx::from_ratio(a.to_bits(), b.to_bits()).ok_or(ParseNumError {
+                        message: "not a finite fraction in range".into(),
+                        offset: 0,
+                    })
+                }),
+                None => parse_fx(s),
+            },
             _ => return Err(self.wrong(key, n, "a number")),
         };
         let v = parsed.map_err(|e| self.ctx.err(n, format!("`{key}`: {e}")))?;
