@@ -121,11 +121,13 @@ impl GemsParams {
 /// Roll, pitch and yaw from the new velocity and the old one.
 pub(super) fn attitude(vel: Vec3, old: Vec3, gravity: Fx) -> Attitude {
     let d = vel - old;
-    // The part of the change perpendicular to the velocity: (v × d) × v,
-    // computed with the unit velocity so no product can overflow.
+    // The article projects the change on lateralDir = unit((v × d) × v),
+    // the direction of d's part perpendicular to v; that projection is the
+    // length of the perpendicular part, d − (d·v̂)v̂ (never negative, so the
+    // article's fish only ever bank one way — a quirk kept as is). Computed
+    // this way it takes one product per axis instead of two cross products.
     let vn = vel.fast_normalize();
-    let lateral = vn.cross(d).cross(vn).fast_normalize();
-    let lateral_mag = d.dot(lateral);
+    let lateral_mag = (d - vn * d.dot(vn)).fast_length();
     let roll = if lateral_mag == Fx::ZERO {
         Angle::ZERO
     } else {

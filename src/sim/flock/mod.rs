@@ -484,6 +484,11 @@ pub struct FlockSim {
     draws: Vec<u32>,
     /// Scratch: visible mates of one boid.
     seen: Vec<u32>,
+    /// Scratch for the weighted model's pair pass, by snapshot index:
+    /// neighbour counts, velocity sums, offset sums (raw).
+    pair_n: Vec<u32>,
+    pair_v: Vec<[i64; 3]>,
+    pair_p: Vec<[i64; 3]>,
 }
 
 /// A uniform random fixed-point number in `[lo, hi]`.
@@ -603,6 +608,9 @@ impl FlockSim {
             snap: Snapshot::default(),
             draws: Vec::new(),
             seen: Vec::new(),
+            pair_n: Vec::new(),
+            pair_v: Vec::new(),
+            pair_p: Vec::new(),
         })
     }
 
@@ -631,6 +639,8 @@ impl FlockSim {
             + self.snap.heap_bytes()
             + self.draws.capacity() * 4
             + self.seen.capacity() * 4
+            + self.pair_n.capacity() * 4
+            + (self.pair_v.capacity() + self.pair_p.capacity()) * 24
             + self.cfg.boids.capacity() * size_of::<BoidInit>()
     }
 

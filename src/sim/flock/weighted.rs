@@ -154,13 +154,24 @@ fn inv_len(d2: u128) -> i128 {
     }
 }
 
-/// Adds `−unit(diff) · strength / max(|diff|, min)²` to `sum` (raw);
-/// returns whether the minimum distance applied.
+/// `c · x / 2³²` rounded towards zero, so that `scale(−x) = −scale(x)`:
+/// the separation term of a pair is then exactly the negation of the
+/// term of the reversed pair, which lets a pair be evaluated once.
+#[inline(always)]
+fn scale(x: i64, c: u128) -> i64 {
+    let m = ((x.unsigned_abs() as u128 * c) >> 32) as i64;
+    if x < 0 { -m } else { m }
+}
+
+/// The separation term `−unit(diff) · strength / max(|diff|, min)²` (raw),
+/// and whether the minimum distance applied; `d2` is `|diff|²` at scale
+/// 2⁶⁴. Antisymmetric: `term(−diff) = −term(diff)` exactly.
 ///
 /// Unclamped, the term is `−diff · (strength / |d|³)`: one coefficient per
 /// pair and one widening multiply per axis. Every intermediate fits its
 /// type because `|d| ≥ min_distance` and `strength / min_distance² ≤ 10⁶`
-/// (so the coefficient is at most 10⁹ at scale 2³²).
+/// (so the coefficient is at most 10⁹ at scale 2³², and each term at most
+/// 10⁶ units).
 #[inline(always)]
 fn separation<const DIMS: usize>(
     diff: [i64; 3],
@@ -168,31 +179,48 @@ fn separation<const DIMS: usize>(
     min2: u128,
     strength: i64,
     inv_min: i128,
-    sum: &mut [i128; 3],
-) -> bool {
+) -> ([i64; 3], bool) {
+    let mut t = [0i64; 3];
     if d2 == 0 {
-        return true;
+        return (t, true);
     }
     let inv = inv_len(d2);
     if d2 < min2 {
         // Closer than min_distance: the direction from the true distance,
         // the magnitude from min_distance. Rare, so all in 128 bits.
-        let inv_m2 = (inv_min * inv_min) >> 32;
-        let mag = (strength as i128 * inv_m2) >> 32;
+        let mag = ((strength as i128 * ((inv_min * inv_min) >> 32)) >> 32) as u128;
         for a in 0..DIMS {
-            let unit = (diff[a] as i128 * inv) >> 32;
-            sum[a] -= (unit * mag) >> 32;
+            let unit = scale(diff[a], inv as u128);
+            t[a] = -scale(unit, mag);
         }
-        return true;
+        return (t, true);
     }
     let inv = inv as i64; // ≤ 1 / min_distance ≤ 1000
     let inv2 = ((inv as i128 * inv as i128) >> 32) as i64;
     let mag = ((strength as i128 * inv2 as i128) >> 32) as i64;
-    let coef = ((mag as i128 * inv as i128) >> 32) as i64;
+    let coef = ((mag as i128 * inv as i128) >> 32) as u128;
     for a in 0..DIMS {
-        sum[a] -= (diff[a] as i128 * coef as i128) >> 32;
+        t[a] = -scale(diff[a], coef);
     }
-    false
+    (t, false)
+}
+
+#[inline(always)]
+fn add3(sum: &mut [i128; 3], t: [i64; 3]) {
+    for a in 0..3 {
+        sum[a] += t[a] as i128;
+    }
+}
+
+/// Whether `n` terms of every kind fit a 64-bit sum, so the pair pass may
+/// accumulate in `i64` (it is exact either way; this only picks storage).
+fn sums_fit_i64(n: usize, p: &WeightedParams) -> bool {
+    let term =
+        ((p.strength.to_bits() as u128) << 64) / ((p.min_distance.to_bits() as u128).pow(2)).max(1);
+    let largest = term
+        .max(p.max_speed.to_bits() as u128)
+        .max(p.fov.to_bits() as u128);
+    (n as u128 + 1) * largest < (i64::MAX as u128)
 }
 
 pub(super) fn step<const TRACE: bool, const D3: bool>(
@@ -249,7 +277,55 @@ pub(super) fn step<const TRACE: bool, const D3: bool>(
         p.w_alignment / wsum,
         p.w_cohesion / wsum,
     );
-    for k in 0..snap.len() {
+    // Untraced double-buffered ticks meet each pair once and add its terms
+    // to both boids (the separation term is exactly antisymmetric, the other
+    // sums trivially so); traced and in-place ticks query boid by boid.
+    // Both give the same exact integer sums, so the same result.
+    let n = snap.len();
+    let pairwise = !TRACE && !in_place && sums_fit_i64(n, p);
+    if pairwise {
+        let (pn, pv, pp) = (&mut sim.pair_n, &mut sim.pair_v, &mut sim.pair_p);
+        pn.clear();
+        pn.resize(n, 0);
+        pv.clear();
+        pv.resize(n, [0; 3]);
+        pp.clear();
+        pp.resize(n, [0; 3]);
+        // The accelerations were integrated above; until each boid's new
+        // one is written, its slot holds its separation sum (raw, by id).
+        acc.fill(Vec3::ZERO);
+        let sn = &*snap;
+        sn.for_each_pair::<D3>(fov2, |k, m, dx, dy, dz, d2| {
+            pn[k] += 1;
+            pn[m] += 1;
+            for (a, (vk, vm)) in [
+                (sn.vx[k], sn.vx[m]),
+                (sn.vy[k], sn.vy[m]),
+                (sn.vz[k], sn.vz[m]),
+            ]
+            .into_iter()
+            .enumerate()
+            {
+                pv[k][a] += vm;
+                pv[m][a] += vk;
+            }
+            let d = [dx, dy, dz];
+            for a in 0..3 {
+                pp[k][a] += d[a];
+                pp[m][a] -= d[a];
+            }
+            let d2 = (d2 as u128) << 32;
+            let (t, _) = if D3 {
+                separation::<3>(d, d2, min2, strength, inv_min)
+            } else {
+                separation::<2>(d, d2, min2, strength, inv_min)
+            };
+            let t = unraw(t);
+            acc[sn.id[k] as usize] += t;
+            acc[sn.id[m] as usize] -= t;
+        });
+    }
+    for k in 0..n {
         let id = snap.id[k] as usize;
         let mut ex = if TRACE {
             Some(BoidExplain::new(id as u32))
@@ -288,32 +364,41 @@ pub(super) fn step<const TRACE: bool, const D3: bool>(
         let mut real = 0u32;
         let mut near_min = 0u32;
         let mut nearest = (u128::MAX, u32::MAX);
-        snap.for_each_within::<D3>(k, pr, fov2, |m, dx, dy, dz, d2| {
-            let d2 = (d2 as u128) << 32;
-            real += 1;
-            vsum[0] += snap.vx[m] as i128;
-            vsum[1] += snap.vy[m] as i128;
-            psum[0] += dx as i128;
-            psum[1] += dy as i128;
-            if D3 {
-                vsum[2] += snap.vz[m] as i128;
-                psum[2] += dz as i128;
-            }
-            let c = if D3 {
-                separation::<3>([dx, dy, dz], d2, min2, strength, inv_min, &mut sep)
-            } else {
-                separation::<2>([dx, dy, 0], d2, min2, strength, inv_min, &mut sep)
-            };
-            if c {
-                near_min += 1;
-            }
-            if TRACE {
-                ex.as_mut().expect("tracing").neighbours.push(snap.id[m]);
-                if (d2, snap.id[m]) < nearest {
-                    nearest = (d2, snap.id[m]);
+        if pairwise {
+            real = sim.pair_n[k];
+            let (v, q, t) = (sim.pair_v[k], sim.pair_p[k], raw(acc[id]));
+            vsum = v.map(i128::from);
+            psum = q.map(i128::from);
+            sep = t.map(i128::from);
+        } else {
+            snap.for_each_within::<D3>(k, pr, fov2, |m, dx, dy, dz, d2| {
+                let d2 = (d2 as u128) << 32;
+                real += 1;
+                vsum[0] += snap.vx[m] as i128;
+                vsum[1] += snap.vy[m] as i128;
+                psum[0] += dx as i128;
+                psum[1] += dy as i128;
+                if D3 {
+                    vsum[2] += snap.vz[m] as i128;
+                    psum[2] += dz as i128;
                 }
-            }
-        });
+                let (t, c) = if D3 {
+                    separation::<3>([dx, dy, dz], d2, min2, strength, inv_min)
+                } else {
+                    separation::<2>([dx, dy, 0], d2, min2, strength, inv_min)
+                };
+                add3(&mut sep, t);
+                if c {
+                    near_min += 1;
+                }
+                if TRACE {
+                    ex.as_mut().expect("tracing").neighbours.push(snap.id[m]);
+                    if (d2, snap.id[m]) < nearest {
+                        nearest = (d2, snap.id[m]);
+                    }
+                }
+            });
+        }
         let mut virt = 0u32;
         let mut add_virtual =
             |diff: [i64; 3], sep: &mut [i128; 3], ex: &mut Option<BoidExplain>| {
@@ -321,11 +406,12 @@ pub(super) fn step<const TRACE: bool, const D3: bool>(
                     .iter()
                     .map(|&c| (c.unsigned_abs() as u128).pow(2))
                     .sum::<u128>();
-                let c = if D3 {
-                    separation::<3>(diff, d2, min2, strength, inv_min, sep)
+                let (t, c) = if D3 {
+                    separation::<3>(diff, d2, min2, strength, inv_min)
                 } else {
-                    separation::<2>(diff, d2, min2, strength, inv_min, sep)
+                    separation::<2>(diff, d2, min2, strength, inv_min)
                 };
+                add3(sep, t);
                 virt += 1;
                 if c {
                     near_min += 1;
