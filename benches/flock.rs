@@ -399,17 +399,13 @@ impl Peer {
             if len(v) > max_s {
                 v = scale(norm(v), max_s);
             }
-            // Roll, pitch and yaw, as the article.
+            // Roll, pitch and yaw. The article's d · unit((v × d) × v) is
+            // the length of d's part perpendicular to v; both sides compute
+            // it that way (fewer operations than two cross products).
             let d = sub(v, me.vel);
-            let cross = |a: [f32; 3], b: [f32; 3]| {
-                [
-                    a[1] * b[2] - a[2] * b[1],
-                    a[2] * b[0] - a[0] * b[2],
-                    a[0] * b[1] - a[1] * b[0],
-                ]
-            };
-            let lat = norm(cross(cross(v, d), v));
-            let lm = d[0] * lat[0] + d[1] * lat[1] + d[2] * lat[2];
+            let vn = norm(v);
+            let along = d[0] * vn[0] + d[1] * vn[1] + d[2] * vn[2];
+            let lm = len(sub(d, scale(vn, along)));
             let roll = if lm == 0.0 {
                 0.0
             } else {

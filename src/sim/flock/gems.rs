@@ -118,6 +118,10 @@ impl GemsParams {
     }
 }
 
+/// The largest `max_visible` the pair pass keeps lists for (larger lists
+/// are found by a query per fish; the memory budget sets the limit).
+const PAIR_CAP: usize = 12;
+
 /// Roll, pitch and yaw from the new velocity and the old one.
 pub(super) fn attitude(vel: Vec3, old: Vec3, gravity: Fx) -> Attitude {
     let d = vel - old;
@@ -189,8 +193,59 @@ pub(super) fn step<const TRACE: bool>(
     // (computed once per tick; a fixed-point division costs ~20 multiplies).
     let inv_sep = Fx::ONE / p.separation_dist;
     let inv_max_speed = Fx::ONE / p.max_speed;
+    // Untraced double-buffered ticks without a view angle (visibility is
+    // then symmetric) meet each pair once: both fish update their nearest
+    // mate and their list of the `max_visible` smallest ids. The same sets
+    // and the same nearest as a query per fish, so the same result.
+    let n = snap.len();
+    let cap = p.max_visible as usize;
+    let pairwise = !TRACE && !in_place && cone.is_none() && cap <= PAIR_CAP;
+    if pairwise {
+        let (list, len) = (&mut sim.pair_list, &mut sim.pair_len);
+        let (near_d2, near_m) = (&mut sim.near_d2, &mut sim.near_m);
+        list.clear();
+        list.resize(n * cap, 0);
+        len.clear();
+        len.resize(n, 0);
+        near_d2.clear();
+        near_d2.resize(n, u64::MAX);
+        near_m.clear();
+        near_m.resize(n, u32::MAX);
+        let sn = &*snap;
+        // Offer `m` to fish `k`'s list: keep the `cap` smallest ids.
+        let mut offer = |k: usize, m: usize| {
+            let l = &mut list[k * cap..(k + 1) * cap];
+            let used = len[k] as usize;
+            if used < cap {
+                l[used] = m as u32;
+                len[k] += 1;
+                return;
+            }
+            let (mut worst, mut worst_id) = (0, sn.id[l[0] as usize]);
+            for (j, &e) in l.iter().enumerate().skip(1) {
+                let eid = sn.id[e as usize];
+                if eid > worst_id {
+                    (worst, worst_id) = (j, eid);
+                }
+            }
+            if sn.id[m] < worst_id {
+                l[worst] = m as u32;
+            }
+        };
+        sn.for_each_pair::<true>(perc2 - 1, |k, m, _, _, _, d2| {
+            offer(k, m);
+            offer(m, k);
+            for (a, b) in [(k, m), (m, k)] {
+                let cur = near_m[a];
+                if cur == u32::MAX || (d2, sn.id[b]) < (near_d2[a], sn.id[cur as usize]) {
+                    near_d2[a] = d2;
+                    near_m[a] = b as u32;
+                }
+            }
+        });
+    }
     let seen = &mut sim.seen;
-    for k in 0..snap.len() {
+    for k in 0..n {
         let id = snap.id[k] as usize;
         let mut ex = if TRACE {
             Some(BoidExplain::new(id as u32))
@@ -210,23 +265,32 @@ pub(super) fn step<const TRACE: bool>(
         let speed_len = vel.fast_length();
         seen.clear();
         let mut nearest = (u64::MAX, u32::MAX, 0usize);
-        snap.for_each_within::<true>(k, [px, py, pz], perc2 - 1, |m, dx, dy, dz, d2| {
-            if let Some(c) = cone
-                && speed_len > Fx::ZERO
-            {
-                let off = unraw([dx, dy, dz]);
-                let dot = off.dot(vel);
-                let need = c * off.fast_length() * speed_len;
-                if dot < need {
-                    return;
+        if pairwise {
+            let used = sim.pair_len[k] as usize;
+            seen.extend_from_slice(&sim.pair_list[k * cap..k * cap + used]);
+            let m = sim.near_m[k];
+            if m != u32::MAX {
+                nearest = (sim.near_d2[k], snap.id[m as usize], m as usize);
+            }
+        } else {
+            snap.for_each_within::<true>(k, [px, py, pz], perc2 - 1, |m, dx, dy, dz, d2| {
+                if let Some(c) = cone
+                    && speed_len > Fx::ZERO
+                {
+                    let off = unraw([dx, dy, dz]);
+                    let dot = off.dot(vel);
+                    let need = c * off.fast_length() * speed_len;
+                    if dot < need {
+                        return;
+                    }
                 }
-            }
-            seen.push(m as u32);
-            let key = (d2, snap.id[m], m);
-            if key < nearest {
-                nearest = key;
-            }
-        });
+                seen.push(m as u32);
+                let key = (d2, snap.id[m], m);
+                if key < nearest {
+                    nearest = key;
+                }
+            });
+        }
         let count = seen.len() as u32;
         if count > p.max_visible {
             // Keep the first max_visible by id, as the article's list does

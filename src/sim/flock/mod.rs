@@ -489,6 +489,13 @@ pub struct FlockSim {
     pair_n: Vec<u32>,
     pair_v: Vec<[i64; 3]>,
     pair_p: Vec<[i64; 3]>,
+    /// Scratch for the gems model's pair pass, by snapshot index: each
+    /// fish's list of visible mates (`max_visible` slots), its length, and
+    /// the nearest mate's squared distance and snapshot index.
+    pair_list: Vec<u32>,
+    pair_len: Vec<u32>,
+    near_d2: Vec<u64>,
+    near_m: Vec<u32>,
 }
 
 /// A uniform random fixed-point number in `[lo, hi]`.
@@ -611,6 +618,10 @@ impl FlockSim {
             pair_n: Vec::new(),
             pair_v: Vec::new(),
             pair_p: Vec::new(),
+            pair_list: Vec::new(),
+            pair_len: Vec::new(),
+            near_d2: Vec::new(),
+            near_m: Vec::new(),
         })
     }
 
@@ -641,6 +652,8 @@ impl FlockSim {
             + self.seen.capacity() * 4
             + self.pair_n.capacity() * 4
             + (self.pair_v.capacity() + self.pair_p.capacity()) * 24
+            + (self.pair_list.capacity() + self.pair_len.capacity() + self.near_m.capacity()) * 4
+            + self.near_d2.capacity() * 8
             + self.cfg.boids.capacity() * size_of::<BoidInit>()
     }
 
