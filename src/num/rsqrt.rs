@@ -38,34 +38,47 @@ pub fn inv_sqrt_wide(n: u128) -> (u64, i32) {
     if n == 0 {
         return (0, 0);
     }
-    let bits = 128 - n.leading_zeros() as i32; // 1..=128
-    // Even shift so that m = n · 2^(−sh) has 63 or 64 significant bits.
-    let mut sh = bits - 64;
-    if sh & 1 != 0 {
-        sh += 1;
+    if let Ok(small) = u64::try_from(n) {
+        return inv_sqrt_u64(small);
     }
-    let m: u64 = if sh >= 0 {
-        (n >> sh) as u64
-    } else {
-        (n << (-sh)) as u64
-    };
-    // m ∈ [2⁶², 2⁶⁴); M = m / 2⁶² ∈ [1, 4). Seed by linear interpolation
-    // between the bucket edges (relative error ≤ 2.3 × 10⁻⁵: the chord of a
-    // convex curve over a 1/64 bucket), then one Newton step squares it.
+    let bits = 128 - n.leading_zeros() as i32; // 65..=128
+    // Even shift so that m = n · 2^(−sh) has 63 or 64 significant bits.
+    let sh = (bits - 63) & !1;
+    let m = (n >> sh) as u64;
+    (normalized(m), 63 + sh / 2)
+}
+
+/// [`inv_sqrt_wide`] for a 64-bit integer (all shifts are 64-bit ones).
+#[inline(always)]
+pub fn inv_sqrt_u64(n: u64) -> (u64, i32) {
+    if n == 0 {
+        return (0, 0);
+    }
+    // Even left shift so that m has 63 or 64 significant bits.
+    let sh = (n.leading_zeros() as i32) & !1;
+    let m = n << sh;
+    // 1/√n = 2^(sh/2) / √m.
+    (normalized(m), 63 - sh / 2)
+}
+
+/// `y ≈ 2³² / √M` for `m = M · 2⁶²`, `m ∈ [2⁶², 2⁶⁴)`.
+#[inline(always)]
+fn normalized(m: u64) -> u64 {
+    // M = m / 2⁶² ∈ [1, 4). Seed by linear interpolation between the bucket
+    // edges (relative error ≤ 2.3 × 10⁻⁵: the chord of a convex curve over
+    // a 1/64 bucket), then one Newton step squares it.
     let i = (m >> 56) as usize - TABLE_LO;
     let frac = (m >> 24) & 0xFFFF_FFFF; // position inside the bucket, Q32
     let (lo, hi) = (TABLE[i], TABLE[i + 1]); // lo ≥ hi: 1/√M decreases
     let y0 = lo - (((lo - hi) as u128 * frac as u128) >> 32) as u64;
     // Newton: y ← y · (3 − M·y²) / 2, all in Q32 (y ≈ 2³² / √M). Every
     // product is of two 64-bit values widened at the multiply, which
-    // compiles to one 64×64→128 instruction.
+    // compiles to one 64×64→128 instruction. 1/√m = y · 2⁻⁶³.
     let mq = m >> 30; // M in Q32, < 2³⁴
     let y2 = ((y0 as u128 * y0 as u128) >> 32) as u64; // Q32, ≈ 2³² / M
     let my2 = ((mq as u128 * y2 as u128) >> 32) as u64; // ≈ 2³² (one)
     let t = (3u64 << 32).saturating_sub(my2);
-    let y = ((y0 as u128 * t as u128) >> 33) as u64;
-    // 1/√n = 2^(−sh/2) / √m = 2^(−sh/2) · 2⁻³¹ / √M = y · 2^(−63 − sh/2).
-    (y, 63 + sh / 2)
+    ((y0 as u128 * t as u128) >> 33) as u64
 }
 
 /// `√n` of a 128-bit integer as a 64-bit integer, within 2 × 10⁻⁹

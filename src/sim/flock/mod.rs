@@ -780,30 +780,80 @@ fn unraw(r: [i64; 3]) -> Vec3 {
 }
 
 /// `sum / count` of an exact 128-bit raw sum, as a vector, rounding
-/// towards zero — exactly what integer division gives, computed with one
-/// reciprocal per call and two multiplications per component (a 64-bit
-/// division costs several times more, and this runs up to three times per
-/// boid per tick).
+/// towards zero — exactly what integer division gives (see [`Divider`]).
 #[inline]
 fn mean(sum: [i128; 3], count: u32) -> Vec3 {
-    let c = count.max(1) as u64;
-    if c == 1 {
-        return unraw(sum.map(|s| s as i64));
+    Divider::new(count).vec(sum)
+}
+
+/// Exact division by a fixed count with one 64-bit reciprocal and two
+/// multiplications per quotient (a division costs several times more, and
+/// the rules divide up to nine sums per boid per tick).
+#[derive(Clone, Copy)]
+struct Divider {
+    c: u64,
+    /// ⌊(2⁶⁴ − 1) / c⌋: for |s| < 2⁶³ the estimate ⌊|s|·recip / 2⁶⁴⌋ is
+    /// ⌊|s| / c⌋ or one less; one multiply-and-compare settles which.
+    recip: u64,
+}
+
+impl Divider {
+    #[inline]
+    fn new(count: u32) -> Divider {
+        let c = count.max(1) as u64;
+        Divider {
+            c,
+            recip: u64::MAX / c,
+        }
     }
-    // recip = ⌊2⁶⁴ / c⌋, so for |s| < 2⁶³ the estimate ⌊|s|·recip / 2⁶⁴⌋ is
-    // ⌊|s| / c⌋ or one less; one multiply-and-compare settles which.
-    let recip = (u128::MAX / c as u128) as u64;
-    let div = |s: i128| -> i64 {
+
+    #[inline]
+    fn div(self, s: i128) -> i64 {
         // |sum| ≤ MAX_BOIDS · (2·COORD_LIMIT) · 2³², so the quotient fits.
         let Ok(s) = i64::try_from(s) else {
-            return (s / c as i128) as i64;
+            return (s / self.c as i128) as i64;
         };
+        if self.c == 1 {
+            return s;
+        }
         let a = s.unsigned_abs();
-        let mut q = ((a as u128 * recip as u128) >> 64) as u64;
-        if (q + 1) as u128 * c as u128 <= a as u128 {
+        let mut q = ((a as u128 * self.recip as u128) >> 64) as u64;
+        if (q + 1) as u128 * self.c as u128 <= a as u128 {
             q += 1;
         }
         if s < 0 { -(q as i64) } else { q as i64 }
-    };
-    unraw(sum.map(div))
+    }
+
+    #[inline]
+    fn vec(self, sum: [i128; 3]) -> Vec3 {
+        unraw(sum.map(|s| self.div(s)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Divider;
+
+    #[test]
+    fn divider_is_exact_integer_division() {
+        let mut rng = crate::num::Pcg32::new(5, 5);
+        for c in (1..200u32).chain([1000, 65_535, 1_000_000, u32::MAX]) {
+            let d = Divider::new(c);
+            for _ in 0..500 {
+                let s = (rng.next_u64() as i64 >> rng.below(63)) as i128;
+                assert_eq!(d.div(s), (s / c as i128) as i64, "{s} / {c}");
+            }
+            for s in [
+                0i128,
+                1,
+                -1,
+                i64::MAX as i128,
+                i64::MIN as i128 + 1,
+                1 << 80,
+                -(1 << 80),
+            ] {
+                assert_eq!(d.div(s), (s / c as i128) as i64, "{s} / {c}");
+            }
+        }
+    }
 }

@@ -23,11 +23,12 @@
 //! The demo used Unity's frame time as `dt`; here `dt` is fixed (default
 //! 1/60 s) unless a lesson makes it jitter to show what that breaks.
 
-use super::grid::radius2_q32;
+use super::grid::{dist2_q32, radius2_q32};
 use super::{
-    BoidExplain, Bounds, Clamp, FlockSim, Model, ModelState, Rule, Steer, Update, mean, raw, unraw,
+    BoidExplain, Bounds, Clamp, Divider, FlockSim, Model, ModelState, Rule, Steer, Update, mean,
+    raw, unraw,
 };
-use crate::num::rsqrt::inv_sqrt_wide;
+use crate::num::rsqrt::inv_sqrt_u64;
 use crate::num::{Fx, Vec3};
 
 /// Parameters of the weighted model; defaults are article 004's.
@@ -140,13 +141,13 @@ fn integrate(
     (pos + dpos, v, clamp)
 }
 
-/// `1/|d|` as raw fixed-point bits, for `d2 = |d|²` at scale 2⁶⁴.
+/// `1/|d|` as raw fixed-point bits, for `d2` the [`dist2_q32`] of `d`.
 #[inline(always)]
-fn inv_len(d2: u128) -> i128 {
-    let (y, s) = inv_sqrt_wide(d2);
-    // 1/√d2 = y·2⁻ˢ at scale 2⁻³² of the length, so 1/|d| = y·2^(64−s)
-    // raw bits at scale 2³² (at most 2⁶⁵ for the smallest non-zero d2).
-    let sh = s - 64;
+fn inv_len(d2: u64) -> i128 {
+    let (y, s) = inv_sqrt_u64(d2);
+    // |d| = √(d2 / 2³²), so 1/|d| = 2¹⁶ / √d2 = y · 2^(16 − s), which is
+    // y · 2^(48 − s) raw bits at scale 2³² (at most 2⁴⁸ for d2 = 1).
+    let sh = s - 48;
     if sh >= 0 {
         (y >> sh) as i128
     } else {
@@ -164,8 +165,8 @@ fn scale(x: i64, c: u128) -> i64 {
 }
 
 /// The separation term `−unit(diff) · strength / max(|diff|, min)²` (raw),
-/// and whether the minimum distance applied; `d2` is `|diff|²` at scale
-/// 2⁶⁴. Antisymmetric: `term(−diff) = −term(diff)` exactly.
+/// and whether the minimum distance applied; `d2` is [`dist2_q32`] of
+/// `diff` (so a mate within 1/65536 of a unit on every axis adds nothing). Antisymmetric: `term(−diff) = −term(diff)` exactly.
 ///
 /// Unclamped, the term is `−diff · (strength / |d|³)`: one coefficient per
 /// pair and one widening multiply per axis. Every intermediate fits its
@@ -175,8 +176,8 @@ fn scale(x: i64, c: u128) -> i64 {
 #[inline(always)]
 fn separation<const DIMS: usize>(
     diff: [i64; 3],
-    d2: u128,
-    min2: u128,
+    d2: u64,
+    min2: u64,
     strength: i64,
     inv_min: i128,
 ) -> ([i64; 3], bool) {
@@ -262,7 +263,7 @@ pub(super) fn step<const TRACE: bool, const D3: bool>(
     );
     let snap = &mut sim.snap;
     let fov2 = radius2_q32(p.fov);
-    let min2 = (p.min_distance.to_bits() as u128).pow(2);
+    let min2 = radius2_q32(p.min_distance);
     let inv_min = inv_len(min2);
     let strength = p.strength.to_bits();
     let walls = sim.cfg.bounds == Bounds::Walls;
@@ -314,7 +315,6 @@ pub(super) fn step<const TRACE: bool, const D3: bool>(
                 pp[k][a] += d[a];
                 pp[m][a] -= d[a];
             }
-            let d2 = (d2 as u128) << 32;
             let (t, _) = if D3 {
                 separation::<3>(d, d2, min2, strength, inv_min)
             } else {
@@ -363,7 +363,7 @@ pub(super) fn step<const TRACE: bool, const D3: bool>(
         let mut psum = [0i128; 3];
         let mut real = 0u32;
         let mut near_min = 0u32;
-        let mut nearest = (u128::MAX, u32::MAX);
+        let mut nearest = (u64::MAX, u32::MAX);
         if pairwise {
             real = sim.pair_n[k];
             let (v, q, t) = (sim.pair_v[k], sim.pair_p[k], raw(acc[id]));
@@ -372,7 +372,6 @@ pub(super) fn step<const TRACE: bool, const D3: bool>(
             sep = t.map(i128::from);
         } else {
             snap.for_each_within::<D3>(k, pr, fov2, |m, dx, dy, dz, d2| {
-                let d2 = (d2 as u128) << 32;
                 real += 1;
                 vsum[0] += snap.vx[m] as i128;
                 vsum[1] += snap.vy[m] as i128;
@@ -402,10 +401,7 @@ pub(super) fn step<const TRACE: bool, const D3: bool>(
         let mut virt = 0u32;
         let mut add_virtual =
             |diff: [i64; 3], sep: &mut [i128; 3], ex: &mut Option<BoidExplain>| {
-                let d2 = diff[..dims]
-                    .iter()
-                    .map(|&c| (c.unsigned_abs() as u128).pow(2))
-                    .sum::<u128>();
+                let d2 = dist2_q32(diff[0], diff[1], diff[2]);
                 let (t, c) = if D3 {
                     separation::<3>(diff, d2, min2, strength, inv_min)
                 } else {
@@ -460,7 +456,8 @@ pub(super) fn step<const TRACE: bool, const D3: bool>(
             Vec3::ZERO
         };
         let (r2, r3) = if real > 0 {
-            (mean(vsum, real) - own_v, mean(psum, real))
+            let by = Divider::new(real);
+            (by.vec(vsum) - own_v, by.vec(psum))
         } else {
             (Vec3::ZERO, Vec3::ZERO)
         };
