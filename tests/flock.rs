@@ -737,3 +737,144 @@ fn at_least_ten_flock_lessons_and_each_model_is_taught() {
         );
     }
 }
+
+fn f(x: Fx) -> f64 {
+    x.to_bits() as f64 / 4294967296.0
+}
+
+fn v3(v: Vec3) -> [f64; 3] {
+    [f(v.x), f(v.y), f(v.z)]
+}
+
+fn close(a: [f64; 3], b: Vec3, tol: f64, what: &str) {
+    let b = v3(b);
+    for i in 0..3 {
+        assert!(
+            (a[i] - b[i]).abs() <= tol * (1.0 + a[i].abs()),
+            "{what}: f64 {a:?} vs fixed {b:?}"
+        );
+    }
+}
+
+/// The weighted model's rules recomputed in f64 from the state the rules
+/// read (after this tick's move): an independent check of every sum,
+/// mean and term, not just of determinism.
+#[test]
+fn weighted_rules_match_an_f64_recomputation() {
+    for id in ["flock-weights", "flock-walls", "flock-separation"] {
+        let mut s = sim(id, &[]);
+        for _ in 0..30 {
+            s.step(&mut NoTrace);
+        }
+        let ex = explains(&mut s);
+        let cfg = s.config().clone();
+        let Model::Weighted(p) = &cfg.model else {
+            panic!()
+        };
+        let b = &s.state().boids;
+        let (k, fov) = (f(p.strength), f(p.fov));
+        for e in ex.iter().take(40) {
+            let me = &b[e.id as usize];
+            let (pos, vel) = (v3(me.pos), v3(me.vel));
+            let (mut sep, mut vs, mut ps) = ([0.0; 3], [0.0; 3], [0.0; 3]);
+            let mut count = 0usize;
+            for (j, o) in b.iter().enumerate() {
+                let d: Vec<f64> = (0..3).map(|a| v3(o.pos)[a] - pos[a]).collect();
+                let len = (d[0] * d[0] + d[1] * d[1] + d[2] * d[2]).sqrt();
+                if j == e.id as usize || len > fov {
+                    continue;
+                }
+                count += 1;
+                for a in 0..3 {
+                    sep[a] -= d[a] / len * k / (len * len);
+                    vs[a] += v3(o.vel)[a];
+                    ps[a] += d[a];
+                }
+            }
+            assert_eq!(count, e.neighbours.len(), "{id} boid {}", e.id);
+            for w in &e.wall_boids {
+                let d: Vec<f64> = (0..3).map(|a| v3(*w)[a] - pos[a]).collect();
+                let len = (d[0] * d[0] + d[1] * d[1] + d[2] * d[2]).sqrt();
+                for a in 0..3 {
+                    sep[a] -= d[a] / len * k / (len * len);
+                }
+            }
+            let rule = |r: flockstep::sim::flock::Rule| match e.rules.iter().find(|x| x.0 == r) {
+                Some((_, Steer::Vector(v))) => *v,
+                _ => panic!("no {r:?}"),
+            };
+            use flockstep::sim::flock::Rule;
+            let total = (count + e.wall_boids.len()).max(1) as f64;
+            if e.clamps
+                .iter()
+                .all(|c| !matches!(c, flockstep::sim::flock::Clamp::MinDistance(_)))
+            {
+                close(
+                    sep.map(|x| x / total),
+                    rule(Rule::Separation),
+                    1e-5,
+                    "separation",
+                );
+            }
+            if count > 0 {
+                let n = count as f64;
+                close(
+                    [vs[0] / n - vel[0], vs[1] / n - vel[1], vs[2] / n - vel[2]],
+                    rule(Rule::Alignment),
+                    1e-6,
+                    "alignment",
+                );
+                close(ps.map(|x| x / n), rule(Rule::Cohesion), 1e-6, "cohesion");
+            }
+        }
+    }
+}
+
+/// The heading model's turns recomputed in f64 from the state it read.
+#[test]
+fn heading_turns_match_an_f64_recomputation() {
+    let mut s = sim("flock-in-place", &["update=double_buffered"]);
+    for _ in 0..40 {
+        s.step(&mut NoTrace);
+    }
+    let before = s.state().boids.clone();
+    let hs = headings(&s);
+    let ex = explains(&mut s);
+    let wrap = |a: f64| {
+        let t = 360.0;
+        let r = a.rem_euclid(t);
+        if r > 180.0 { r - t } else { r }
+    };
+    for e in &ex {
+        let i = e.id as usize;
+        let (p, h) = (v3(before[i].pos), heading_deg(hs[i]));
+        let (mut sum, mut align) = ([0.0f64; 2], 0.0f64);
+        for &j in &e.neighbours {
+            let q = v3(before[j as usize].pos);
+            sum[0] += q[0] - p[0];
+            sum[1] += q[1] - p[1];
+            align += wrap(heading_deg(hs[j as usize]) - h);
+        }
+        let n1 = e.neighbours.len() as f64 + 1.0;
+        let get = |r: flockstep::sim::flock::Rule| {
+            e.rules.iter().find(|x| x.0 == r).map(|x| match x.1 {
+                Steer::Turn(t) => deg(t),
+                Steer::Vector(_) => panic!(),
+            })
+        };
+        use flockstep::sim::flock::Rule;
+        if e.neighbours.is_empty() {
+            assert!(get(Rule::Cohesion).is_none());
+            continue;
+        }
+        let coh = wrap((sum[1] / n1).atan2(sum[0] / n1).to_degrees() - h);
+        assert!(
+            (get(Rule::Cohesion).unwrap() - coh).abs() < 1e-4,
+            "boid {i} cohesion"
+        );
+        assert!(
+            (get(Rule::Alignment).unwrap() - align / n1).abs() < 1e-4,
+            "boid {i} alignment"
+        );
+    }
+}

@@ -32,7 +32,6 @@ use super::grid::radius2_q32;
 use super::{
     Attitude, BoidExplain, Clamp, FlockSim, Model, ModelState, Rule, Steer, Update, raw, unraw,
 };
-use crate::num::rsqrt::sqrt_wide;
 use crate::num::{Angle, Fx, Vec3};
 
 /// Parameters of the gems model. The article names the constants but not
@@ -305,7 +304,7 @@ pub(super) fn step<const TRACE: bool>(
         if count > 0 {
             let nm = nearest.2;
             let to_near = unraw([snap.x[nm] - px, snap.y[nm] - py, snap.z[nm] - pz]);
-            let dist = Fx::from_bits(sqrt_wide((nearest.0 as u128) << 32) as i64);
+            let dist = to_near.fast_length(); // exact offsets, not the Q16 metric
             let ratio = (dist * inv_sep).clamp(p.min_urgency, p.max_urgency);
             let unit = to_near.fast_normalize();
             r_sep = if dist < p.separation_dist {

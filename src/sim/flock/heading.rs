@@ -166,7 +166,10 @@ pub(super) fn step<const TRACE: bool>(
                 rel as i32 as i64
             };
             if d2 <= sep2 {
-                let d = sqrt_wide((d2 as u128) << 32) as i64;
+                // The exact distance (the Q16 metric only decides who is in range).
+                let d = sqrt_wide(
+                    (dx.unsigned_abs() as u128).pow(2) + (dy.unsigned_abs() as u128).pow(2),
+                ) as i64;
                 let t = scale_turn(sep_units, (sep - d).max(0), sep);
                 sep_turn += if bearing <= 1 << 31 { -t } else { t };
             }

@@ -23,12 +23,12 @@
 //! The demo used Unity's frame time as `dt`; here `dt` is fixed (default
 //! 1/60 s) unless a lesson makes it jitter to show what that breaks.
 
-use super::grid::{dist2_q32, radius2_q32};
+use super::grid::radius2_q32;
 use super::{
     BoidExplain, Bounds, Clamp, Divider, FlockSim, Model, ModelState, Rule, Steer, Update, mean,
     raw, unraw,
 };
-use crate::num::rsqrt::inv_sqrt_u64;
+use crate::num::rsqrt::inv_sqrt_wide;
 use crate::num::{Fx, Vec3};
 
 /// Parameters of the weighted model; defaults are article 004's.
@@ -141,18 +141,24 @@ fn integrate(
     (pos + dpos, v, clamp)
 }
 
-/// `1/|d|` as raw fixed-point bits, for `d2` the [`dist2_q32`] of `d`.
+/// `1/|d|` as raw fixed-point bits, for `d2 = |d|²` exact at scale 2⁶⁴.
 #[inline(always)]
-fn inv_len(d2: u64) -> i128 {
-    let (y, s) = inv_sqrt_u64(d2);
-    // |d| = √(d2 / 2³²), so 1/|d| = 2¹⁶ / √d2 = y · 2^(16 − s), which is
-    // y · 2^(48 − s) raw bits at scale 2³² (at most 2⁴⁸ for d2 = 1).
-    let sh = s - 48;
+fn inv_len(d2: u128) -> i128 {
+    let (y, s) = inv_sqrt_wide(d2);
+    // 1/√d2 = y·2⁻ˢ at scale 2⁻³² of the length, so 1/|d| = y·2^(64−s)
+    // raw bits at scale 2³² (at most 2⁶⁵ for the smallest non-zero d2).
+    let sh = s - 64;
     if sh >= 0 {
         (y >> sh) as i128
     } else {
         (y as i128) << (-sh)
     }
+}
+
+/// `|d|²` exact, at scale 2⁶⁴ (offsets below 2⁵³ raw, so no overflow).
+#[inline(always)]
+fn len2_wide(d: [i64; 3]) -> u128 {
+    d.iter().map(|&c| (c.unsigned_abs() as u128).pow(2)).sum()
 }
 
 /// `c · x / 2³²` rounded towards zero, so that `scale(−x) = −scale(x)`:
@@ -165,8 +171,8 @@ fn scale(x: i64, c: u128) -> i64 {
 }
 
 /// The separation term `−unit(diff) · strength / max(|diff|, min)²` (raw),
-/// and whether the minimum distance applied; `d2` is [`dist2_q32`] of
-/// `diff` (so a mate within 1/65536 of a unit on every axis adds nothing). Antisymmetric: `term(−diff) = −term(diff)` exactly.
+/// and whether the minimum distance applied. The distance is exact (the
+/// Q16 metric only decides who is a neighbour). Antisymmetric: `term(−diff) = −term(diff)` exactly.
 ///
 /// Unclamped, the term is `−diff · (strength / |d|³)`: one coefficient per
 /// pair and one widening multiply per axis. Every intermediate fits its
@@ -176,12 +182,12 @@ fn scale(x: i64, c: u128) -> i64 {
 #[inline(always)]
 fn separation<const DIMS: usize>(
     diff: [i64; 3],
-    d2: u64,
-    min2: u64,
+    min2: u128,
     strength: i64,
     inv_min: i128,
 ) -> ([i64; 3], bool) {
     let mut t = [0i64; 3];
+    let d2 = len2_wide(diff);
     if d2 == 0 {
         return (t, true);
     }
@@ -263,7 +269,7 @@ pub(super) fn step<const TRACE: bool, const D3: bool>(
     );
     let snap = &mut sim.snap;
     let fov2 = radius2_q32(p.fov);
-    let min2 = radius2_q32(p.min_distance);
+    let min2 = (p.min_distance.to_bits() as u128).pow(2);
     let inv_min = inv_len(min2);
     let strength = p.strength.to_bits();
     let walls = sim.cfg.bounds == Bounds::Walls;
@@ -296,7 +302,7 @@ pub(super) fn step<const TRACE: bool, const D3: bool>(
         // one is written, its slot holds its separation sum (raw, by id).
         acc.fill(Vec3::ZERO);
         let sn = &*snap;
-        sn.for_each_pair::<D3>(fov2, |k, m, dx, dy, dz, d2| {
+        sn.for_each_pair::<D3>(fov2, |k, m, dx, dy, dz, _| {
             pn[k] += 1;
             pn[m] += 1;
             for (a, (vk, vm)) in [
@@ -316,9 +322,9 @@ pub(super) fn step<const TRACE: bool, const D3: bool>(
                 pp[m][a] -= d[a];
             }
             let (t, _) = if D3 {
-                separation::<3>(d, d2, min2, strength, inv_min)
+                separation::<3>(d, min2, strength, inv_min)
             } else {
-                separation::<2>(d, d2, min2, strength, inv_min)
+                separation::<2>(d, min2, strength, inv_min)
             };
             let t = unraw(t);
             acc[sn.id[k] as usize] += t;
@@ -382,9 +388,9 @@ pub(super) fn step<const TRACE: bool, const D3: bool>(
                     psum[2] += dz as i128;
                 }
                 let (t, c) = if D3 {
-                    separation::<3>([dx, dy, dz], d2, min2, strength, inv_min)
+                    separation::<3>([dx, dy, dz], min2, strength, inv_min)
                 } else {
-                    separation::<2>([dx, dy, 0], d2, min2, strength, inv_min)
+                    separation::<2>([dx, dy, 0], min2, strength, inv_min)
                 };
                 add3(&mut sep, t);
                 if c {
@@ -401,11 +407,10 @@ pub(super) fn step<const TRACE: bool, const D3: bool>(
         let mut virt = 0u32;
         let mut add_virtual =
             |diff: [i64; 3], sep: &mut [i128; 3], ex: &mut Option<BoidExplain>| {
-                let d2 = dist2_q32(diff[0], diff[1], diff[2]);
                 let (t, c) = if D3 {
-                    separation::<3>(diff, d2, min2, strength, inv_min)
+                    separation::<3>(diff, min2, strength, inv_min)
                 } else {
-                    separation::<2>(diff, d2, min2, strength, inv_min)
+                    separation::<2>(diff, min2, strength, inv_min)
                 };
                 add3(sep, t);
                 virt += 1;
