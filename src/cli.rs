@@ -56,8 +56,11 @@ pub enum Command {
         /// End cell X1,Y1 (the last cell of the output)
         #[arg(value_parser = parse_cell, allow_hyphen_values = true, value_name = "X1,Y1")]
         to: Cell,
-        /// Print {"cells": [[x,y],…], "errors": [f before each step,…]}
-        #[arg(long)]
+        /// Print the cells and error terms as JSON.
+        #[arg(
+            long,
+            help = r#"Print {"cells": [[x,y],…], "errors": [f before each step,…]}"#
+        )]
         json: bool,
         /// Refuse lines longer than this many cells
         #[arg(long, value_name = "N", default_value_t = 1_000_000)]
