@@ -129,10 +129,17 @@ fn norm(v: [f32; 3]) -> [f32; 3] {
     if l > 0.0 { scale(v, 1.0 / l) } else { v }
 }
 
+/// The article's ADJUST_RAD: one add or subtract (inputs are within a
+/// turn of the range), not a floating-point remainder.
 fn wrap_angle(a: f32) -> f32 {
     let t = std::f32::consts::TAU;
-    let r = a % t;
-    if r < 0.0 { r + t } else { r }
+    if a < 0.0 {
+        a + t
+    } else if a >= t {
+        a - t
+    } else {
+        a
+    }
 }
 
 fn shortest(from: f32, to: f32) -> f32 {
@@ -309,6 +316,10 @@ impl Peer {
                 let n1 = (seen + 1) as f32;
                 let avg = scale(sum, 1.0 / n1);
                 turn = shortest(me.heading, wrap_angle(avg[1].atan2(avg[0]))) + align / n1 + sep;
+            }
+            // As the article: bring the turn into [0, 2π) first, then add.
+            while !(0.0..std::f32::consts::TAU).contains(&turn) {
+                turn = wrap_angle(turn);
             }
             let h = wrap_angle(me.heading + turn);
             let vel = [me.speed * h.cos(), me.speed * h.sin(), 0.0];
