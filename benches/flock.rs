@@ -10,7 +10,8 @@
 //! `RATIO` lines (time per tick, ours / peer: below 1.0 means faster than
 //! the peer) and `MEMORY` lines (bytes per boid held by our sim).
 //!
-//! `FLOCK_BENCH_QUICK=1` runs only N = 1,000 (for a fast look).
+//! `FLOCK_BENCH_QUICK=1` runs only N = 1,000 (for a fast look);
+//! `FLOCK_BENCH_MODEL=weighted` (or `heading`, `gems`) only that model.
 
 use criterion::{Criterion, criterion_group};
 use flockstep::num::{Fx, Vec3};
@@ -533,35 +534,40 @@ fn compare(label: &str, model: Model, n: u32) {
     }
     let mean_mates = mates as f64 / boids.max(1) as f64;
     let peer0 = Peer::from(&sim);
-    let budget = Duration::from_millis(if n >= 50_000 { 3000 } else { 1200 });
-    let (mut t_ours, mut t_peer, mut rounds) = (Duration::ZERO, Duration::ZERO, 0u32);
-    // Warm both (allocations, caches), then alternate clone-and-step.
+    let budget = Duration::from_millis(if n >= 50_000 { 5000 } else { 2500 });
+    let (mut t_ours, mut t_peer) = (Vec::new(), Vec::new());
+    // Warm both (allocations, caches), then alternate clone-and-step; the
+    // medians of the per-round times resist this machine's noise bursts.
     let mut s = sim.clone();
     s.step(&mut NoTrace);
     let mut p = peer0.clone();
     p.step();
-    while t_ours + t_peer < budget || rounds < 3 {
+    let start = Instant::now();
+    while start.elapsed() < budget || t_ours.len() < 5 {
         let mut s = sim.clone();
         let t = Instant::now();
         s.step(&mut NoTrace);
-        t_ours += t.elapsed();
+        t_ours.push(t.elapsed());
         black_box(s.state().boids[0]);
         let mut p = peer0.clone();
         let t = Instant::now();
         p.step();
-        t_peer += t.elapsed();
+        t_peer.push(t.elapsed());
         black_box(p.checksum());
-        rounds += 1;
     }
-    let per = |d: Duration| d.as_secs_f64() / rounds as f64;
-    let (a, b) = (per(t_ours), per(t_peer));
+    let median = |v: &mut Vec<Duration>| {
+        v.sort();
+        v[v.len() / 2].as_secs_f64()
+    };
+    let (a, b) = (median(&mut t_ours), median(&mut t_peer));
     println!(
-        "RATIO flock {label:<9} N={n:<6} mates {mean_mates:>5.1}  flockstep {:>9.0} ticks/s ({:>7.1} ns/boid)   f32-grid-peer {:>9.0} ticks/s ({:>7.1} ns/boid)   ratio {:.2}x (time ours/peer; <1 is faster)",
+        "RATIO flock {label:<9} N={n:<6} mates {mean_mates:>5.1}  flockstep {:>9.0} ticks/s ({:>7.1} ns/boid)   f32-grid-peer {:>9.0} ticks/s ({:>7.1} ns/boid)   ratio {:.2}x (time ours/peer; <1 is faster; median of {} rounds)",
         1.0 / a,
         a * 1e9 / n as f64,
         1.0 / b,
         b * 1e9 / n as f64,
-        a / b
+        a / b,
+        t_ours.len()
     );
     if n == 50_000 {
         let mut warm = sim.clone();
@@ -588,7 +594,12 @@ fn bench(c: &mut Criterion) {
     } else {
         &[1_000, 10_000, 50_000]
     };
+    // FLOCK_BENCH_MODEL=gems (say) compares one model only.
+    let only = std::env::var("FLOCK_BENCH_MODEL").ok();
     for (name, model) in models() {
+        if only.as_deref().is_some_and(|o| o != name) {
+            continue;
+        }
         for &n in sizes {
             compare(name, model.clone(), n);
         }

@@ -167,16 +167,17 @@ pub(super) fn step<const TRACE: bool>(
     for _ in 0..n {
         sim.draws.push(sim.state.rng.below(100));
     }
-    // Step 1 (article): move by the last velocity — everyone first, unless
-    // updating in place, where each fish moves just before it looks.
-    if !in_place {
-        for b in &mut sim.state.boids {
-            b.pos += b.vel * dt;
-        }
-    }
+    // Step 1 (article): move by the last velocity — everyone first, while
+    // the snapshot is built, unless updating in place, where each fish
+    // moves just before it looks.
     let radius = p.perception.to_bits();
     sim.snap.rebuild(
-        &sim.state.boids,
+        &mut sim.state.boids,
+        |_, b| {
+            if !in_place {
+                b.pos += b.vel * dt;
+            }
+        },
         None,
         sim.cfg.world_min,
         sim.cfg.world_max,

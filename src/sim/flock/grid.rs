@@ -63,14 +63,17 @@ pub struct Snapshot {
 }
 
 impl Snapshot {
-    /// Rebuilds the snapshot from the boids (in id order).
+    /// Rebuilds the snapshot from the boids (in id order), first letting
+    /// `prepare` update each boid (a model's move-first step), in the same
+    /// pass over memory.
     ///
     /// `radius` is the largest distance a rule looks at; `brute` puts all
     /// boids in one cell in id order.
     #[allow(clippy::too_many_arguments)]
     pub fn rebuild(
         &mut self,
-        boids: &[Boid],
+        boids: &mut [Boid],
+        mut prepare: impl FnMut(usize, &mut Boid),
         heading: Option<&[Angle]>,
         min: Vec3,
         max: Vec3,
@@ -113,10 +116,11 @@ impl Snapshot {
         self.cell_start.resize(cells + 1, 0);
         self.key.clear();
         self.key.reserve(len);
-        for b in boids {
+        for (i, b) in boids.iter_mut().enumerate() {
+            prepare(i, b);
             let cc = self.cell_of([b.pos.x.to_bits(), b.pos.y.to_bits(), b.pos.z.to_bits()]);
-            self.key.push(self.cell_index(cc) as u32);
             let c = self.cell_index(cc);
+            self.key.push(c as u32);
             self.cell_start[c + 1] += 1;
         }
         for c in 0..cells {

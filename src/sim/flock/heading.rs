@@ -120,7 +120,8 @@ pub(super) fn step<const TRACE: bool>(
     let brute = in_place || sim.cfg.search == super::Search::Brute;
     let radius = p.view_range.to_bits();
     sim.snap.rebuild(
-        &sim.state.boids,
+        &mut sim.state.boids,
+        |_, _| {},
         Some(heading),
         sim.cfg.world_min,
         sim.cfg.world_max,

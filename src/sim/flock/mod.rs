@@ -835,7 +835,8 @@ impl Divider {
 
     #[inline]
     fn vec(self, sum: [i128; 3]) -> Vec3 {
-        unraw(sum.map(|s| self.div(s)))
+        // Spelled out: `array::map` with this closure is not inlined.
+        unraw([self.div(sum[0]), self.div(sum[1]), self.div(sum[2])])
     }
 }
 

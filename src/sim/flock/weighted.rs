@@ -246,20 +246,26 @@ pub(super) fn step<const TRACE: bool, const D3: bool>(
     let brute = in_place || sim.cfg.search == super::Search::Brute;
     let half_dt2 = dt * dt / Fx::from_int(2);
     let mut pre_clamps: Vec<(Option<Clamp>, bool)> = Vec::new();
-    if !in_place {
-        for (i, b) in sim.state.boids.iter_mut().enumerate() {
-            let (np, nv, c) = integrate(b.pos, b.vel, acc[i], dt, half_dt2, p);
-            let (np, lim) = FlockSim::bound(&sim.cfg, np);
+    let radius = p.fov.to_bits();
+    // Integrate last tick's acceleration — everyone first, while the
+    // snapshot is built, unless updating in place, where each boid moves
+    // just before it looks.
+    let cfg = &sim.cfg;
+    let old_acc = &*acc;
+    sim.snap.rebuild(
+        &mut sim.state.boids,
+        |i, b| {
+            if in_place {
+                return;
+            }
+            let (np, nv, c) = integrate(b.pos, b.vel, old_acc[i], dt, half_dt2, p);
+            let (np, lim) = FlockSim::bound(cfg, np);
             b.pos = np;
             b.vel = nv;
             if TRACE {
                 pre_clamps.push((c, lim));
             }
-        }
-    }
-    let radius = p.fov.to_bits();
-    sim.snap.rebuild(
-        &sim.state.boids,
+        },
         None,
         sim.cfg.world_min,
         sim.cfg.world_max,
@@ -298,8 +304,9 @@ pub(super) fn step<const TRACE: bool, const D3: bool>(
         pv.resize(n, [0; 3]);
         pp.clear();
         pp.resize(n, [0; 3]);
-        // The accelerations were integrated above; until each boid's new
-        // one is written, its slot holds its separation sum (raw, by id).
+        // The accelerations were integrated above, so until the new ones
+        // are written the array is free: slot k holds the separation sum of
+        // snapshot index k (raw), next to its neighbours' slots in memory.
         acc.fill(Vec3::ZERO);
         let sn = &*snap;
         sn.for_each_pair::<D3>(fov2, |k, m, dx, dy, dz, _| {
@@ -327,8 +334,8 @@ pub(super) fn step<const TRACE: bool, const D3: bool>(
                 separation::<2>(d, min2, strength, inv_min)
             };
             let t = unraw(t);
-            acc[sn.id[k] as usize] += t;
-            acc[sn.id[m] as usize] -= t;
+            acc[k] += t;
+            acc[m] -= t;
         });
     }
     for k in 0..n {
@@ -372,10 +379,10 @@ pub(super) fn step<const TRACE: bool, const D3: bool>(
         let mut nearest = (u64::MAX, u32::MAX);
         if pairwise {
             real = sim.pair_n[k];
-            let (v, q, t) = (sim.pair_v[k], sim.pair_p[k], raw(acc[id]));
-            vsum = v.map(i128::from);
-            psum = q.map(i128::from);
-            sep = t.map(i128::from);
+            let (v, q, t) = (sim.pair_v[k], sim.pair_p[k], raw(acc[k]));
+            vsum = [v[0] as i128, v[1] as i128, v[2] as i128];
+            psum = [q[0] as i128, q[1] as i128, q[2] as i128];
+            sep = [t[0] as i128, t[1] as i128, t[2] as i128];
         } else {
             snap.for_each_within::<D3>(k, pr, fov2, |m, dx, dy, dz, d2| {
                 real += 1;
@@ -467,7 +474,13 @@ pub(super) fn step<const TRACE: bool, const D3: bool>(
             (Vec3::ZERO, Vec3::ZERO)
         };
         let a = r1 * w1 + r2 * w2 + r3 * w3;
-        acc[id] = a;
+        if pairwise {
+            // Slot `id` may still hold a sum not yet read: park the result
+            // in the consumed offset sum, and move it after the loop.
+            sim.pair_p[k] = raw(a);
+        } else {
+            acc[id] = a;
+        }
         if TRACE {
             let mut e = ex.take().expect("tracing");
             e.neighbours.sort_unstable();
@@ -480,6 +493,11 @@ pub(super) fn step<const TRACE: bool, const D3: bool>(
             }
             e.steering = Steer::Vector(a);
             explains[id] = Some(e);
+        }
+    }
+    if pairwise {
+        for (k, &id) in snap.id.iter().enumerate() {
+            acc[id as usize] = unraw(sim.pair_p[k]);
         }
     }
 }
