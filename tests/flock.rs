@@ -436,13 +436,11 @@ fn walls_put_virtual_boids_at_the_foot_of_the_perpendicular() {
     for _ in 0..5 {
         s.step(&mut NoTrace);
     }
-    let before = s.state().boids.clone();
     let ex = explains(&mut s);
     let mut checked = 0;
     for e in &ex {
         // Positions at the time the rules ran: after this tick's move.
         let p = s.state().boids[e.id as usize].pos;
-        let _ = before;
         for w in &e.wall_boids {
             // A virtual boid shares all coordinates but one with the boid,
             // and that one lies on a wall.
@@ -527,7 +525,6 @@ fn explain_turns_add_up_to_the_heading_change() {
         assert_eq!(sum, total, "boid {}", e.id);
         let i = e.id as usize;
         assert_eq!(before[i].0.wrapping_add(total as u32), after[i].0);
-        let _ = deg(total);
     }
 }
 

@@ -104,10 +104,17 @@ fn choice<T: Copy>(
     }
 }
 
-/// A point `[x, y]` (2-D) or `[x, y, z]` (3-D) within the coordinate limit.
-fn point(p: &mut Params, key: &'static str, dims: u8) -> Result<Option<(Vec3, Node)>, LessonError> {
+/// A vector `[x, y]` (2-D) or `[x, y, z]` (3-D) with every component
+/// within ±`limit`: a point (limit `COORD_LIMIT`) or a velocity
+/// (`MAX_SPEED`).
+fn vec_of(
+    p: &mut Params,
+    key: &'static str,
+    dims: u8,
+    limit: i32,
+) -> Result<Option<(Vec3, Node)>, LessonError> {
     let ctx = p.ctx();
-    let lim = Fx::from_int(COORD_LIMIT);
+    let lim = Fx::from_int(limit);
     let Some((v, n)) = p.fx_list(key, -lim..=lim)? else {
         return Ok(None);
     };
@@ -124,27 +131,8 @@ fn point(p: &mut Params, key: &'static str, dims: u8) -> Result<Option<(Vec3, No
     }
 }
 
-fn vector(
-    p: &mut Params,
-    key: &'static str,
-    dims: u8,
-) -> Result<Option<(Vec3, Node)>, LessonError> {
-    let ctx = p.ctx();
-    let s = Fx::from_int(MAX_SPEED);
-    let Some((v, n)) = p.fx_list(key, -s..=s)? else {
-        return Ok(None);
-    };
-    match (dims, v.as_slice()) {
-        (2, [x, y]) => Ok(Some((Vec3::new(*x, *y, Fx::ZERO), n))),
-        (3, [x, y, z]) => Ok(Some((Vec3::new(*x, *y, *z), n))),
-        _ => Err(ctx.err(
-            &n,
-            format!(
-                "`{key}` must have {dims} numbers in a {dims}-D world, found {}",
-                v.len()
-            ),
-        )),
-    }
+fn point(p: &mut Params, key: &'static str, dims: u8) -> Result<Option<(Vec3, Node)>, LessonError> {
+    vec_of(p, key, dims, COORD_LIMIT)
 }
 
 fn degrees(
@@ -349,7 +337,7 @@ pub fn scenario(p: &mut Params) -> Result<FlockConfig, LessonError> {
                 speed,
             }
         } else {
-            let vel = vector(&mut t, "vel", dims)?.map_or(Vec3::ZERO, |(v, _)| v);
+            let vel = vec_of(&mut t, "vel", dims, MAX_SPEED)?.map_or(Vec3::ZERO, |(v, _)| v);
             BoidInit {
                 pos,
                 vel,

@@ -244,21 +244,35 @@ impl Snapshot {
         let mut rows = [(0, 0); MAX_ROWS];
         let n = self.rows(p, &mut rows);
         for &(start, end) in &rows[..n] {
-            let xs = &self.x[start..end];
-            let ys = &self.y[start..xs.len() + start];
-            let zs = &self.z[start..xs.len() + start];
-            for o in 0..xs.len() {
-                let dx = xs[o].wrapping_sub(p[0]);
-                let dy = ys[o].wrapping_sub(p[1]);
-                let dz = if D3 { zs[o].wrapping_sub(p[2]) } else { 0 };
-                let d2 = dist2_q32(dx, dy, dz);
-                if d2 > max2 {
-                    continue;
-                }
-                let m = start.wrapping_add(o);
+            self.scan::<D3>(start, end, p, max2, |m, dx, dy, dz, d2| {
                 if m != k {
                     f(m, dx, dy, dz, d2);
                 }
+            });
+        }
+    }
+
+    /// Calls `f(m, dx, dy, dz, d2)` for the boids `start..end` within
+    /// `max2` of `p` ([`dist2_q32`]); the one loop every query runs.
+    #[inline(always)]
+    fn scan<const D3: bool>(
+        &self,
+        start: usize,
+        end: usize,
+        p: [i64; 3],
+        max2: u64,
+        mut f: impl FnMut(usize, i64, i64, i64, u64),
+    ) {
+        let xs = &self.x[start..end];
+        let ys = &self.y[start..xs.len() + start];
+        let zs = &self.z[start..xs.len() + start];
+        for o in 0..xs.len() {
+            let dx = xs[o].wrapping_sub(p[0]);
+            let dy = ys[o].wrapping_sub(p[1]);
+            let dz = if D3 { zs[o].wrapping_sub(p[2]) } else { 0 };
+            let d2 = dist2_q32(dx, dy, dz);
+            if d2 <= max2 {
+                f(start.wrapping_add(o), dx, dy, dz, d2);
             }
         }
     }
@@ -291,20 +305,10 @@ impl Snapshot {
                     } else {
                         self.cell_start[(row + x0) as usize] as usize
                     };
-                    if start >= end {
-                        continue;
-                    }
-                    let xs = &self.x[start..end];
-                    let ys = &self.y[start..xs.len() + start];
-                    let zs = &self.z[start..xs.len() + start];
-                    for o in 0..xs.len() {
-                        let dx = xs[o].wrapping_sub(p[0]);
-                        let dy = ys[o].wrapping_sub(p[1]);
-                        let dz = if D3 { zs[o].wrapping_sub(p[2]) } else { 0 };
-                        let d2 = dist2_q32(dx, dy, dz);
-                        if d2 <= max2 {
-                            f(k, start.wrapping_add(o), dx, dy, dz, d2);
-                        }
+                    if start < end {
+                        self.scan::<D3>(start, end, p, max2, |m, dx, dy, dz, d2| {
+                            f(k, m, dx, dy, dz, d2)
+                        });
                     }
                 }
             }

@@ -271,9 +271,6 @@ impl FlockConfig {
         if self.dims == 2 && (self.world_min.z != Fx::ZERO || self.world_max.z != Fx::ZERO) {
             return Err("a 2-D world has z = 0".into());
         }
-        if self.update == Update::InPlace && self.search == Search::Grid {
-            // Allowed: in-place silently uses the brute-force scan.
-        }
         match &self.model {
             Model::Heading(p) => {
                 if self.dims != 2 {
