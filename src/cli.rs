@@ -5,7 +5,10 @@
 
 use crate::lesson::{BUNDLED, Lesson, LessonError, MAX_TICKS, Override, find_bundled};
 use crate::sim::line::{Line, Step};
-use crate::sim::{AnySim, Cell};
+use crate::sim::path::{
+    CostRule, Heuristic, HeuristicKind, PathEvent, SearchConfig, Status, TieBreak,
+};
+use crate::sim::{AnySim, Cell, Grid, NoTrace};
 use clap::{Parser, Subcommand};
 use std::fmt::Write as _;
 use std::io::Write as _;
@@ -66,6 +69,53 @@ pub enum Command {
         #[arg(long, value_name = "N", default_value_t = 1_000_000)]
         max_cells: u64,
     },
+    /// A* on an ASCII height map (0-9 heights, # walls); prints the map with the path
+    Path {
+        /// The map file (one row per line), or - for standard input
+        map: String,
+        /// Start cell X,Y (x is the column, y the row, from the top left)
+        #[arg(long, value_parser = parse_cell, allow_hyphen_values = true, value_name = "X,Y")]
+        from: Cell,
+        /// Goal cell X,Y
+        #[arg(long, value_parser = parse_cell, allow_hyphen_values = true, value_name = "X,Y")]
+        to: Cell,
+        /// Extra cost per level climbed (0-10000)
+        #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(0..=10_000))]
+        uphill_weight: u32,
+        /// Extra cost per level dropped (0-10000)
+        #[arg(long, value_name = "N", default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=10_000))]
+        downhill_weight: u32,
+        /// Largest climb in one move; higher is a cliff (0-9)
+        #[arg(long, value_name = "N", default_value_t = 2, value_parser = clap::value_parser!(u8).range(0..=9))]
+        max_climb: u8,
+        /// Largest drop in one move; deeper is a cliff (0-9)
+        #[arg(long, value_name = "N", default_value_t = 2, value_parser = clap::value_parser!(u8).range(0..=9))]
+        max_drop: u8,
+        /// euclidean (article 001), manhattan, or zero (Dijkstra)
+        #[arg(long, value_name = "NAME", default_value = "euclidean", value_parser = ["euclidean", "manhattan", "zero"])]
+        heuristic: String,
+        /// The weight w of w·h (above 1 is not admissible: the path may not be optimal)
+        #[arg(long, value_name = "W", default_value = "1", value_parser = parse_weight)]
+        heuristic_weight: crate::num::Fx,
+        /// Order among equal f: fifo (article 001), lifo, larger_g, smaller_h
+        #[arg(long, value_name = "NAME", default_value = "fifo", value_parser = ["fifo", "lifo", "larger_g", "smaller_h"])]
+        tie_break: String,
+        /// Print {"cost", "path", "expanded", "micros"} as JSON
+        #[arg(long, conflicts_with = "trace")]
+        json: bool,
+        /// Print the open list after every step
+        #[arg(long)]
+        trace: bool,
+    },
+}
+
+/// Parses a heuristic weight: a decimal in 0..=1000, read exactly.
+pub fn parse_weight(s: &str) -> Result<crate::num::Fx, String> {
+    let v = crate::num::parse_fx(s.trim()).map_err(|e| format!("'{s}' is not a number: {e}"))?;
+    if v < crate::num::Fx::ZERO || v > crate::num::Fx::from_int(1000) {
+        return Err(format!("{v} is out of range: expected 0..=1000"));
+    }
+    Ok(v)
 }
 
 /// Parses a tick count: a non-negative integer up to the lesson limit.
@@ -191,6 +241,56 @@ pub fn execute(cli: Cli) -> Result<String, Failure> {
             json,
             max_cells,
         }) => line(from, to, json, max_cells),
+        Some(Command::Path {
+            map,
+            from,
+            to,
+            uphill_weight,
+            downhill_weight,
+            max_climb,
+            max_drop,
+            heuristic,
+            heuristic_weight,
+            tie_break,
+            json,
+            trace,
+        }) => {
+            let text = if map == "-" {
+                let mut t = String::new();
+                std::io::Read::read_to_string(&mut std::io::stdin(), &mut t)
+                    .map_err(|e| bad(format!("standard input: cannot read the map: {e}")))?;
+                t
+            } else {
+                std::fs::read_to_string(&map)
+                    .map_err(|e| bad(format!("{map}: cannot read the map: {e}")))?
+            };
+            let grid = Grid::parse(&text).map_err(|e| bad(format!("{map}:{e}")))?;
+            let kind = match heuristic.as_str() {
+                "manhattan" => HeuristicKind::Manhattan,
+                "zero" => HeuristicKind::Zero,
+                _ => HeuristicKind::Euclidean,
+            };
+            let tie = TieBreak::NAMES
+                .iter()
+                .find(|(n, _)| *n == tie_break)
+                .map_or(TieBreak::Fifo, |(_, t)| *t);
+            let heuristic = Heuristic {
+                kind,
+                weight: heuristic_weight,
+            };
+            let cfg = SearchConfig {
+                label: crate::lesson::default_path_label(&heuristic),
+                rule: CostRule {
+                    max_climb,
+                    max_drop,
+                    uphill_weight,
+                    downhill_weight,
+                },
+                heuristic,
+                tie_break: tie,
+            };
+            path(&map, &grid, from, to, &cfg, json, trace)
+        }
     }
 }
 
@@ -431,4 +531,158 @@ pub fn picture(l: &Line, steps: &[Step]) -> Option<String> {
             .map(|r| r.into_iter().collect::<String>() + "\n")
             .collect(),
     )
+}
+
+/// What `flockstep path` prints: the map with the path (default), JSON, or
+/// the open list after every step.
+pub fn path(
+    file: &str,
+    grid: &Grid,
+    from: Cell,
+    to: Cell,
+    cfg: &SearchConfig,
+    json: bool,
+    trace: bool,
+) -> Result<String, Failure> {
+    for (what, c) in [("--from", from), ("--to", to)] {
+        if !grid.contains(c) {
+            return Err(bad(format!(
+                "{what} {c} is off the {}×{} map {file}",
+                grid.width(),
+                grid.height()
+            )));
+        }
+        if grid.is_wall(c) {
+            return Err(bad(format!("{what} {c} is inside a wall of {file}")));
+        }
+    }
+    let mut s = String::new();
+    if trace {
+        return Ok(path_trace(grid, from, to, cfg));
+    }
+    let start = Instant::now();
+    let out = crate::sim::path::search(grid, from, to, cfg, &mut NoTrace);
+    let micros = start.elapsed().as_micros();
+    if json {
+        let cost = out.cost.map_or("null".to_owned(), |c| c.to_string());
+        let cells: Vec<String> = out
+            .path
+            .iter()
+            .map(|c| format!("[{},{}]", c.x, c.y))
+            .collect();
+        let _ = writeln!(
+            s,
+            "{{\"cost\": {cost}, \"path\": [{}], \"expanded\": {}, \"micros\": {micros}}}",
+            cells.join(","),
+            out.expanded
+        );
+        return Ok(s);
+    }
+    s.push_str(&crate::sim::path::ascii::draw(
+        grid, None, from, to, &out.path,
+    ));
+    let _ = writeln!(s);
+    match out.cost {
+        Some(c) => {
+            let _ = writeln!(s, "cost      {c} ({} moves)", out.path.len() - 1);
+        }
+        None => {
+            let _ = writeln!(s, "cost      none: the goal cannot be reached");
+        }
+    }
+    let _ = writeln!(s, "expanded  {} cells", out.expanded);
+    let _ = writeln!(s, "search    {micros} µs ({})", cfg.label);
+    if !cfg.heuristic.is_admissible() {
+        let _ = writeln!(
+            s,
+            "warning   heuristic weight {} > 1 is not admissible: the path may not be the cheapest",
+            cfg.heuristic.weight
+        );
+    }
+    Ok(s)
+}
+
+/// The `--trace` of a search: each step's expansion and the open list after it.
+pub fn path_trace(grid: &Grid, from: Cell, to: Cell, cfg: &SearchConfig) -> String {
+    use crate::sim::Sim;
+    use crate::sim::path::ascii::q16;
+    let mut sim = crate::sim::path::PathSim::new(crate::sim::path::PathConfig {
+        grid: grid.clone(),
+        start: from,
+        goal: to,
+        searches: vec![cfg.clone()],
+    })
+    .expect("checked by the caller");
+    let w = grid.width();
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "A* trace: {from} → {to}, {}, tie-break {:?}; f = g + h (h to 2 decimals)",
+        cfg.label, cfg.tie_break
+    );
+    while !sim.done() {
+        let mut events: Vec<PathEvent> = Vec::new();
+        sim.step(&mut events);
+        let st = &sim.state().searches[0];
+        for e in &events {
+            match e {
+                PathEvent::NotAdmissible { .. } => {
+                    let _ = writeln!(s, "warning: the heuristic is not admissible (w > 1)");
+                }
+                PathEvent::Expanded { cell, g, f16, .. } => {
+                    let _ = write!(
+                        s,
+                        "step {:>4}: expand {cell} g={g} f={}",
+                        sim.tick(),
+                        q16(*f16)
+                    );
+                }
+                PathEvent::Pushed { cell, g, h16, .. } => {
+                    let _ = write!(s, "; push {cell} g={g} h={}", q16(*h16));
+                }
+                PathEvent::Improved {
+                    cell,
+                    old_g,
+                    g,
+                    reopened,
+                    ..
+                } => {
+                    let _ = write!(
+                        s,
+                        "; improve {cell} g {old_g}→{g}{}",
+                        if *reopened { " (reopened)" } else { "" }
+                    );
+                }
+                PathEvent::Skipped { cell, why, .. } => {
+                    let _ = write!(s, "; skip {cell} ({why:?})");
+                }
+                PathEvent::NotBetter { .. } => {}
+                PathEvent::Found { cost, .. } => {
+                    let _ = write!(s, "; goal reached, cost {cost}");
+                }
+                PathEvent::Unreachable { .. } => {
+                    let _ = write!(
+                        s,
+                        "step {:>4}: the open list is empty: unreachable",
+                        sim.tick()
+                    );
+                }
+            }
+        }
+        let _ = writeln!(s);
+        let open: Vec<String> = st
+            .open_in_order()
+            .iter()
+            .map(|e| format!("({},{}) f={} g={}", e.cell % w, e.cell / w, q16(e.f16), e.g))
+            .collect();
+        let _ = writeln!(s, "           open [{}]", open.join(", "));
+    }
+    let st = &sim.state().searches[0];
+    let p = st.path(w, to);
+    s.push_str(&crate::sim::path::ascii::draw(grid, Some(st), from, to, &p));
+    let _ = match st.status {
+        Status::Found(c) => writeln!(s, "cost {c}, expanded {}", st.expanded),
+        _ => writeln!(s, "unreachable, expanded {}", st.expanded),
+    };
+    s
 }

@@ -4,6 +4,7 @@
 use flockstep::lesson::{BUNDLED, Lesson};
 use flockstep::sim::flock::FlockSim;
 use flockstep::sim::line::{LineEvent, LineSim};
+use flockstep::sim::path::PathSim;
 use flockstep::sim::{AnySim, NoTrace, Scenario, Sim};
 use std::fmt::Write as _;
 
@@ -143,6 +144,10 @@ macro_rules! with_sim {
             }
             Scenario::Flock(c) => {
                 let $s = FlockSim::new(c.clone()).unwrap();
+                $body
+            }
+            Scenario::Path(c) => {
+                let $s = PathSim::new(c.clone()).unwrap();
                 $body
             }
         }

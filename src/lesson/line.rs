@@ -70,44 +70,53 @@ fn open_cell(ctx: &Ctx, grid: &Grid, c: Cell, n: &Node, what: &str) -> Result<()
     }
 }
 
+/// The `map` key, if present: an ASCII map whose errors point inside the
+/// lesson's multi-line string (or name the `--set` argument). `width` and
+/// `height` may not be given with it.
+pub fn map_grid(p: &mut Params) -> Result<Option<Grid>, LessonError> {
+    let ctx = p.ctx();
+    let Some((text, node)) = p.string("map")? else {
+        return Ok(None);
+    };
+    for key in ["width", "height"] {
+        let key: &'static str = key;
+        if let Some(n) = p.peek(key) {
+            return Err(ctx.err(
+                n,
+                format!("`{key}` cannot be used with `map`: the map sets the size"),
+            ));
+        }
+    }
+    Grid::parse(&text).map(Some).map_err(|e| match node.set {
+        Some(_) => ctx.err(
+            &node,
+            format!("`map`: line {} column {}: {}", e.line, e.column, e.message),
+        ),
+        None => {
+            let start = string_content_start(ctx.src, &node.span);
+            let (l0, c0) = line_col(ctx.src, start);
+            let line = l0 + e.line - 1;
+            let column = if e.line == 1 {
+                c0 + e.column - 1
+            } else {
+                e.column
+            };
+            LessonError {
+                file: ctx.file.to_owned(),
+                line,
+                column,
+                message: format!("map: {}", e.message),
+            }
+        }
+    })
+}
+
 /// Reads a line scenario from the `[scenario]` parameters.
 pub fn scenario(p: &mut Params) -> Result<LineConfig, LessonError> {
     let ctx = p.ctx();
     let seed = p.int("seed", 0, 0..=i64::MAX)? as u64;
-    let mut grid = match p.string("map")? {
-        Some((text, node)) => {
-            for key in ["width", "height"] {
-                let key: &'static str = key;
-                if let Some(n) = p.peek(key) {
-                    return Err(ctx.err(
-                        n,
-                        format!("`{key}` cannot be used with `map`: the map sets the size"),
-                    ));
-                }
-            }
-            Grid::parse(&text).map_err(|e| match node.set {
-                Some(_) => ctx.err(
-                    &node,
-                    format!("`map`: line {} column {}: {}", e.line, e.column, e.message),
-                ),
-                None => {
-                    let start = string_content_start(ctx.src, &node.span);
-                    let (l0, c0) = line_col(ctx.src, start);
-                    let line = l0 + e.line - 1;
-                    let column = if e.line == 1 {
-                        c0 + e.column - 1
-                    } else {
-                        e.column
-                    };
-                    LessonError {
-                        file: ctx.file.to_owned(),
-                        line,
-                        column,
-                        message: format!("map: {}", e.message),
-                    }
-                }
-            })?
-        }
+    let mut grid = match map_grid(p)? {
+        Some(g) => g,
         None => {
             let (w, _) = p.req_int("width", 1..=4096)?;
             let (h, _) = p.req_int("height", 1..=4096)?;

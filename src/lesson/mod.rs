@@ -36,8 +36,10 @@ mod bundled;
 mod flock;
 mod line;
 pub mod node;
+mod path;
 
 pub use bundled::{BUNDLED, BundledLesson, find_bundled};
+pub use path::default_label as default_path_label;
 
 use crate::sim::Scenario;
 use node::{Ctx, Kind, Node, Params, SetArg};
@@ -47,7 +49,7 @@ use std::fmt;
 use toml::Spanned;
 
 /// The simulations a lesson can name, for messages.
-pub const SIMS: &[&str] = &["flock", "line"];
+pub const SIMS: &[&str] = &["flock", "line", "path"];
 
 /// Checks one `highlight` name of a beat for a particular sim.
 type HighlightCheck = fn(&str) -> Result<(), String>;
@@ -368,6 +370,11 @@ impl Lesson {
                     Scenario::Flock(flock::scenario(&mut params)?),
                     flock::OVERLAYS,
                     flock::check_highlight,
+                ),
+                "path" => (
+                    Scenario::Path(path::scenario(&mut params)?),
+                    path::OVERLAYS,
+                    path::check_highlight,
                 ),
                 other => {
                     let hint = SIMS

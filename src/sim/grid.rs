@@ -37,7 +37,8 @@ impl fmt::Display for Cell {
 }
 
 /// The terrain code of a wall cell.
-const WALL: u8 = u8::MAX;
+/// The terrain value of a wall in [`Grid::terrain`].
+pub const WALL: u8 = u8::MAX;
 
 /// The largest width or height a grid may have.
 pub const MAX_SIDE: u32 = 4096;
@@ -162,6 +163,12 @@ impl Grid {
             height: rows.len() as u32,
             cells,
         })
+    }
+
+    /// The terrain row-major, one byte per cell: 0–9 a height, [`WALL`]
+    /// a wall (for searches that walk it by index).
+    pub fn terrain(&self) -> &[u8] {
+        &self.cells
     }
 
     /// Columns.

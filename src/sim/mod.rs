@@ -15,6 +15,7 @@
 pub mod flock;
 pub mod grid;
 pub mod line;
+pub mod path;
 
 pub use grid::{Cell, Grid, GridError};
 
@@ -85,6 +86,8 @@ pub enum Scenario {
     Line(line::LineConfig),
     /// Flocking (articles 000, 002, 004).
     Flock(flock::FlockConfig),
+    /// A* on a height grid (article 001).
+    Path(path::PathConfig),
 }
 
 impl Scenario {
@@ -93,6 +96,7 @@ impl Scenario {
         match self {
             Scenario::Line(_) => "line",
             Scenario::Flock(_) => "flock",
+            Scenario::Path(_) => "path",
         }
     }
 }
@@ -104,6 +108,8 @@ pub enum AnySim {
     Line(line::LineSim),
     /// A flock (boxed: it is much larger than the other sims).
     Flock(Box<flock::FlockSim>),
+    /// A* searches.
+    Path(path::PathSim),
 }
 
 impl AnySim {
@@ -112,6 +118,7 @@ impl AnySim {
         Ok(match scenario {
             Scenario::Line(c) => AnySim::Line(line::LineSim::new(c.clone())?),
             Scenario::Flock(c) => AnySim::Flock(Box::new(flock::FlockSim::new(c.clone())?)),
+            Scenario::Path(c) => AnySim::Path(path::PathSim::new(c.clone())?),
         })
     }
 
@@ -120,6 +127,7 @@ impl AnySim {
         match self {
             AnySim::Line(s) => s.step(&mut NoTrace),
             AnySim::Flock(s) => s.step(&mut NoTrace),
+            AnySim::Path(s) => s.step(&mut NoTrace),
         }
     }
 
@@ -128,6 +136,7 @@ impl AnySim {
         match self {
             AnySim::Line(s) => s.tick(),
             AnySim::Flock(s) => s.tick(),
+            AnySim::Path(s) => s.tick(),
         }
     }
 
@@ -136,6 +145,7 @@ impl AnySim {
         match self {
             AnySim::Line(s) => s.state_hash(),
             AnySim::Flock(s) => s.state_hash(),
+            AnySim::Path(s) => s.state_hash(),
         }
     }
 
@@ -144,6 +154,7 @@ impl AnySim {
         match self {
             AnySim::Line(s) => line::ascii::render(s),
             AnySim::Flock(s) => flock::ascii::render(s),
+            AnySim::Path(s) => path::ascii::render(s),
         }
     }
 }

@@ -1,0 +1,211 @@
+//! The `path` scenario: A* searches on one height map (see
+//! [`crate::sim::path`]), stepped side by side.
+//!
+//! | key | meaning | default |
+//! |---|---|---|
+//! | `map` | ASCII map: `0`–`9` heights, `#` walls | — |
+//! | `width`, `height`, `levels`, `seed` | or a generated terrain (article 001's value noise), 1–4096 a side, heights `1..=levels` (1–9) | levels 5, seed 0 |
+//! | `walls` | extra wall cells `[[x, y], …]` | none |
+//! | `start`, `goal` | `[x, y]` | — |
+//! | `heuristic` | `"euclidean"` (the article's), `"manhattan"`, `"zero"` (Dijkstra) | euclidean |
+//! | `heuristic_weight` | `w` in `w·h`: above 1 is not admissible (greedy when large) | 1 |
+//! | `tie_break` | `"fifo"` (the article's), `"lifo"`, `"larger_g"`, `"smaller_h"` | fifo |
+//! | `uphill_weight`, `downhill_weight` | extra cost per level up / down, 0–10,000 | 1, 0 |
+//! | `max_climb`, `max_drop` | the largest step up / down, 0–9 | 2, 2 |
+//! | `label` | a name for the search in pictures | from the heuristic |
+//! | `[[scenario.searches]]` | several searches side by side: each takes the search keys above (`heuristic` … `label`), defaulting to the top-level values | one search |
+
+use super::LessonError;
+use super::line::map_grid;
+use super::node::{Node, Params};
+use crate::num::Fx;
+use crate::sim::path::{
+    CostRule, Heuristic, HeuristicKind, MAX_WEIGHT, PathConfig, SearchConfig, TieBreak, generate,
+};
+use crate::sim::{Cell, Grid};
+
+/// The overlays a path lesson can show.
+pub const OVERLAYS: &[&str] = &[
+    "heights",
+    "walls",
+    "cliffs",
+    "open",
+    "closed",
+    "g",
+    "h",
+    "f",
+    "parents",
+    "current",
+    "open_list",
+    "path",
+    "costs",
+    "expansions",
+];
+
+/// Checks a highlight name: `cell:X,Y`, `search:N`, `start`, `goal`.
+pub fn check_highlight(h: &str) -> Result<(), String> {
+    let ok = match h.split_once(':') {
+        Some(("search", n)) => n.parse::<u32>().is_ok(),
+        Some(("cell", xy)) => xy
+            .split_once(',')
+            .is_some_and(|(x, y)| x.parse::<i32>().is_ok() && y.parse::<i32>().is_ok()),
+        None => matches!(h, "start" | "goal" | "current"),
+        _ => false,
+    };
+    if ok {
+        Ok(())
+    } else {
+        Err(format!(
+            "unknown highlight `{h}` for sim path; use cell:X,Y, search:N, start, goal or current"
+        ))
+    }
+}
+
+fn choice<T: Copy>(
+    p: &mut Params,
+    key: &'static str,
+    default: T,
+    options: &[(&str, T)],
+) -> Result<T, LessonError> {
+    let ctx = p.ctx();
+    match p.string(key)? {
+        None => Ok(default),
+        Some((s, n)) => options
+            .iter()
+            .find(|(name, _)| *name == s)
+            .map(|(_, v)| *v)
+            .ok_or_else(|| {
+                let names: Vec<String> = options.iter().map(|(n, _)| format!("\"{n}\"")).collect();
+                ctx.err(
+                    &n,
+                    format!("`{key}` = \"{s}\" is not one of {}", names.join(", ")),
+                )
+            }),
+    }
+}
+
+const HEURISTICS: &[(&str, HeuristicKind)] = &[
+    ("euclidean", HeuristicKind::Euclidean),
+    ("manhattan", HeuristicKind::Manhattan),
+    ("zero", HeuristicKind::Zero),
+];
+
+/// Reads the search keys of a table, defaulting to `base`.
+fn search_keys(p: &mut Params, base: &SearchConfig) -> Result<SearchConfig, LessonError> {
+    let kind = choice(p, "heuristic", base.heuristic.kind, HEURISTICS)?;
+    let weight = p.fx(
+        "heuristic_weight",
+        base.heuristic.weight,
+        Fx::ZERO..=Fx::from_int(1000),
+    )?;
+    let tie_break = choice(p, "tie_break", base.tie_break, TieBreak::NAMES)?;
+    let mw = MAX_WEIGHT as i64;
+    let rule = CostRule {
+        uphill_weight: p.int("uphill_weight", base.rule.uphill_weight as i64, 0..=mw)? as u32,
+        downhill_weight: p.int("downhill_weight", base.rule.downhill_weight as i64, 0..=mw)? as u32,
+        max_climb: p.int("max_climb", base.rule.max_climb as i64, 0..=9)? as u8,
+        max_drop: p.int("max_drop", base.rule.max_drop as i64, 0..=9)? as u8,
+    };
+    let heuristic = Heuristic { kind, weight };
+    let label = match p.string("label")? {
+        Some((l, _)) => l,
+        None if base.label.is_empty() || base.heuristic != heuristic => default_label(&heuristic),
+        None => base.label.clone(),
+    };
+    Ok(SearchConfig {
+        label,
+        rule,
+        heuristic,
+        tie_break,
+    })
+}
+
+/// "A*", "Dijkstra" or "greedy (w = 5)".
+pub fn default_label(h: &Heuristic) -> String {
+    match (h.kind, h.weight) {
+        (HeuristicKind::Zero, _) => "Dijkstra".into(),
+        (_, w) if w == Fx::ONE => "A*".into(),
+        (_, w) if w > Fx::ONE => format!("weighted A* (w = {w})"),
+        (_, w) => format!("A* (w = {w})"),
+    }
+}
+
+fn open_cell(p: &Params, grid: &Grid, c: Cell, n: &Node, what: &str) -> Result<(), LessonError> {
+    let ctx = p.ctx();
+    if !grid.contains(c) {
+        Err(ctx.err(
+            n,
+            format!(
+                "{what} {c} is off the {}×{} map",
+                grid.width(),
+                grid.height()
+            ),
+        ))
+    } else if grid.is_wall(c) {
+        Err(ctx.err(n, format!("{what} {c} is inside a wall")))
+    } else {
+        Ok(())
+    }
+}
+
+/// Reads a path scenario from the `[scenario]` parameters.
+pub fn scenario(p: &mut Params) -> Result<PathConfig, LessonError> {
+    let ctx = p.ctx();
+    let mut grid = match map_grid(p)? {
+        Some(g) => {
+            for key in ["levels", "seed"] {
+                if let Some(n) = p.peek(key) {
+                    return Err(ctx.err(
+                        n,
+                        format!("`{key}` generates a terrain and cannot be used with `map`"),
+                    ));
+                }
+            }
+            g
+        }
+        None => {
+            let (w, _) = p.req_int("width", 1..=4096)?;
+            let (h, _) = p.req_int("height", 1..=4096)?;
+            let levels = p.int("levels", 5, 1..=9)? as u8;
+            let seed = p.int("seed", 0, 0..=i64::MAX)? as u64;
+            generate(w as u32, h as u32, levels, seed)
+        }
+    };
+    for (c, n) in p.cells("walls")? {
+        if !grid.contains(c) {
+            return Err(ctx.err(
+                &n,
+                format!("wall {c} is off the {}×{} map", grid.width(), grid.height()),
+            ));
+        }
+        grid.set_wall(c);
+    }
+    let (start, sn) = p.req_cell("start")?;
+    open_cell(p, &grid, start, &sn, "start")?;
+    let (goal, gn) = p.req_cell("goal")?;
+    open_cell(p, &grid, goal, &gn, "goal")?;
+    let defaults = SearchConfig {
+        label: String::new(),
+        rule: CostRule::default(),
+        heuristic: Heuristic::plain(HeuristicKind::Euclidean),
+        tie_break: TieBreak::Fifo,
+    };
+    let base = search_keys(p, &defaults)?;
+    let mut searches = Vec::new();
+    for (mut t, _) in p.tables("searches")? {
+        let s = search_keys(&mut t, &base)?;
+        t.finish()?;
+        searches.push(s);
+    }
+    if searches.is_empty() {
+        searches.push(base);
+    }
+    let cfg = PathConfig {
+        grid,
+        start,
+        goal,
+        searches,
+    };
+    cfg.check().map_err(|m| p.table_err(m))?;
+    Ok(cfg)
+}

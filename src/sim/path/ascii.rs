@@ -1,0 +1,99 @@
+//! A plain-text picture of a path search, for terminals and snapshot tests.
+//!
+//! Two characters per cell: the terrain (`0`–`9` a height, `#` a wall) and
+//! what the search knows of it — `o` open, `x` closed, `*` on the found
+//! path, `@` the cell expanded last, `S` the start, `G` the goal, a space
+//! if not reached.
+
+use super::{PathSim, SearchState, Status};
+use crate::sim::{Cell, Grid, Sim};
+use std::fmt::Write as _;
+
+/// The map with one search's marks; `path` is drawn over it.
+pub fn draw(
+    grid: &Grid,
+    s: Option<&SearchState>,
+    start: Cell,
+    goal: Cell,
+    path: &[Cell],
+) -> String {
+    let (w, h) = (grid.width(), grid.height());
+    let mut out = String::with_capacity((w as usize * 2 + 1) * h as usize);
+    for y in 0..h {
+        for x in 0..w {
+            let c = Cell::new(x as i32, y as i32);
+            let i = y * w + x;
+            out.push(match grid.height_at(c) {
+                None => '#',
+                Some(v) => (b'0' + v) as char,
+            });
+            let mark = if c == start {
+                'S'
+            } else if c == goal {
+                'G'
+            } else if path.contains(&c) {
+                '*'
+            } else if let Some(s) = s {
+                if s.current == Some(i) {
+                    '@'
+                } else if s.is_closed(i) {
+                    'x'
+                } else if s.g[i as usize] != u64::MAX {
+                    'o'
+                } else {
+                    ' '
+                }
+            } else {
+                ' '
+            };
+            out.push(mark);
+        }
+        while out.ends_with(' ') {
+            out.pop();
+        }
+        out.push('\n');
+    }
+    out
+}
+
+/// `f` or `h` in 16-bit fixed point, with two decimals.
+pub fn q16(v: u64) -> String {
+    let hundredths = (v * 100 + (1 << 15)) >> 16;
+    format!("{}.{:02}", hundredths / 100, hundredths % 100)
+}
+
+/// Every search: a status line, the map, and the first open entries.
+pub fn render(sim: &PathSim) -> String {
+    let cfg = sim.config();
+    let st = sim.state();
+    let mut out = String::new();
+    let _ = writeln!(out, "tick {}  hash {:#018x}", st.tick, sim.state_hash());
+    for (i, (s, sc)) in st.searches.iter().zip(&cfg.searches).enumerate() {
+        let status = match s.status {
+            Status::Searching => "searching".to_owned(),
+            Status::Found(c) => format!("found, cost {c}"),
+            Status::Unreachable => "unreachable".to_owned(),
+        };
+        let _ = writeln!(
+            out,
+            "search {i} ({}): {status}; expanded {}; open {}",
+            sc.label,
+            s.expanded,
+            s.open_in_order().len()
+        );
+        let path = s.path(cfg.grid.width(), cfg.goal);
+        out.push_str(&draw(&cfg.grid, Some(s), cfg.start, cfg.goal, &path));
+        let open = s.open_in_order();
+        if !open.is_empty() {
+            let w = cfg.grid.width();
+            let list: Vec<String> = open
+                .iter()
+                .take(6)
+                .map(|e| format!("({},{}) f={} g={}", e.cell % w, e.cell / w, q16(e.f16), e.g))
+                .collect();
+            let more = if open.len() > 6 { ", …" } else { "" };
+            let _ = writeln!(out, "open: {}{more}", list.join(", "));
+        }
+    }
+    out
+}

@@ -1,0 +1,797 @@
+//! A* on a grid with heights (article 001), one expansion per step.
+//!
+//! **Moves** are 4-neighbour. Moving from `a` to `b` is impossible if `b` is
+//! a wall or outside, if it climbs more than `max_climb` or drops more than
+//! `max_drop`; otherwise it costs `1 + climb · uphill_weight + drop ·
+//! downhill_weight` ([`CostRule`]; defaults as article 001: climb 2, drop 2,
+//! uphill weight 1, downhill weight 0). Costs are integers.
+//!
+//! **The search.** `g` is the cost from the start, `h` the heuristic
+//! ([`Heuristic`]: Euclidean as the article, Manhattan, zero = Dijkstra,
+//! times a weight `w`), `f = g + h`. `h` and `f` are fixed-point with 16
+//! fractional bits (`f16 = g·2¹⁶ + h16`), `h16` rounded *down* so an
+//! admissible heuristic stays admissible. One [`Sim::step`] pops the open
+//! entry with the smallest key and relaxes its four neighbours; the search
+//! ends when the goal is popped (found) or the open list is empty
+//! (unreachable).
+//!
+//! **The open list** is a binary heap ordered by a total key:
+//! `(f16, tie, seq)`, where `seq` counts pushes (unique) and `tie` is the
+//! [`TieBreak`]: FIFO among equal `f` (the article's sorted list inserts
+//! before the first *strictly* greater `f`), LIFO, larger `g` first, or
+//! smaller `h` first (each then FIFO). A neighbour is rewritten only if its
+//! new `g` is lower than the one it holds — for a fixed `h` that is the
+//! article's "only if its new f is lower". Improved entries are pushed
+//! again; the stale copy is skipped when popped (it does not count as a
+//! step). A closed cell that is improved (possible only with an
+//! inconsistent heuristic, `w > 1`) is reopened.
+//!
+//! The article's defects are not copied: there is an explicit closed set,
+//! the noise generator does not read past the grid ([`generate`]), and the
+//! open list is a heap, not an O(n) sorted insert.
+
+pub mod ascii;
+
+use super::grid::WALL;
+use super::{Cell, Grid, Sim, Sink};
+use crate::num::{Fx, Pcg32};
+use serde::{Deserialize, Serialize};
+
+/// The move-cost rule.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CostRule {
+    /// The largest climb in one move (higher is a cliff).
+    pub max_climb: u8,
+    /// The largest drop in one move (deeper is a cliff).
+    pub max_drop: u8,
+    /// Extra cost per level climbed.
+    pub uphill_weight: u32,
+    /// Extra cost per level dropped.
+    pub downhill_weight: u32,
+}
+
+impl Default for CostRule {
+    fn default() -> CostRule {
+        CostRule {
+            max_climb: 2,
+            max_drop: 2,
+            uphill_weight: 1,
+            downhill_weight: 0,
+        }
+    }
+}
+
+/// The largest uphill or downhill weight (keeps every path cost in `u32`:
+/// 4096² cells × (1 + 9 · 10,000) < 2⁶⁴, and costs are summed in `u64`).
+pub const MAX_WEIGHT: u32 = 10_000;
+
+/// Why a move is impossible.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Blocked {
+    /// Outside the grid.
+    Outside,
+    /// Into a wall.
+    Wall,
+    /// Up more than `max_climb` levels (the climb).
+    Climb(u8),
+    /// Down more than `max_drop` levels (the drop).
+    Drop(u8),
+}
+
+impl CostRule {
+    /// The cost of moving from height `a` to height `b` (neither a wall).
+    #[inline(always)]
+    pub fn cost(&self, a: u8, b: u8) -> Result<u32, Blocked> {
+        if b > a {
+            let up = b - a;
+            if up > self.max_climb {
+                return Err(Blocked::Climb(up));
+            }
+            Ok(1 + up as u32 * self.uphill_weight)
+        } else {
+            let down = a - b;
+            if down > self.max_drop {
+                return Err(Blocked::Drop(down));
+            }
+            Ok(1 + down as u32 * self.downhill_weight)
+        }
+    }
+}
+
+/// The heuristic's shape.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum HeuristicKind {
+    /// Straight-line distance (article 001).
+    Euclidean,
+    /// |dx| + |dy|.
+    Manhattan,
+    /// 0: Dijkstra.
+    Zero,
+}
+
+/// A heuristic: a shape times a weight.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Heuristic {
+    /// The shape.
+    pub kind: HeuristicKind,
+    /// The weight `w` (1 = plain; large = greedy best-first).
+    pub weight: Fx,
+}
+
+impl Heuristic {
+    /// A plain (weight 1) heuristic.
+    pub const fn plain(kind: HeuristicKind) -> Heuristic {
+        Heuristic {
+            kind,
+            weight: Fx::ONE,
+        }
+    }
+
+    /// Whether it never overestimates under the cost rule: every move
+    /// costs at least 1 and changes x or y by one, so Manhattan and
+    /// Euclidean distances are lower bounds, and so are they times `w ≤ 1`.
+    pub fn is_admissible(&self) -> bool {
+        self.kind == HeuristicKind::Zero || self.weight <= Fx::ONE
+    }
+
+    /// `h` in 16-bit fixed point, rounded down.
+    #[inline(always)]
+    pub fn h16(&self, dx: u32, dy: u32) -> u64 {
+        let base = match self.kind {
+            HeuristicKind::Zero => return 0,
+            HeuristicKind::Manhattan => ((dx + dy) as u64) << 16,
+            HeuristicKind::Euclidean => {
+                let d2 = dx as u64 * dx as u64 + dy as u64 * dy as u64;
+                (d2 << 32).isqrt()
+            }
+        };
+        if self.weight == Fx::ONE {
+            base
+        } else {
+            // w in Q32: base · w / 2³², rounded down.
+            ((base as u128 * self.weight.to_bits() as u128) >> 32) as u64
+        }
+    }
+}
+
+/// How equal-`f` entries are ordered.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum TieBreak {
+    /// First pushed, first served (the article's sorted list).
+    Fifo,
+    /// Last pushed, first served.
+    Lifo,
+    /// Larger `g` first (deeper along its path), then FIFO.
+    LargerG,
+    /// Smaller `h` first (closer to the goal), then FIFO.
+    SmallerH,
+}
+
+impl TieBreak {
+    /// The names used in lessons and on the command line.
+    pub const NAMES: &[(&str, TieBreak)] = &[
+        ("fifo", TieBreak::Fifo),
+        ("lifo", TieBreak::Lifo),
+        ("larger_g", TieBreak::LargerG),
+        ("smaller_h", TieBreak::SmallerH),
+    ];
+}
+
+/// One search of a scenario.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SearchConfig {
+    /// A short name for pictures (`"A*"`, `"Dijkstra"`).
+    pub label: String,
+    /// The move-cost rule.
+    pub rule: CostRule,
+    /// The heuristic.
+    pub heuristic: Heuristic,
+    /// The tie-break.
+    pub tie_break: TieBreak,
+}
+
+/// A checked path scenario: one map, one start and goal, one or more
+/// searches stepped side by side.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PathConfig {
+    /// The terrain.
+    pub grid: Grid,
+    /// Where every search starts.
+    pub start: Cell,
+    /// Where every search goes.
+    pub goal: Cell,
+    /// The searches, stepped together.
+    pub searches: Vec<SearchConfig>,
+}
+
+impl PathConfig {
+    /// Checks what [`PathSim::new`] relies on.
+    pub fn check(&self) -> Result<(), String> {
+        for (what, c) in [("start", self.start), ("goal", self.goal)] {
+            if !self.grid.contains(c) {
+                return Err(format!(
+                    "{what} {c} is off the {}×{} map",
+                    self.grid.width(),
+                    self.grid.height()
+                ));
+            }
+            if self.grid.is_wall(c) {
+                return Err(format!("{what} {c} is inside a wall"));
+            }
+        }
+        if self.searches.is_empty() {
+            return Err("a path scenario needs at least one search".into());
+        }
+        for s in &self.searches {
+            if s.rule.uphill_weight > MAX_WEIGHT || s.rule.downhill_weight > MAX_WEIGHT {
+                return Err(format!("weights must be in 0..={MAX_WEIGHT}"));
+            }
+            if s.heuristic.weight < Fx::ZERO || s.heuristic.weight > Fx::from_int(1000) {
+                return Err("the heuristic weight must be in 0..=1000".into());
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Where a search is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Status {
+    /// Still expanding.
+    Searching,
+    /// The goal was popped; the path costs this much.
+    Found(u64),
+    /// The open list ran empty.
+    Unreachable,
+}
+
+/// An open-list entry. Ordered by `(f16, tie, seq)`: a total order, since
+/// `seq` is unique.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct OpenEntry {
+    /// `f` in 16-bit fixed point.
+    pub f16: u64,
+    /// The tie-break key (see [`TieBreak`]).
+    pub tie: u64,
+    /// Push counter.
+    pub seq: u32,
+    /// The cell index (`y · width + x`).
+    pub cell: u32,
+    /// The `g` it was pushed with (a copy with a larger `g` than the cell
+    /// now holds is stale).
+    pub g: u64,
+}
+
+/// No parent (the start, or not reached).
+pub const NO_PARENT: u8 = 4;
+/// Flag in [`SearchState::link`]: the cell is closed.
+pub const CLOSED: u8 = 0x80;
+
+/// Neighbour offsets in the documented order: left, up, right, down (the
+/// article's loop order). A link stores the direction *to the parent*.
+const DIRS: [(i32, i32); 4] = [(-1, 0), (0, -1), (1, 0), (0, 1)];
+
+/// Everything one search knows.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SearchState {
+    /// Best known cost from the start per cell (`u64::MAX`: not reached).
+    pub g: Vec<u64>,
+    /// Per cell: the direction to its parent (0–3, or [`NO_PARENT`]) in the
+    /// low bits, [`CLOSED`] when expanded.
+    pub link: Vec<u8>,
+    /// The open list, a binary min-heap on [`OpenEntry`] (stale copies
+    /// included; see the module docs).
+    pub open: Vec<OpenEntry>,
+    /// Pushes so far (the next entry's `seq`).
+    pub seq: u32,
+    /// The cell expanded by the last step.
+    pub current: Option<u32>,
+    /// Cells expanded so far.
+    pub expanded: u32,
+    /// Where the search is.
+    pub status: Status,
+}
+
+/// Everything that changes in a path scenario.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PathState {
+    /// Steps taken.
+    pub tick: u64,
+    /// One per search, in config order.
+    pub searches: Vec<SearchState>,
+}
+
+/// What a step explains.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum PathEvent {
+    /// The heuristic may overestimate: the result may not be optimal.
+    NotAdmissible {
+        /// Search index.
+        search: u32,
+    },
+    /// A cell was popped and closed.
+    Expanded {
+        /// Search index.
+        search: u32,
+        /// The cell.
+        cell: Cell,
+        /// Its `g`.
+        g: u64,
+        /// Its `f` (16 fractional bits).
+        f16: u64,
+    },
+    /// A neighbour was reached for the first time.
+    Pushed {
+        /// Search index.
+        search: u32,
+        /// The neighbour.
+        cell: Cell,
+        /// Its new `g`.
+        g: u64,
+        /// Its `h` (16 fractional bits).
+        h16: u64,
+    },
+    /// A neighbour got a cheaper `g` (and was pushed again).
+    Improved {
+        /// Search index.
+        search: u32,
+        /// The neighbour.
+        cell: Cell,
+        /// The `g` it had.
+        old_g: u64,
+        /// Its new `g`.
+        g: u64,
+        /// Whether it had been closed (reopened).
+        reopened: bool,
+    },
+    /// A neighbour was no better than what it had.
+    NotBetter {
+        /// Search index.
+        search: u32,
+        /// The neighbour.
+        cell: Cell,
+    },
+    /// A move was impossible.
+    Skipped {
+        /// Search index.
+        search: u32,
+        /// The neighbour.
+        cell: Cell,
+        /// Why.
+        why: Blocked,
+    },
+    /// The goal was popped.
+    Found {
+        /// Search index.
+        search: u32,
+        /// The path's cost.
+        cost: u64,
+    },
+    /// The open list ran empty.
+    Unreachable {
+        /// Search index.
+        search: u32,
+    },
+}
+
+/// One search's fixed inputs, borrowed for a step.
+struct Problem<'a> {
+    terrain: &'a [u8],
+    width: u32,
+    height: u32,
+    goal: Cell,
+    rule: CostRule,
+    heuristic: Heuristic,
+    tie_break: TieBreak,
+}
+
+impl Problem<'_> {
+    #[inline(always)]
+    fn h16(&self, cell: u32) -> u64 {
+        let x = (cell % self.width) as i32;
+        let y = (cell / self.width) as i32;
+        self.heuristic
+            .h16(x.abs_diff(self.goal.x), y.abs_diff(self.goal.y))
+    }
+
+    #[inline(always)]
+    fn tie(&self, g: u64, h16: u64, seq: u32) -> u64 {
+        match self.tie_break {
+            TieBreak::Fifo => 0,
+            TieBreak::Lifo => u32::MAX as u64 - seq as u64,
+            TieBreak::LargerG => u64::MAX - g,
+            TieBreak::SmallerH => h16,
+        }
+    }
+
+    #[inline(always)]
+    fn cell(&self, index: u32) -> Cell {
+        Cell::new((index % self.width) as i32, (index / self.width) as i32)
+    }
+}
+
+/// Pushes onto the binary min-heap.
+#[inline]
+fn heap_push(heap: &mut Vec<OpenEntry>, e: OpenEntry) {
+    heap.push(e);
+    let mut i = heap.len() - 1;
+    while i > 0 {
+        let parent = (i - 1) / 2;
+        if heap[parent] <= heap[i] {
+            break;
+        }
+        heap.swap(parent, i);
+        i = parent;
+    }
+}
+
+/// Pops the smallest entry of the binary min-heap.
+#[inline]
+fn heap_pop(heap: &mut Vec<OpenEntry>) -> Option<OpenEntry> {
+    let last = heap.pop()?;
+    if heap.is_empty() {
+        return Some(last);
+    }
+    let top = std::mem::replace(&mut heap[0], last);
+    let n = heap.len();
+    let mut i = 0;
+    loop {
+        let l = 2 * i + 1;
+        if l >= n {
+            break;
+        }
+        let r = l + 1;
+        let c = if r < n && heap[r] < heap[l] { r } else { l };
+        if heap[i] <= heap[c] {
+            break;
+        }
+        heap.swap(i, c);
+        i = c;
+    }
+    Some(top)
+}
+
+impl SearchState {
+    /// A search at its start: the start cell open with `g = 0`.
+    fn new(p: &Problem, start: u32) -> SearchState {
+        let cells = p.width as usize * p.height as usize;
+        let mut s = SearchState {
+            g: vec![u64::MAX; cells],
+            link: vec![NO_PARENT; cells],
+            open: Vec::new(),
+            seq: 0,
+            current: None,
+            expanded: 0,
+            status: Status::Searching,
+        };
+        s.g[start as usize] = 0;
+        s.push(p, start, 0);
+        s
+    }
+
+    #[inline(always)]
+    fn push(&mut self, p: &Problem, cell: u32, g: u64) -> u64 {
+        let h16 = p.h16(cell);
+        let e = OpenEntry {
+            f16: (g << 16) + h16,
+            tie: p.tie(g, h16, self.seq),
+            seq: self.seq,
+            cell,
+            g,
+        };
+        self.seq = self.seq.wrapping_add(1);
+        heap_push(&mut self.open, e);
+        h16
+    }
+
+    /// One expansion. Returns false once the search has ended.
+    #[inline(always)]
+    fn step<S: Sink<PathEvent>>(&mut self, p: &Problem, search: u32, sink: &mut S) -> bool {
+        if self.status != Status::Searching {
+            return false;
+        }
+        // Pop the best live entry (stale copies are dropped silently).
+        let e = loop {
+            let Some(e) = heap_pop(&mut self.open) else {
+                self.status = Status::Unreachable;
+                self.current = None;
+                if S::ENABLED {
+                    sink.record(PathEvent::Unreachable { search });
+                }
+                return false;
+            };
+            let c = e.cell as usize;
+            if e.g == self.g[c] && self.link[c] & CLOSED == 0 {
+                break e;
+            }
+        };
+        let c = e.cell as usize;
+        self.link[c] |= CLOSED;
+        self.current = Some(e.cell);
+        self.expanded += 1;
+        if S::ENABLED {
+            sink.record(PathEvent::Expanded {
+                search,
+                cell: p.cell(e.cell),
+                g: e.g,
+                f16: e.f16,
+            });
+        }
+        let here = p.cell(e.cell);
+        if here == p.goal {
+            self.status = Status::Found(e.g);
+            if S::ENABLED {
+                sink.record(PathEvent::Found { search, cost: e.g });
+            }
+            return false;
+        }
+        let ha = p.terrain[c];
+        for (dir, (dx, dy)) in DIRS.iter().enumerate() {
+            let (nx, ny) = (here.x + dx, here.y + dy);
+            if nx < 0 || ny < 0 || nx >= p.width as i32 || ny >= p.height as i32 {
+                continue; // outside: not a neighbour at all
+            }
+            let n = ny as u32 * p.width + nx as u32;
+            let hb = p.terrain[n as usize];
+            let step = if hb == WALL {
+                Err(Blocked::Wall)
+            } else {
+                p.rule.cost(ha, hb)
+            };
+            let cost = match step {
+                Ok(cost) => cost,
+                Err(why) => {
+                    if S::ENABLED {
+                        sink.record(PathEvent::Skipped {
+                            search,
+                            cell: Cell::new(nx, ny),
+                            why,
+                        });
+                    }
+                    continue;
+                }
+            };
+            let g = e.g + cost as u64;
+            let old = self.g[n as usize];
+            if g >= old {
+                if S::ENABLED {
+                    sink.record(PathEvent::NotBetter {
+                        search,
+                        cell: Cell::new(nx, ny),
+                    });
+                }
+                continue;
+            }
+            let was_closed = self.link[n as usize] & CLOSED != 0;
+            self.g[n as usize] = g;
+            // The direction back to `here` is the opposite of `dir`.
+            self.link[n as usize] = ((dir + 2) % 4) as u8;
+            let h16 = self.push(p, n, g);
+            if S::ENABLED {
+                let cell = Cell::new(nx, ny);
+                sink.record(if old == u64::MAX {
+                    PathEvent::Pushed {
+                        search,
+                        cell,
+                        g,
+                        h16,
+                    }
+                } else {
+                    PathEvent::Improved {
+                        search,
+                        cell,
+                        old_g: old,
+                        g,
+                        reopened: was_closed,
+                    }
+                });
+            }
+        }
+        true
+    }
+
+    /// The path from the start to `goal`, inclusive, if the search found it.
+    pub fn path(&self, width: u32, goal: Cell) -> Vec<Cell> {
+        if !matches!(self.status, Status::Found(_)) {
+            return Vec::new();
+        }
+        let mut out = vec![goal];
+        let mut at = goal;
+        loop {
+            let link = self.link[(at.y as u32 * width + at.x as u32) as usize] & !CLOSED;
+            if link == NO_PARENT {
+                break;
+            }
+            let (dx, dy) = DIRS[link as usize];
+            at = Cell::new(at.x + dx, at.y + dy);
+            out.push(at);
+        }
+        out.reverse();
+        out
+    }
+
+    /// The live open entries in priority order (stale copies left out).
+    pub fn open_in_order(&self) -> Vec<OpenEntry> {
+        let mut live: Vec<OpenEntry> = self
+            .open
+            .iter()
+            .filter(|e| e.g == self.g[e.cell as usize] && self.link[e.cell as usize] & CLOSED == 0)
+            .copied()
+            .collect();
+        live.sort_unstable();
+        live
+    }
+
+    /// Whether a cell has been expanded.
+    pub fn is_closed(&self, index: u32) -> bool {
+        self.link[index as usize] & CLOSED != 0
+    }
+}
+
+/// The result of a search run to its end.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Outcome {
+    /// The path cost, if the goal is reachable.
+    pub cost: Option<u64>,
+    /// The path, start and goal inclusive (empty if unreachable).
+    pub path: Vec<Cell>,
+    /// Cells expanded.
+    pub expanded: u32,
+}
+
+/// Runs one search to its end, telling `sink` everything (pass
+/// [`super::NoTrace`] for speed). `start` and `goal` must be open cells.
+pub fn search<S: Sink<PathEvent>>(
+    grid: &Grid,
+    start: Cell,
+    goal: Cell,
+    cfg: &SearchConfig,
+    sink: &mut S,
+) -> Outcome {
+    let p = Problem {
+        terrain: grid.terrain(),
+        width: grid.width(),
+        height: grid.height(),
+        goal,
+        rule: cfg.rule,
+        heuristic: cfg.heuristic,
+        tie_break: cfg.tie_break,
+    };
+    if S::ENABLED && !cfg.heuristic.is_admissible() {
+        sink.record(PathEvent::NotAdmissible { search: 0 });
+    }
+    let mut s = SearchState::new(&p, start.y as u32 * p.width + start.x as u32);
+    while s.step(&p, 0, sink) {}
+    Outcome {
+        cost: match s.status {
+            Status::Found(c) => Some(c),
+            _ => None,
+        },
+        path: s.path(p.width, goal),
+        expanded: s.expanded,
+    }
+}
+
+/// A running path scenario: its searches stepped side by side.
+#[derive(Clone, Debug)]
+pub struct PathSim {
+    cfg: PathConfig,
+    state: PathState,
+}
+
+impl PathSim {
+    /// A scenario at tick 0, or why it is inconsistent.
+    pub fn new(cfg: PathConfig) -> Result<PathSim, String> {
+        cfg.check()?;
+        let start = cfg.start.y as u32 * cfg.grid.width() + cfg.start.x as u32;
+        let searches = cfg
+            .searches
+            .iter()
+            .map(|s| SearchState::new(&problem(&cfg, s), start))
+            .collect();
+        Ok(PathSim {
+            cfg,
+            state: PathState { tick: 0, searches },
+        })
+    }
+
+    /// The scenario.
+    pub fn config(&self) -> &PathConfig {
+        &self.cfg
+    }
+
+    /// Whether every search has ended.
+    pub fn done(&self) -> bool {
+        self.state
+            .searches
+            .iter()
+            .all(|s| s.status != Status::Searching)
+    }
+}
+
+fn problem<'a>(cfg: &'a PathConfig, s: &SearchConfig) -> Problem<'a> {
+    Problem {
+        terrain: cfg.grid.terrain(),
+        width: cfg.grid.width(),
+        height: cfg.grid.height(),
+        goal: cfg.goal,
+        rule: s.rule,
+        heuristic: s.heuristic,
+        tie_break: s.tie_break,
+    }
+}
+
+impl Sim for PathSim {
+    type State = PathState;
+    type Event = PathEvent;
+
+    /// One expansion of every search still running (finished searches
+    /// stay as they are, so a lesson can keep ticking past the end).
+    fn step<S: Sink<PathEvent>>(&mut self, sink: &mut S) {
+        for (i, (st, sc)) in self
+            .state
+            .searches
+            .iter_mut()
+            .zip(&self.cfg.searches)
+            .enumerate()
+        {
+            if S::ENABLED && self.state.tick == 0 && !sc.heuristic.is_admissible() {
+                sink.record(PathEvent::NotAdmissible { search: i as u32 });
+            }
+            st.step(&problem(&self.cfg, sc), i as u32, sink);
+        }
+        self.state.tick += 1;
+    }
+
+    fn tick(&self) -> u64 {
+        self.state.tick
+    }
+
+    fn dt(&self) -> Fx {
+        Fx::ONE
+    }
+
+    fn state(&self) -> &PathState {
+        &self.state
+    }
+}
+
+/// A terrain from article 001's value noise, without its edge over-read:
+/// per-cell noise `n₁`, and the same noise array read at `(x/2, y/2)` and
+/// `(x/4, y/4)` and interpolated bilinearly towards the next index (`n₂`,
+/// `n₄`; an index past the edge clamps to the last row or column instead
+/// of reading outside, which the article's 1-wide maps would do), combined
+/// `0.5·n₄ + 0.3·n₂ + 0.2·n₁`, and cut into heights `1..=levels`. All in
+/// integers (noise in 16-bit fixed point) from a seeded PCG32.
+pub fn generate(width: u32, height: u32, levels: u8, seed: u64) -> Grid {
+    let (w, h) = (
+        width.clamp(1, super::grid::MAX_SIDE),
+        height.clamp(1, super::grid::MAX_SIDE),
+    );
+    let levels = levels.clamp(1, 9);
+    let mut rng = Pcg32::new(seed, 0x0A57);
+    let noise: Vec<u64> = (0..w as usize * h as usize)
+        .map(|_| (rng.next_u32() >> 16) as u64)
+        .collect();
+    let at = |x: u32, y: u32| noise[(y.min(h - 1) * w + x.min(w - 1)) as usize];
+    // As the article: the noise array read at (x/s, y/s) and the next
+    // index, weights (x%s)/s — a coarser lattice of the same noise.
+    let octave = |x: u32, y: u32, s: u32| -> u64 {
+        let (x0, y0) = (x / s, y / s);
+        let (fx, fy) = ((x % s) as u64, (y % s) as u64);
+        let s64 = s as u64;
+        let top = at(x0, y0) * (s64 - fx) + at(x0 + 1, y0) * fx;
+        let bottom = at(x0, y0 + 1) * (s64 - fx) + at(x0 + 1, y0 + 1) * fx;
+        (top * (s64 - fy) + bottom * fy) / (s64 * s64)
+    };
+    let mut grid = Grid::open(w, h);
+    for y in 0..h {
+        for x in 0..w {
+            // 0.5·n₄ + 0.3·n₂ + 0.2·n₁ in Q16, < 2¹⁶.
+            let pn = (5 * octave(x, y, 4) + 3 * octave(x, y, 2) + 2 * at(x, y)) / 10;
+            let level = ((pn * levels as u64) >> 16) as u8 + 1;
+            grid.set_height(Cell::new(x as i32, y as i32), level.min(levels));
+        }
+    }
+    grid
+}
