@@ -69,7 +69,7 @@ fn help_texts() {
     let mut cmd = Cli::command();
     cmd.build();
     let mut out = cmd.render_long_help().to_string();
-    for sub in ["lessons", "run", "line"] {
+    for sub in ["lessons", "run", "line", "path"] {
         out.push_str(&format!("\n---- flockstep {sub} --help ----\n"));
         out.push_str(
             &cmd.find_subcommand_mut(sub)
@@ -381,4 +381,174 @@ fn run_scales_a_flock_lesson() {
         "{}",
         stdout(&o)
     );
+}
+
+const HILL: &str = "00000000000000
+00000000000000
+00011111111000
+00122222222100
+00123333332100
+00122222222100
+00011111111000
+00000000000000
+";
+
+#[test]
+fn path_draws_the_map_with_the_path() {
+    let f = TempLesson::new("hill.txt", HILL);
+    let o = flockstep(&["path", f.path(), "--from", "0,4", "--to", "13,4"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let text = stdout(&o);
+    // Everything but the timing line is stable.
+    let stable: Vec<&str> = text.lines().filter(|l| !l.starts_with("search ")).collect();
+    insta::assert_snapshot!("path_hill_weight_1", stable.join("\n"));
+    let o = flockstep(&[
+        "path",
+        f.path(),
+        "--from",
+        "0,4",
+        "--to",
+        "13,4",
+        "--uphill-weight",
+        "10",
+    ]);
+    assert!(
+        stdout(&o).contains("cost      19 (19 moves)"),
+        "{}",
+        stdout(&o)
+    );
+}
+
+#[test]
+fn path_json_is_exactly_the_documented_object() {
+    let f = TempLesson::new("hill.txt", HILL);
+    let o = flockstep(&["path", f.path(), "--from", "0,4", "--to", "13,4", "--json"]);
+    assert_eq!(o.status.code(), Some(0));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let obj = v.as_object().unwrap();
+    let mut keys: Vec<&str> = obj.keys().map(String::as_str).collect();
+    keys.sort();
+    assert_eq!(keys, ["cost", "expanded", "micros", "path"]);
+    assert_eq!(v["cost"], 16);
+    let path = v["path"].as_array().unwrap();
+    assert_eq!(path.first().unwrap(), &serde_json::json!([0, 4]));
+    assert_eq!(path.last().unwrap(), &serde_json::json!([13, 4]));
+    assert_eq!(path.len(), 14);
+    assert!(v["expanded"].as_u64().unwrap() > 0);
+    assert!(v["micros"].is_u64());
+
+    // Unreachable is an answer: null cost, empty path, exit 0.
+    let walled = TempLesson::new("walled.txt", "00#00\n00#00\n00#00\n");
+    let o = flockstep(&[
+        "path",
+        walled.path(),
+        "--from",
+        "0,0",
+        "--to",
+        "4,2",
+        "--json",
+    ]);
+    assert_eq!(o.status.code(), Some(0));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["cost"], serde_json::Value::Null);
+    assert_eq!(v["path"], serde_json::json!([]));
+    assert_eq!(v["expanded"], 6);
+}
+
+#[test]
+fn path_trace_shows_the_open_list_after_every_step() {
+    let f = TempLesson::new("small.txt", "0000\n0#00\n0010\n");
+    let o = flockstep(&["path", f.path(), "--from", "0,0", "--to", "3,2", "--trace"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    insta::assert_snapshot!("path_trace_small", stdout(&o));
+}
+
+#[test]
+fn path_bad_input() {
+    let ragged = TempLesson::new("ragged.txt", "000\n0000\n000\n");
+    rejects(
+        &["path", ragged.path(), "--from", "0,0", "--to", "1,1"],
+        "ragged.txt:2:4: ragged map",
+    );
+    let odd = TempLesson::new("odd.txt", "000\n0x0\n");
+    let err = rejects(
+        &["path", odd.path(), "--from", "0,0", "--to", "1,0"],
+        "odd.txt:2:2:",
+    );
+    assert!(err.contains("'x'"), "{err}");
+    let empty = TempLesson::new("empty.txt", "\n\n");
+    rejects(
+        &["path", empty.path(), "--from", "0,0", "--to", "0,0"],
+        "the map is empty",
+    );
+    let f = TempLesson::new("hill.txt", HILL);
+    rejects(
+        &["path", f.path(), "--from", "0,4", "--to", "14,4"],
+        "--to (14,4) is off the 14×8 map",
+    );
+    let w = TempLesson::new("wall.txt", "0#0\n000\n");
+    rejects(
+        &["path", w.path(), "--from", "1,0", "--to", "2,1"],
+        "--from (1,0) is inside a wall",
+    );
+    rejects(
+        &[
+            "path",
+            f.path(),
+            "--from",
+            "0,4",
+            "--to",
+            "13,4",
+            "--uphill-weight=-1",
+        ],
+        "invalid value '-1' for '--uphill-weight <N>'",
+    );
+    rejects(
+        &[
+            "path",
+            f.path(),
+            "--from",
+            "0,4",
+            "--to",
+            "13,4",
+            "--heuristic-weight=-2",
+        ],
+        "out of range",
+    );
+    rejects(
+        &[
+            "path",
+            f.path(),
+            "--from",
+            "0,4",
+            "--to",
+            "13,4",
+            "--heuristic",
+            "astar",
+        ],
+        "invalid value 'astar' for '--heuristic <NAME>'",
+    );
+    rejects(
+        &[
+            "path",
+            "/nonexistent/map.txt",
+            "--from",
+            "0,0",
+            "--to",
+            "1,1",
+        ],
+        "cannot read the map",
+    );
+    // A lesson that declares a 100,000 × 100,000 map.
+    let src = bundled("path-ties").replace("width = 30", "width = 100000");
+    let l = TempLesson::new("huge.toml", &src);
+    let err = rejects(
+        &["run", l.path()],
+        "`width` = 100000 is out of range: expected 1..=4096",
+    );
+    assert!(err.contains(&format!("{}:9:9:", l.path())), "{err}");
+    // Start on a wall, in a lesson: file, line and column.
+    let src = bundled("path-open-list").replace("start = [0, 2]", "start = [2, 2]");
+    let l = TempLesson::new("onwall.toml", &src);
+    rejects(&["run", l.path()], "start (2,2) is inside a wall");
 }

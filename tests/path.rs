@@ -1,0 +1,265 @@
+//! A*: optimal against an independent Dijkstra on random maps, legal
+//! paths that re-cost to the reported cost, expansion orders per
+//! tie-break, the trace, and the lessons' claims.
+
+use flockstep::num::{Fx, Pcg32};
+use flockstep::sim::path::{
+    CostRule, Heuristic, HeuristicKind, PathEvent, SearchConfig, TieBreak, generate, search,
+};
+use flockstep::sim::{Cell, Grid, NoTrace};
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+use std::fmt::Write as _;
+
+/// Dijkstra written independently: std's heap, (cost, index) entries,
+/// lazy deletion, the cost rule re-derived from the DESIGN text.
+fn dijkstra(grid: &Grid, start: Cell, goal: Cell, rule: &CostRule) -> Option<u64> {
+    let (w, h) = (grid.width() as i32, grid.height() as i32);
+    let mut dist = vec![u64::MAX; (w * h) as usize];
+    let idx = |c: Cell| (c.y * w + c.x) as usize;
+    let mut heap = BinaryHeap::new();
+    dist[idx(start)] = 0;
+    heap.push(Reverse((0u64, start.x, start.y)));
+    while let Some(Reverse((d, x, y))) = heap.pop() {
+        let c = Cell::new(x, y);
+        if d > dist[idx(c)] {
+            continue;
+        }
+        if c == goal {
+            return Some(d);
+        }
+        for (dx, dy) in [(1, 0), (-1, 0), (0, 1), (0, -1)] {
+            let n = Cell::new(x + dx, y + dy);
+            let (Some(ha), Some(hb)) = (grid.height_at(c), grid.height_at(n)) else {
+                continue;
+            };
+            let (ha, hb) = (ha as i64, hb as i64);
+            if hb - ha > rule.max_climb as i64 || ha - hb > rule.max_drop as i64 {
+                continue;
+            }
+            let cost = 1
+                + (hb - ha).max(0) as u64 * rule.uphill_weight as u64
+                + (ha - hb).max(0) as u64 * rule.downhill_weight as u64;
+            if d + cost < dist[idx(n)] {
+                dist[idx(n)] = d + cost;
+                heap.push(Reverse((d + cost, n.x, n.y)));
+            }
+        }
+    }
+    None
+}
+
+/// The cost of walking `path` under `rule`, or why it is not a legal walk.
+fn recost(grid: &Grid, path: &[Cell], rule: &CostRule) -> Result<u64, String> {
+    let mut total = 0;
+    for w in path.windows(2) {
+        let (a, b) = (w[0], w[1]);
+        if (a.x - b.x).abs() + (a.y - b.y).abs() != 1 {
+            return Err(format!("{a} → {b} is not a 4-neighbour move"));
+        }
+        let (Some(ha), Some(hb)) = (grid.height_at(a), grid.height_at(b)) else {
+            return Err(format!("{a} → {b} enters a wall"));
+        };
+        total += rule
+            .cost(ha, hb)
+            .map_err(|e| format!("{a} → {b} is blocked: {e:?}"))? as u64;
+    }
+    Ok(total)
+}
+
+fn random_map(rng: &mut Pcg32) -> (Grid, CostRule) {
+    let (w, h) = (4 + rng.below(28), 4 + rng.below(28));
+    let mut g = generate(w, h, 1 + rng.below(9) as u8, rng.next_u64() >> 1);
+    for _ in 0..(w * h * rng.below(30) / 100) {
+        let c = Cell::new(rng.below(w) as i32, rng.below(h) as i32);
+        g.set_wall(c);
+    }
+    let rule = CostRule {
+        max_climb: rng.below(5) as u8,
+        max_drop: rng.below(5) as u8,
+        uphill_weight: rng.below(12),
+        downhill_weight: rng.below(4),
+    };
+    (g, rule)
+}
+
+fn open_cell(rng: &mut Pcg32, g: &Grid) -> Option<Cell> {
+    (0..100).find_map(|_| {
+        let c = Cell::new(rng.below(g.width()) as i32, rng.below(g.height()) as i32);
+        (!g.is_wall(c)).then_some(c)
+    })
+}
+
+#[test]
+fn optimal_on_random_maps_for_every_admissible_heuristic_and_tie_break() {
+    let mut rng = Pcg32::new(4, 4);
+    let heuristics = [
+        Heuristic::plain(HeuristicKind::Euclidean),
+        Heuristic::plain(HeuristicKind::Manhattan),
+        Heuristic::plain(HeuristicKind::Zero),
+        Heuristic {
+            kind: HeuristicKind::Euclidean,
+            weight: Fx::HALF,
+        },
+    ];
+    let (mut maps, mut reachable, mut unreachable) = (0, 0, 0);
+    while maps < 220 {
+        let (grid, rule) = random_map(&mut rng);
+        let (Some(start), Some(goal)) = (open_cell(&mut rng, &grid), open_cell(&mut rng, &grid))
+        else {
+            continue;
+        };
+        maps += 1;
+        let want = dijkstra(&grid, start, goal, &rule);
+        match want {
+            Some(_) => reachable += 1,
+            None => unreachable += 1,
+        }
+        for heuristic in heuristics {
+            assert!(heuristic.is_admissible());
+            for &(name, tie_break) in TieBreak::NAMES {
+                let cfg = SearchConfig {
+                    label: String::new(),
+                    rule,
+                    heuristic,
+                    tie_break,
+                };
+                let out = search(&grid, start, goal, &cfg, &mut NoTrace);
+                let ctx = format!(
+                    "map {maps} {start} → {goal} {heuristic:?} {name} {rule:?}\n{}",
+                    grid.to_ascii()
+                );
+                assert_eq!(out.cost, want, "{ctx}");
+                if let Some(cost) = out.cost {
+                    assert_eq!(out.path.first(), Some(&start), "{ctx}");
+                    assert_eq!(out.path.last(), Some(&goal), "{ctx}");
+                    assert_eq!(recost(&grid, &out.path, &rule), Ok(cost), "{ctx}");
+                } else {
+                    assert!(out.path.is_empty());
+                }
+            }
+        }
+    }
+    assert!(
+        reachable > 100 && unreachable > 10,
+        "{reachable} / {unreachable}"
+    );
+}
+
+#[test]
+fn an_inadmissible_heuristic_is_flagged_and_can_lose_optimality() {
+    let grid = generate(30, 30, 5, 3);
+    let (start, goal) = (Cell::new(2, 3), Cell::new(27, 26));
+    let cfg = |w: i32| SearchConfig {
+        label: String::new(),
+        rule: CostRule::default(),
+        heuristic: Heuristic {
+            kind: HeuristicKind::Euclidean,
+            weight: Fx::from_int(w),
+        },
+        tie_break: TieBreak::Fifo,
+    };
+    let mut events = Vec::new();
+    let greedy = search(&grid, start, goal, &cfg(5), &mut events);
+    assert!(matches!(events[0], PathEvent::NotAdmissible { .. }));
+    let best = search(&grid, start, goal, &cfg(1), &mut NoTrace);
+    assert_eq!(
+        best.cost,
+        dijkstra(&grid, start, goal, &CostRule::default())
+    );
+    assert!(
+        greedy.cost > best.cost,
+        "{:?} vs {:?}",
+        greedy.cost,
+        best.cost
+    );
+    assert!(greedy.expanded * 5 < best.expanded);
+    let mut quiet = Vec::new();
+    search(&grid, start, goal, &cfg(1), &mut quiet);
+    assert!(
+        !quiet
+            .iter()
+            .any(|e| matches!(e, PathEvent::NotAdmissible { .. }))
+    );
+}
+
+#[test]
+fn tracing_gives_the_same_search() {
+    let mut rng = Pcg32::new(8, 1);
+    for _ in 0..30 {
+        let (grid, rule) = random_map(&mut rng);
+        let (Some(s), Some(g)) = (open_cell(&mut rng, &grid), open_cell(&mut rng, &grid)) else {
+            continue;
+        };
+        let cfg = SearchConfig {
+            label: String::new(),
+            rule,
+            heuristic: Heuristic::plain(HeuristicKind::Euclidean),
+            tie_break: TieBreak::LargerG,
+        };
+        let mut events = Vec::new();
+        let traced = search(&grid, s, g, &cfg, &mut events);
+        assert_eq!(traced, search(&grid, s, g, &cfg, &mut NoTrace));
+        let expansions = events
+            .iter()
+            .filter(|e| matches!(e, PathEvent::Expanded { .. }))
+            .count();
+        assert_eq!(expansions as u32, traced.expanded);
+    }
+}
+
+/// The order in which cells are expanded, for each tie-break, on a small
+/// flat map with a wall (reviewable: the tie-break is visible).
+#[test]
+fn expansion_order_per_tie_break_snapshot() {
+    let grid = Grid::parse("00000\n00#00\n00000\n00000\n").unwrap();
+    let (start, goal) = (Cell::new(0, 0), Cell::new(4, 3));
+    let mut out = String::new();
+    for &(name, tie_break) in TieBreak::NAMES {
+        let cfg = SearchConfig {
+            label: String::new(),
+            rule: CostRule::default(),
+            heuristic: Heuristic::plain(HeuristicKind::Manhattan),
+            tie_break,
+        };
+        let mut events = Vec::new();
+        let r = search(&grid, start, goal, &cfg, &mut events);
+        let order: Vec<String> = events
+            .iter()
+            .filter_map(|e| match e {
+                PathEvent::Expanded { cell, .. } => Some(cell.to_string()),
+                _ => None,
+            })
+            .collect();
+        let _ = writeln!(
+            out,
+            "{name:<10} cost {:?} expanded {:>2}: {}",
+            r.cost,
+            r.expanded,
+            order.join(" ")
+        );
+        out.push_str(&flockstep::sim::path::ascii::draw(
+            &grid, None, start, goal, &r.path,
+        ));
+    }
+    insta::assert_snapshot!("expansion_order", out);
+}
+
+#[test]
+fn generated_terrain_is_seeded_and_in_range() {
+    let a = generate(64, 48, 5, 7);
+    assert_eq!(a, generate(64, 48, 5, 7));
+    assert_ne!(a, generate(64, 48, 5, 8));
+    let hs: Vec<u8> = (0..48)
+        .flat_map(|y| (0..64).map(move |x| Cell::new(x, y)))
+        .map(|c| a.height_at(c).unwrap())
+        .collect();
+    assert!(hs.iter().all(|h| (1..=5).contains(h)));
+    for level in 1..=5 {
+        assert!(hs.contains(&level), "level {level} never appears");
+    }
+    // A 1-cell-wide map reads no noise past its edge (the article would).
+    let thin = generate(1, 9, 9, 1);
+    assert_eq!(thin.width(), 1);
+    insta::assert_snapshot!("generated_30x12_seed_3", generate(30, 12, 5, 3).to_ascii());
+}
