@@ -673,7 +673,15 @@ pub fn path_trace(grid: &Grid, from: Cell, to: Cell, cfg: &SearchConfig) -> Stri
         let open: Vec<String> = st
             .open_in_order()
             .iter()
-            .map(|e| format!("({},{}) f={} g={}", e.cell % w, e.cell / w, q16(e.f16), e.g))
+            .map(|e| {
+                format!(
+                    "({},{}) f={} g={}",
+                    e.cell % w,
+                    e.cell / w,
+                    q16(e.f16()),
+                    e.g
+                )
+            })
             .collect();
         let _ = writeln!(s, "           open [{}]", open.join(", "));
     }

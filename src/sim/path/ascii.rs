@@ -89,7 +89,15 @@ pub fn render(sim: &PathSim) -> String {
             let list: Vec<String> = open
                 .iter()
                 .take(6)
-                .map(|e| format!("({},{}) f={} g={}", e.cell % w, e.cell / w, q16(e.f16), e.g))
+                .map(|e| {
+                    format!(
+                        "({},{}) f={} g={}",
+                        e.cell % w,
+                        e.cell / w,
+                        q16(e.f16()),
+                        e.g
+                    )
+                })
                 .collect();
             let more = if open.len() > 6 { ", …" } else { "" };
             let _ = writeln!(out, "open: {}{more}", list.join(", "));

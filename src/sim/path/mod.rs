@@ -16,7 +16,8 @@
 //! (unreachable).
 //!
 //! **The open list** is a binary heap ordered by a total key:
-//! `(f16, tie, seq)`, where `seq` counts pushes (unique) and `tie` is the
+//! `(f16, tie, seq)` packed in a `u128`, where `seq` counts pushes (unique)
+//! and `tie` is the
 //! [`TieBreak`]: FIFO among equal `f` (the article's sorted list inserts
 //! before the first *strictly* greater `f`), LIFO, larger `g` first, or
 //! smaller `h` first (each then FIFO). A neighbour is rewritten only if its
@@ -245,21 +246,36 @@ pub enum Status {
     Unreachable,
 }
 
-/// An open-list entry. Ordered by `(f16, tie, seq)`: a total order, since
-/// `seq` is unique.
+/// An open-list entry, ordered by its key alone: a total order, since the
+/// key ends with the unique push counter.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 pub struct OpenEntry {
-    /// `f` in 16-bit fixed point.
-    pub f16: u64,
-    /// The tie-break key (see [`TieBreak`]).
-    pub tie: u64,
-    /// Push counter.
-    pub seq: u32,
-    /// The cell index (`y · width + x`).
-    pub cell: u32,
+    /// `f16 · 2⁶⁴ + tie · 2³² + seq`: `f` (16 fractional bits), then the
+    /// 32-bit tie-break key (see [`TieBreak`]; `g` and `h` saturate at
+    /// 2³² − 1 there, beyond which ties fall back to `seq`), then the push
+    /// counter.
+    pub key: u128,
     /// The `g` it was pushed with (a copy with a larger `g` than the cell
     /// now holds is stale).
     pub g: u64,
+    /// The cell index (`y · width + x`).
+    pub cell: u32,
+    /// The cell's column.
+    pub x: u16,
+    /// The cell's row.
+    pub y: u16,
+}
+
+impl OpenEntry {
+    /// `f` in 16-bit fixed point.
+    pub fn f16(&self) -> u64 {
+        (self.key >> 64) as u64
+    }
+
+    /// The push counter.
+    pub fn seq(&self) -> u32 {
+        self.key as u32
+    }
 }
 
 /// No parent (the start, or not reached).
@@ -387,42 +403,36 @@ struct Problem<'a> {
 
 impl Problem<'_> {
     #[inline(always)]
-    fn h16(&self, cell: u32) -> u64 {
-        let x = (cell % self.width) as i32;
-        let y = (cell / self.width) as i32;
+    fn h16(&self, x: i32, y: i32) -> u64 {
         self.heuristic
             .h16(x.abs_diff(self.goal.x), y.abs_diff(self.goal.y))
     }
 
     #[inline(always)]
-    fn tie(&self, g: u64, h16: u64, seq: u32) -> u64 {
+    fn tie(&self, g: u64, h16: u64, seq: u32) -> u32 {
         match self.tie_break {
             TieBreak::Fifo => 0,
-            TieBreak::Lifo => u32::MAX as u64 - seq as u64,
-            TieBreak::LargerG => u64::MAX - g,
-            TieBreak::SmallerH => h16,
+            TieBreak::Lifo => u32::MAX - seq,
+            TieBreak::LargerG => u32::MAX - g.min(u32::MAX as u64) as u32,
+            TieBreak::SmallerH => h16.min(u32::MAX as u64) as u32,
         }
-    }
-
-    #[inline(always)]
-    fn cell(&self, index: u32) -> Cell {
-        Cell::new((index % self.width) as i32, (index / self.width) as i32)
     }
 }
 
-/// Pushes onto the binary min-heap.
+/// Pushes onto the binary min-heap (sift-up moving a hole, not swapping).
 #[inline]
 fn heap_push(heap: &mut Vec<OpenEntry>, e: OpenEntry) {
+    let mut i = heap.len();
     heap.push(e);
-    let mut i = heap.len() - 1;
     while i > 0 {
         let parent = (i - 1) / 2;
-        if heap[parent] <= heap[i] {
+        if heap[parent].key <= e.key {
             break;
         }
-        heap.swap(parent, i);
+        heap[i] = heap[parent];
         i = parent;
     }
+    heap[i] = e;
 }
 
 /// Pops the smallest entry of the binary min-heap.
@@ -432,7 +442,7 @@ fn heap_pop(heap: &mut Vec<OpenEntry>) -> Option<OpenEntry> {
     if heap.is_empty() {
         return Some(last);
     }
-    let top = std::mem::replace(&mut heap[0], last);
+    let top = heap[0];
     let n = heap.len();
     let mut i = 0;
     loop {
@@ -441,13 +451,18 @@ fn heap_pop(heap: &mut Vec<OpenEntry>) -> Option<OpenEntry> {
             break;
         }
         let r = l + 1;
-        let c = if r < n && heap[r] < heap[l] { r } else { l };
-        if heap[i] <= heap[c] {
+        let c = if r < n && heap[r].key < heap[l].key {
+            r
+        } else {
+            l
+        };
+        if last.key <= heap[c].key {
             break;
         }
-        heap.swap(i, c);
+        heap[i] = heap[c];
         i = c;
     }
+    heap[i] = last;
     Some(top)
 }
 
@@ -465,19 +480,22 @@ impl SearchState {
             status: Status::Searching,
         };
         s.g[start as usize] = 0;
-        s.push(p, start, 0);
+        let (x, y) = (start % p.width, start / p.width);
+        s.push(p, start, x as i32, y as i32, 0);
         s
     }
 
     #[inline(always)]
-    fn push(&mut self, p: &Problem, cell: u32, g: u64) -> u64 {
-        let h16 = p.h16(cell);
+    fn push(&mut self, p: &Problem, cell: u32, x: i32, y: i32, g: u64) -> u64 {
+        let h16 = p.h16(x, y);
+        let f16 = (g << 16) + h16;
+        let tie = p.tie(g, h16, self.seq);
         let e = OpenEntry {
-            f16: (g << 16) + h16,
-            tie: p.tie(g, h16, self.seq),
-            seq: self.seq,
-            cell,
+            key: (f16 as u128) << 64 | (tie as u128) << 32 | self.seq as u128,
             g,
+            cell,
+            x: x as u16,
+            y: y as u16,
         };
         self.seq = self.seq.wrapping_add(1);
         heap_push(&mut self.open, e);
@@ -509,15 +527,15 @@ impl SearchState {
         self.link[c] |= CLOSED;
         self.current = Some(e.cell);
         self.expanded += 1;
+        let here = Cell::new(e.x as i32, e.y as i32);
         if S::ENABLED {
             sink.record(PathEvent::Expanded {
                 search,
-                cell: p.cell(e.cell),
+                cell: here,
                 g: e.g,
-                f16: e.f16,
+                f16: e.f16(),
             });
         }
-        let here = p.cell(e.cell);
         if here == p.goal {
             self.status = Status::Found(e.g);
             if S::ENABLED {
@@ -566,7 +584,7 @@ impl SearchState {
             self.g[n as usize] = g;
             // The direction back to `here` is the opposite of `dir`.
             self.link[n as usize] = ((dir + 2) % 4) as u8;
-            let h16 = self.push(p, n, g);
+            let h16 = self.push(p, n, nx, ny, g);
             if S::ENABLED {
                 let cell = Cell::new(nx, ny);
                 sink.record(if old == u64::MAX {
@@ -637,6 +655,9 @@ pub struct Outcome {
     pub path: Vec<Cell>,
     /// Cells expanded.
     pub expanded: u32,
+    /// Bytes the search held at its end (its arrays and open list at
+    /// their largest; the map itself not included).
+    pub bytes: usize,
 }
 
 /// Runs one search to its end, telling `sink` everything (pass
@@ -669,6 +690,7 @@ pub fn search<S: Sink<PathEvent>>(
         },
         path: s.path(p.width, goal),
         expanded: s.expanded,
+        bytes: s.g.capacity() * 8 + s.link.capacity() + s.open.capacity() * size_of::<OpenEntry>(),
     }
 }
 

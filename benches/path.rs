@@ -1,0 +1,167 @@
+//! A* on generated terrains (article 001's value noise, 5 levels, default
+//! cost rule) of 256², 1024² and 2048² cells, between far corners: our
+//! untraced search next to the `pathfinding` crate's `astar` (same cost
+//! rule, same admissible integer heuristic: Manhattan), in the same process;
+//! then our search with a full trace (every event into a `Vec`) against
+//! itself untraced, and the bytes per cell it held.
+//!
+//! Prints `RATIO` lines (time ours / peer: below 1 is faster) and `MEMORY`
+//! lines. `PATH_BENCH_QUICK=1` runs only the 256² map.
+
+use criterion::{Criterion, criterion_group};
+use flockstep::sim::path::{
+    CostRule, Heuristic, HeuristicKind, PathEvent, SearchConfig, TieBreak, generate, search,
+};
+use flockstep::sim::{Cell, Grid, NoTrace};
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+fn cfg() -> SearchConfig {
+    SearchConfig {
+        label: "A*".into(),
+        rule: CostRule::default(),
+        heuristic: Heuristic::plain(HeuristicKind::Manhattan),
+        tie_break: TieBreak::Fifo,
+    }
+}
+
+/// The open cell nearest to `c` along the diagonal.
+fn open_near(g: &Grid, c: Cell, step: i32) -> Cell {
+    let mut c = c;
+    while g.is_wall(c) {
+        c = Cell::new(c.x + step, c.y + step);
+    }
+    c
+}
+
+/// The same search with the `pathfinding` crate: nodes are (x, y), the
+/// successors apply the same cost rule, the heuristic is Manhattan.
+fn peer(g: &Grid, start: Cell, goal: Cell, rule: &CostRule) -> Option<u64> {
+    let (w, h) = (g.width() as i32, g.height() as i32);
+    let t = g.terrain();
+    pathfinding::prelude::astar(
+        &(start.x, start.y),
+        |&(x, y)| {
+            let ha = t[(y * w + x) as usize];
+            [(-1, 0), (0, -1), (1, 0), (0, 1)]
+                .into_iter()
+                .filter_map(move |(dx, dy)| {
+                    let (nx, ny) = (x + dx, y + dy);
+                    if nx < 0 || ny < 0 || nx >= w || ny >= h {
+                        return None;
+                    }
+                    let hb = t[(ny * w + nx) as usize];
+                    if hb == flockstep::sim::grid::WALL {
+                        return None;
+                    }
+                    rule.cost(ha, hb).ok().map(|c| ((nx, ny), c as u64))
+                })
+        },
+        |&(x, y)| (x.abs_diff(goal.x) + y.abs_diff(goal.y)) as u64,
+        |&(x, y)| x == goal.x && y == goal.y,
+    )
+    .map(|(_, c)| c)
+}
+
+/// Median of alternating timed runs of `a` and `b`.
+fn alternate(budget: Duration, mut a: impl FnMut(), mut b: impl FnMut()) -> (f64, f64) {
+    let (mut ta, mut tb) = (Vec::new(), Vec::new());
+    a();
+    b();
+    let start = Instant::now();
+    while start.elapsed() < budget || ta.len() < 5 {
+        let t = Instant::now();
+        a();
+        ta.push(t.elapsed());
+        let t = Instant::now();
+        b();
+        tb.push(t.elapsed());
+    }
+    let median = |v: &mut Vec<Duration>| {
+        v.sort();
+        v[v.len() / 2].as_secs_f64()
+    };
+    (median(&mut ta), median(&mut tb))
+}
+
+fn compare(side: u32) {
+    let g = generate(side, side, 5, 2024);
+    let s = side as i32;
+    let (start, goal) = (
+        open_near(&g, Cell::new(1, 1), 1),
+        open_near(&g, Cell::new(s - 2, s - 2), -1),
+    );
+    let c = cfg();
+    let ours = search(&g, start, goal, &c, &mut NoTrace);
+    assert_eq!(
+        ours.cost,
+        peer(&g, start, goal, &c.rule),
+        "same cost as the peer"
+    );
+    let budget = Duration::from_millis(if side >= 2048 { 6000 } else { 2500 });
+    let (a, b) = alternate(
+        budget,
+        || {
+            black_box(search(&g, start, goal, &c, &mut NoTrace));
+        },
+        || {
+            black_box(peer(&g, start, goal, &c.rule));
+        },
+    );
+    println!(
+        "RATIO path {side}x{side} cost {:?} expanded {:>8}  flockstep {:>9.2} ms   pathfinding::astar {:>9.2} ms   ratio {:.3}x (time ours/peer; peer is {:.1}x slower)",
+        ours.cost,
+        ours.expanded,
+        a * 1e3,
+        b * 1e3,
+        a / b,
+        b / a
+    );
+    let (t, u) = alternate(
+        budget,
+        || {
+            let mut events: Vec<PathEvent> = Vec::new();
+            black_box(search(&g, start, goal, &c, &mut events));
+            black_box(events.len());
+        },
+        || {
+            black_box(search(&g, start, goal, &c, &mut NoTrace));
+        },
+    );
+    println!(
+        "RATIO path {side}x{side} traced {:>9.2} ms   untraced {:>9.2} ms   ratio {:.2}x (full trace into a Vec)",
+        t * 1e3,
+        u * 1e3,
+        t / u
+    );
+    let cells = (side * side) as usize;
+    println!(
+        "MEMORY path {side}x{side} {:.2} bytes/cell (search {:.2} + map 1.00)",
+        (ours.bytes + cells) as f64 / cells as f64,
+        ours.bytes as f64 / cells as f64
+    );
+}
+
+fn bench(c: &mut Criterion) {
+    let quick = std::env::var_os("PATH_BENCH_QUICK").is_some();
+    let sides: &[u32] = if quick { &[256] } else { &[256, 1024, 2048] };
+    for &side in sides {
+        compare(side);
+    }
+    let g = generate(256, 256, 5, 2024);
+    let (start, goal) = (
+        open_near(&g, Cell::new(1, 1), 1),
+        open_near(&g, Cell::new(254, 254), -1),
+    );
+    let cfg = cfg();
+    c.bench_function("path_256_untraced", |b| {
+        b.iter(|| search(&g, start, goal, &cfg, &mut NoTrace))
+    });
+}
+
+criterion_group!(benches, bench);
+
+fn main() {
+    benches();
+    Criterion::default().configure_from_args().final_summary();
+}
