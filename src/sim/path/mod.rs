@@ -15,7 +15,7 @@
 //! ends when the goal is popped (found) or the open list is empty
 //! (unreachable).
 //!
-//! **The open list** is a binary heap ordered by a total key:
+//! **The open list** is a 4-ary heap ordered by a total key:
 //! `(f16, tie, seq)` packed in a `u128`, where `seq` counts pushes (unique)
 //! and `tie` is the
 //! [`TieBreak`]: FIFO among equal `f` (the article's sorted list inserts
@@ -295,8 +295,8 @@ pub struct SearchState {
     /// Per cell: the direction to its parent (0–3, or [`NO_PARENT`]) in the
     /// low bits, [`CLOSED`] when expanded.
     pub link: Vec<u8>,
-    /// The open list, a binary min-heap on [`OpenEntry`] (stale copies
-    /// included; see the module docs).
+    /// The open list, a 4-ary min-heap on [`OpenEntry`] keys (stale
+    /// copies included; see the module docs).
     pub open: Vec<OpenEntry>,
     /// Pushes so far (the next entry's `seq`).
     pub seq: u32,
@@ -419,13 +419,17 @@ impl Problem<'_> {
     }
 }
 
-/// Pushes onto the binary min-heap (sift-up moving a hole, not swapping).
+/// Children per node of the open list's heap: a 4-ary heap is shallower
+/// than a binary one, and siblings sit next to each other in memory.
+const ARITY: usize = 4;
+
+/// Pushes onto the 4-ary min-heap (sift-up moving a hole, not swapping).
 #[inline]
 fn heap_push(heap: &mut Vec<OpenEntry>, e: OpenEntry) {
     let mut i = heap.len();
     heap.push(e);
     while i > 0 {
-        let parent = (i - 1) / 2;
+        let parent = (i - 1) / ARITY;
         if heap[parent].key <= e.key {
             break;
         }
@@ -435,7 +439,7 @@ fn heap_push(heap: &mut Vec<OpenEntry>, e: OpenEntry) {
     heap[i] = e;
 }
 
-/// Pops the smallest entry of the binary min-heap.
+/// Pops the smallest entry of the 4-ary min-heap.
 #[inline]
 fn heap_pop(heap: &mut Vec<OpenEntry>) -> Option<OpenEntry> {
     let last = heap.pop()?;
@@ -446,16 +450,16 @@ fn heap_pop(heap: &mut Vec<OpenEntry>) -> Option<OpenEntry> {
     let n = heap.len();
     let mut i = 0;
     loop {
-        let l = 2 * i + 1;
-        if l >= n {
+        let first = ARITY * i + 1;
+        if first >= n {
             break;
         }
-        let r = l + 1;
-        let c = if r < n && heap[r].key < heap[l].key {
-            r
-        } else {
-            l
-        };
+        let mut c = first;
+        for j in first + 1..(first + ARITY).min(n) {
+            if heap[j].key < heap[c].key {
+                c = j;
+            }
+        }
         if last.key <= heap[c].key {
             break;
         }
