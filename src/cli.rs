@@ -656,7 +656,6 @@ pub fn path_trace(grid: &Grid, from: Cell, to: Cell, cfg: &SearchConfig) -> Stri
                 PathEvent::Skipped { cell, why, .. } => {
                     let _ = write!(s, "; skip {cell} ({why:?})");
                 }
-                PathEvent::NotBetter { .. } => {}
                 PathEvent::Found { cost, .. } => {
                     let _ = write!(s, "; goal reached, cost {cost}");
                 }

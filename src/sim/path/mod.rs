@@ -360,13 +360,6 @@ pub enum PathEvent {
         /// Whether it had been closed (reopened).
         reopened: bool,
     },
-    /// A neighbour was no better than what it had.
-    NotBetter {
-        /// Search index.
-        search: u32,
-        /// The neighbour.
-        cell: Cell,
-    },
     /// A move was impossible.
     Skipped {
         /// Search index.
@@ -576,13 +569,7 @@ impl SearchState {
             let g = e.g + cost as u64;
             let old = self.g[n as usize];
             if g >= old {
-                if S::ENABLED {
-                    sink.record(PathEvent::NotBetter {
-                        search,
-                        cell: Cell::new(nx, ny),
-                    });
-                }
-                continue;
+                continue; // no better than what it has: nothing to record
             }
             let was_closed = self.link[n as usize] & CLOSED != 0;
             self.g[n as usize] = g;
