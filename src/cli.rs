@@ -672,15 +672,7 @@ pub fn path_trace(grid: &Grid, from: Cell, to: Cell, cfg: &SearchConfig) -> Stri
         let open: Vec<String> = st
             .open_in_order()
             .iter()
-            .map(|e| {
-                format!(
-                    "({},{}) f={} g={}",
-                    e.cell % w,
-                    e.cell / w,
-                    q16(e.f16()),
-                    e.g
-                )
-            })
+            .map(crate::sim::path::ascii::open_entry)
             .collect();
         let _ = writeln!(s, "           open [{}]", open.join(", "));
     }

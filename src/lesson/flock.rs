@@ -81,29 +81,6 @@ pub fn check_highlight(h: &str) -> Result<(), String> {
     }
 }
 
-fn choice<T: Copy>(
-    p: &mut Params,
-    key: &'static str,
-    default: T,
-    options: &[(&str, T)],
-) -> Result<T, LessonError> {
-    let ctx = p.ctx();
-    match p.string(key)? {
-        None => Ok(default),
-        Some((s, n)) => options
-            .iter()
-            .find(|(name, _)| *name == s)
-            .map(|(_, v)| *v)
-            .ok_or_else(|| {
-                let names: Vec<String> = options.iter().map(|(n, _)| format!("\"{n}\"")).collect();
-                ctx.err(
-                    &n,
-                    format!("`{key}` = \"{s}\" is not one of {}", names.join(", ")),
-                )
-            }),
-    }
-}
-
 /// A vector `[x, y]` (2-D) or `[x, y, z]` (3-D) with every component
 /// within ±`limit`: a point (limit `COORD_LIMIT`) or a velocity
 /// (`MAX_SPEED`).
@@ -204,8 +181,7 @@ pub fn scenario(p: &mut Params) -> Result<FlockConfig, LessonError> {
         Bounds::Wrap
     };
     let bounds_node = p.peek("bounds").cloned();
-    let bounds = choice(
-        p,
+    let bounds = p.choice(
         "bounds",
         default_bounds,
         &[
@@ -223,8 +199,7 @@ pub fn scenario(p: &mut Params) -> Result<FlockConfig, LessonError> {
             None => p.table_err(msg),
         });
     }
-    let update = choice(
-        p,
+    let update = p.choice(
         "update",
         Update::DoubleBuffered,
         &[
@@ -232,8 +207,7 @@ pub fn scenario(p: &mut Params) -> Result<FlockConfig, LessonError> {
             ("in_place", Update::InPlace),
         ],
     )?;
-    let search = choice(
-        p,
+    let search = p.choice(
         "search",
         Search::Grid,
         &[("grid", Search::Grid), ("brute", Search::Brute)],

@@ -326,6 +326,32 @@ impl<'a> Params<'a> {
         }
     }
 
+    /// One of a fixed set of names (`key = "fifo"`), or `default` when
+    /// absent; an unknown name is an error listing the choices.
+    pub fn choice<T: Copy>(
+        &mut self,
+        key: &'static str,
+        default: T,
+        options: &[(&str, T)],
+    ) -> Result<T, LessonError> {
+        let ctx = self.ctx;
+        match self.string(key)? {
+            None => Ok(default),
+            Some((s, n)) => options
+                .iter()
+                .find(|(name, _)| *name == s)
+                .map(|(_, v)| *v)
+                .ok_or_else(|| {
+                    let names: Vec<String> =
+                        options.iter().map(|(n, _)| format!("\"{n}\"")).collect();
+                    ctx.err(
+                        &n,
+                        format!("`{key}` = \"{s}\" is not one of {}", names.join(", ")),
+                    )
+                }),
+        }
+    }
+
     /// A fixed-point number written as an integer, a decimal (`0.35`) or a
     /// string (`"0.35"`, or a fraction `"1/60"`), read exactly from its
     /// source text (a fraction is rounded once).

@@ -61,29 +61,6 @@ pub fn check_highlight(h: &str) -> Result<(), String> {
     }
 }
 
-fn choice<T: Copy>(
-    p: &mut Params,
-    key: &'static str,
-    default: T,
-    options: &[(&str, T)],
-) -> Result<T, LessonError> {
-    let ctx = p.ctx();
-    match p.string(key)? {
-        None => Ok(default),
-        Some((s, n)) => options
-            .iter()
-            .find(|(name, _)| *name == s)
-            .map(|(_, v)| *v)
-            .ok_or_else(|| {
-                let names: Vec<String> = options.iter().map(|(n, _)| format!("\"{n}\"")).collect();
-                ctx.err(
-                    &n,
-                    format!("`{key}` = \"{s}\" is not one of {}", names.join(", ")),
-                )
-            }),
-    }
-}
-
 const HEURISTICS: &[(&str, HeuristicKind)] = &[
     ("euclidean", HeuristicKind::Euclidean),
     ("manhattan", HeuristicKind::Manhattan),
@@ -92,13 +69,13 @@ const HEURISTICS: &[(&str, HeuristicKind)] = &[
 
 /// Reads the search keys of a table, defaulting to `base`.
 fn search_keys(p: &mut Params, base: &SearchConfig) -> Result<SearchConfig, LessonError> {
-    let kind = choice(p, "heuristic", base.heuristic.kind, HEURISTICS)?;
+    let kind = p.choice("heuristic", base.heuristic.kind, HEURISTICS)?;
     let weight = p.fx(
         "heuristic_weight",
         base.heuristic.weight,
         Fx::ZERO..=Fx::from_int(1000),
     )?;
-    let tie_break = choice(p, "tie_break", base.tie_break, TieBreak::NAMES)?;
+    let tie_break = p.choice("tie_break", base.tie_break, TieBreak::NAMES)?;
     let mw = MAX_WEIGHT as i64;
     let rule = CostRule {
         uphill_weight: p.int("uphill_weight", base.rule.uphill_weight as i64, 0..=mw)? as u32,

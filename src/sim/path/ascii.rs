@@ -62,6 +62,11 @@ pub fn q16(v: u64) -> String {
     format!("{}.{:02}", hundredths / 100, hundredths % 100)
 }
 
+/// One open entry as `(x,y) f=… g=…`.
+pub fn open_entry(e: &super::OpenEntry) -> String {
+    format!("({},{}) f={} g={}", e.x, e.y, q16(e.f16()), e.g)
+}
+
 /// Every search: a status line, the map, and the first open entries.
 pub fn render(sim: &PathSim) -> String {
     let cfg = sim.config();
@@ -85,20 +90,7 @@ pub fn render(sim: &PathSim) -> String {
         out.push_str(&draw(&cfg.grid, Some(s), cfg.start, cfg.goal, &path));
         let open = s.open_in_order();
         if !open.is_empty() {
-            let w = cfg.grid.width();
-            let list: Vec<String> = open
-                .iter()
-                .take(6)
-                .map(|e| {
-                    format!(
-                        "({},{}) f={} g={}",
-                        e.cell % w,
-                        e.cell / w,
-                        q16(e.f16()),
-                        e.g
-                    )
-                })
-                .collect();
+            let list: Vec<String> = open.iter().take(6).map(open_entry).collect();
             let more = if open.len() > 6 { ", …" } else { "" };
             let _ = writeln!(out, "open: {}{more}", list.join(", "));
         }
