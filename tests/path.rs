@@ -263,3 +263,59 @@ fn generated_terrain_is_seeded_and_in_range() {
     assert_eq!(thin.width(), 1);
     insta::assert_snapshot!("generated_30x12_seed_3", generate(30, 12, 5, 3).to_ascii());
 }
+
+/// `search` runs FIFO searches with whole-valued consistent heuristics on
+/// a bucket queue; it must expand exactly what the heap (the lessons' open
+/// list) expands, in the same order.
+#[test]
+fn the_bucket_queue_expands_in_the_heaps_order() {
+    use flockstep::sim::Sim;
+    use flockstep::sim::path::{PathConfig, PathSim, buckets_apply};
+    let mut rng = Pcg32::new(12, 7);
+    let mut compared = 0;
+    while compared < 60 {
+        let (grid, rule) = random_map(&mut rng);
+        let (Some(start), Some(goal)) = (open_cell(&mut rng, &grid), open_cell(&mut rng, &grid))
+        else {
+            continue;
+        };
+        for kind in [HeuristicKind::Manhattan, HeuristicKind::Zero] {
+            let cfg = SearchConfig {
+                label: String::new(),
+                rule,
+                heuristic: Heuristic::plain(kind),
+                tie_break: TieBreak::Fifo,
+            };
+            assert!(buckets_apply(&cfg));
+            let expanded = |events: &[PathEvent]| -> Vec<Cell> {
+                events
+                    .iter()
+                    .filter_map(|e| match e {
+                        PathEvent::Expanded { cell, .. } => Some(*cell),
+                        _ => None,
+                    })
+                    .collect()
+            };
+            let mut fast = Vec::new();
+            search(&grid, start, goal, &cfg, &mut fast);
+            let mut sim = PathSim::new(PathConfig {
+                grid: grid.clone(),
+                start,
+                goal,
+                searches: vec![cfg],
+            })
+            .unwrap();
+            let mut slow = Vec::new();
+            while !sim.done() {
+                sim.step(&mut slow);
+            }
+            assert_eq!(
+                expanded(&fast),
+                expanded(&slow),
+                "{start} → {goal}\n{}",
+                grid.to_ascii()
+            );
+            compared += 1;
+        }
+    }
+}

@@ -80,6 +80,11 @@ pub enum Blocked {
 }
 
 impl CostRule {
+    /// The most one move can cost (a climb or drop of at most 9 levels).
+    pub fn max_step_cost(&self) -> u64 {
+        1 + 9 * self.uphill_weight.max(self.downhill_weight) as u64
+    }
+
     /// The cost of moving from height `a` to height `b` (neither a wall).
     #[inline(always)]
     pub fn cost(&self, a: u8, b: u8) -> Result<u32, Blocked> {
@@ -287,17 +292,18 @@ pub const CLOSED: u8 = 0x80;
 /// article's loop order). A link stores the direction *to the parent*.
 const DIRS: [(i32, i32); 4] = [(-1, 0), (0, -1), (1, 0), (0, 1)];
 
-/// Everything one search knows.
+/// Everything one search knows. `Q` is the open list's container: the
+/// serializable heap for lessons ([`Heap`]), or a bucket queue for a plain
+/// run when the order it gives is provably the same ([`Buckets`]).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct SearchState {
+pub struct SearchState<Q = Heap> {
     /// Best known cost from the start per cell (`u64::MAX`: not reached).
     pub g: Vec<u64>,
     /// Per cell: the direction to its parent (0–3, or [`NO_PARENT`]) in the
     /// low bits, [`CLOSED`] when expanded.
     pub link: Vec<u8>,
-    /// The open list, a 4-ary min-heap on [`OpenEntry`] keys (stale
-    /// copies included; see the module docs).
-    pub open: Vec<OpenEntry>,
+    /// The open list (stale copies included; see the module docs).
+    pub open: Q,
     /// Pushes so far (the next entry's `seq`).
     pub seq: u32,
     /// The cell expanded by the last step.
@@ -463,14 +469,149 @@ fn heap_pop(heap: &mut Vec<OpenEntry>) -> Option<OpenEntry> {
     Some(top)
 }
 
-impl SearchState {
+/// An open list: push entries, pop the one with the smallest key.
+pub trait OpenQueue: Default {
+    /// Adds an entry.
+    fn push(&mut self, e: OpenEntry);
+    /// Removes the entry with the smallest key.
+    fn pop(&mut self) -> Option<OpenEntry>;
+    /// Every entry held, in no particular order.
+    fn entries(&self) -> Vec<OpenEntry>;
+    /// The most bytes it has held at once (its peak).
+    fn bytes(&self) -> usize;
+}
+
+/// The open list as a 4-ary min-heap on [`OpenEntry`] keys: any key order,
+/// any tie-break; its array is part of a lesson's state.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct Heap(pub Vec<OpenEntry>);
+
+impl OpenQueue for Heap {
+    #[inline]
+    fn push(&mut self, e: OpenEntry) {
+        heap_push(&mut self.0, e);
+    }
+    #[inline]
+    fn pop(&mut self) -> Option<OpenEntry> {
+        heap_pop(&mut self.0)
+    }
+    fn entries(&self) -> Vec<OpenEntry> {
+        self.0.clone()
+    }
+    fn bytes(&self) -> usize {
+        self.0.capacity() * size_of::<OpenEntry>()
+    }
+}
+
+/// The open list as a ring of FIFO buckets, one per whole `f`, for the
+/// case where it pops in exactly the heap's order at O(1) a step: FIFO
+/// tie-break and a consistent heuristic with whole values (Manhattan or
+/// zero, weight 1). Then `f` never decreases along the search and a push
+/// lands at most `max step cost + 1` above the `f` being expanded, so
+/// `max step cost + 2` buckets suffice; within a bucket, push order is
+/// `seq` order — the heap's key order. `tests/path.rs` checks that both
+/// containers expand the same cells in the same order.
+#[derive(Clone, Debug, Default)]
+pub struct Buckets {
+    /// Per bucket: `(g, cell, x, y)` — the bucket is the entry's `f`, and
+    /// FIFO order its `seq`, so the key need not be stored (16 bytes, not 32).
+    ring: Vec<std::collections::VecDeque<(u64, u32, u16, u16)>>,
+    /// The `f` of the bucket at the cursor: the last popped `f` (or the
+    /// first pushed, before any pop). It only moves forward.
+    cursor_f: u64,
+    len: usize,
+    started: bool,
+    /// Entries' worth of memory the buckets hold now, and at most so far.
+    cap: usize,
+    peak_cap: usize,
+}
+
+impl Buckets {
+    fn with_span(span: usize) -> Buckets {
+        Buckets {
+            ring: (0..span).map(|_| Default::default()).collect(),
+            cursor_f: 0,
+            len: 0,
+            started: false,
+            cap: 0,
+            peak_cap: 0,
+        }
+    }
+}
+
+impl OpenQueue for Buckets {
+    #[inline]
+    fn push(&mut self, e: OpenEntry) {
+        let f = e.f16() >> 16;
+        if !self.started {
+            self.cursor_f = f;
+            self.started = true;
+        }
+        debug_assert!(f >= self.cursor_f && f - self.cursor_f < self.ring.len() as u64);
+        let n = self.ring.len() as u64;
+        let bucket = &mut self.ring[(f % n) as usize];
+        let before = bucket.capacity();
+        bucket.push_back((e.g, e.cell, e.x, e.y));
+        self.cap += bucket.capacity() - before;
+        self.peak_cap = self.peak_cap.max(self.cap);
+        self.len += 1;
+    }
+    #[inline]
+    fn pop(&mut self) -> Option<OpenEntry> {
+        if self.len == 0 {
+            return None;
+        }
+        let n = self.ring.len() as u64;
+        loop {
+            let bucket = &mut self.ring[(self.cursor_f % n) as usize];
+            if let Some((g, cell, x, y)) = bucket.pop_front() {
+                self.len -= 1;
+                if bucket.is_empty() {
+                    // Give a drained bucket's memory back, so the ring holds
+                    // about what the heap would, not every bucket's peak.
+                    self.cap -= bucket.capacity();
+                    bucket.shrink_to_fit();
+                    self.cap += bucket.capacity();
+                }
+                let key = ((self.cursor_f as u128) << 16) << 64;
+                return Some(OpenEntry { key, g, cell, x, y });
+            }
+            self.cursor_f += 1;
+        }
+    }
+    fn entries(&self) -> Vec<OpenEntry> {
+        let n = self.ring.len() as u64;
+        (0..n)
+            .flat_map(|i| {
+                let f = self.cursor_f + i;
+                self.ring[(f % n) as usize]
+                    .iter()
+                    .map(move |&(g, cell, x, y)| OpenEntry {
+                        key: ((f as u128) << 16) << 64,
+                        g,
+                        cell,
+                        x,
+                        y,
+                    })
+            })
+            .collect()
+    }
+    /// The most bytes the buckets have held at once.
+    fn bytes(&self) -> usize {
+        self.peak_cap * 16
+            + self.ring.capacity() * size_of::<std::collections::VecDeque<(u64, u32, u16, u16)>>()
+    }
+}
+
+impl<Q: OpenQueue> SearchState<Q> {
     /// A search at its start: the start cell open with `g = 0`.
-    fn new(p: &Problem, start: u32) -> SearchState {
+    fn new(p: &Problem, start: u32, open: Q) -> SearchState<Q> {
         let cells = p.width as usize * p.height as usize;
         let mut s = SearchState {
             g: vec![u64::MAX; cells],
             link: vec![NO_PARENT; cells],
-            open: Vec::new(),
+            open,
             seq: 0,
             current: None,
             expanded: 0,
@@ -495,7 +636,7 @@ impl SearchState {
             y: y as u16,
         };
         self.seq = self.seq.wrapping_add(1);
-        heap_push(&mut self.open, e);
+        self.open.push(e);
         h16
     }
 
@@ -507,7 +648,7 @@ impl SearchState {
         }
         // Pop the best live entry (stale copies are dropped silently).
         let e = loop {
-            let Some(e) = heap_pop(&mut self.open) else {
+            let Some(e) = self.open.pop() else {
                 self.status = Status::Unreachable;
                 self.current = None;
                 if S::ENABLED {
@@ -623,9 +764,9 @@ impl SearchState {
     pub fn open_in_order(&self) -> Vec<OpenEntry> {
         let mut live: Vec<OpenEntry> = self
             .open
-            .iter()
+            .entries()
+            .into_iter()
             .filter(|e| e.g == self.g[e.cell as usize] && self.link[e.cell as usize] & CLOSED == 0)
-            .copied()
             .collect();
         live.sort_unstable();
         live
@@ -646,8 +787,8 @@ pub struct Outcome {
     pub path: Vec<Cell>,
     /// Cells expanded.
     pub expanded: u32,
-    /// Bytes the search held at its end (its arrays and open list at
-    /// their largest; the map itself not included).
+    /// The most bytes the search held at once (its arrays and the open
+    /// list's peak; the map itself not included).
     pub bytes: usize,
 }
 
@@ -672,8 +813,34 @@ pub fn search<S: Sink<PathEvent>>(
     if S::ENABLED && !cfg.heuristic.is_admissible() {
         sink.record(PathEvent::NotAdmissible { search: 0 });
     }
-    let mut s = SearchState::new(&p, start.y as u32 * p.width + start.x as u32);
-    while s.step(&p, 0, sink) {}
+    let start = start.y as u32 * p.width + start.x as u32;
+    if buckets_apply(cfg) {
+        let span = 2 + cfg.rule.max_step_cost() as usize;
+        let s = SearchState::new(&p, start, Buckets::with_span(span));
+        run_to_end(s, &p, goal, sink)
+    } else {
+        run_to_end(SearchState::new(&p, start, Heap::default()), &p, goal, sink)
+    }
+}
+
+/// Whether [`Buckets`] pops in the heap's order for this search (see its
+/// docs): FIFO ties, and a consistent heuristic with whole values.
+pub fn buckets_apply(cfg: &SearchConfig) -> bool {
+    cfg.tie_break == TieBreak::Fifo
+        && match cfg.heuristic.kind {
+            HeuristicKind::Zero => true,
+            HeuristicKind::Manhattan => cfg.heuristic.weight == Fx::ONE,
+            HeuristicKind::Euclidean => false,
+        }
+}
+
+fn run_to_end<Q: OpenQueue, S: Sink<PathEvent>>(
+    mut s: SearchState<Q>,
+    p: &Problem,
+    goal: Cell,
+    sink: &mut S,
+) -> Outcome {
+    while s.step(p, 0, sink) {}
     Outcome {
         cost: match s.status {
             Status::Found(c) => Some(c),
@@ -681,7 +848,7 @@ pub fn search<S: Sink<PathEvent>>(
         },
         path: s.path(p.width, goal),
         expanded: s.expanded,
-        bytes: s.g.capacity() * 8 + s.link.capacity() + s.open.capacity() * size_of::<OpenEntry>(),
+        bytes: s.g.capacity() * 8 + s.link.capacity() + s.open.bytes(),
     }
 }
 
@@ -700,7 +867,7 @@ impl PathSim {
         let searches = cfg
             .searches
             .iter()
-            .map(|s| SearchState::new(&problem(&cfg, s), start))
+            .map(|s| SearchState::new(&problem(&cfg, s), start, Heap::default()))
             .collect();
         Ok(PathSim {
             cfg,
