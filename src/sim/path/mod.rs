@@ -27,6 +27,12 @@
 //! step). A closed cell that is improved (possible only with an
 //! inconsistent heuristic, `w > 1`) is reopened.
 //!
+//! A lesson's searches keep the heap (its array is part of the state). A
+//! plain run ([`search`]: `flockstep path`, the benchmarks) with FIFO ties
+//! and a whole-valued consistent heuristic (Manhattan or zero, weight 1)
+//! uses [`Buckets`] instead, which pops in exactly the same order in O(1);
+//! any other configuration runs on the heap.
+//!
 //! The article's defects are not copied: there is an explicit closed set,
 //! the noise generator does not read past the grid ([`generate`]), and the
 //! open list is a heap, not an O(n) sorted insert.
