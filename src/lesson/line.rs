@@ -38,9 +38,7 @@ pub const OVERLAYS: &[&str] = &[
 pub fn check_highlight(h: &str) -> Result<(), String> {
     let ok = match h.split_once(':') {
         Some(("chaser" | "target", n)) => n.parse::<u32>().is_ok(),
-        Some(("cell", xy)) => xy
-            .split_once(',')
-            .is_some_and(|(x, y)| x.parse::<i32>().is_ok() && y.parse::<i32>().is_ok()),
+        Some(("cell", xy)) => is_cell(xy),
         None => matches!(h, "blocker" | "error_term" | "minor_step"),
         _ => false,
     };
@@ -53,7 +51,40 @@ pub fn check_highlight(h: &str) -> Result<(), String> {
     }
 }
 
-fn open_cell(ctx: &Ctx, grid: &Grid, c: Cell, n: &Node, what: &str) -> Result<(), LessonError> {
+/// Whether `xy` is `X,Y` with two integers (the `cell:X,Y` highlight).
+pub(super) fn is_cell(xy: &str) -> bool {
+    xy.split_once(',')
+        .is_some_and(|(x, y)| x.parse::<i32>().is_ok() && y.parse::<i32>().is_ok())
+}
+
+/// The optional `walls = [[x, y], …]` key: each cell, checked to be on the
+/// grid, becomes a wall.
+pub(super) fn add_walls(p: &mut Params, grid: &mut Grid) -> Result<(), LessonError> {
+    let ctx = p.ctx();
+    for (c, n) in p.cells("walls")? {
+        if !grid.contains(c) {
+            return Err(ctx.err(
+                &n,
+                format!(
+                    "wall {c} is off the {}×{} grid",
+                    grid.width(),
+                    grid.height()
+                ),
+            ));
+        }
+        grid.set_wall(c);
+    }
+    Ok(())
+}
+
+/// Checks that `c` is on the grid and not a wall (`what` names it).
+pub(super) fn open_cell(
+    ctx: &Ctx,
+    grid: &Grid,
+    c: Cell,
+    n: &Node,
+    what: &str,
+) -> Result<(), LessonError> {
     if !grid.contains(c) {
         Err(ctx.err(
             n,
@@ -123,19 +154,7 @@ pub fn scenario(p: &mut Params) -> Result<LineConfig, LessonError> {
             Grid::open(w as u32, h as u32)
         }
     };
-    for (c, n) in p.cells("walls")? {
-        if !grid.contains(c) {
-            return Err(ctx.err(
-                &n,
-                format!(
-                    "wall {c} is off the {}×{} grid",
-                    grid.width(),
-                    grid.height()
-                ),
-            ));
-        }
-        grid.set_wall(c);
-    }
+    add_walls(p, &mut grid)?;
     let targets = p.cells("targets")?;
     if targets.is_empty() {
         return Err(p.table_err("missing `targets`: a list of at least one [x, y] cell"));

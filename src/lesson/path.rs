@@ -16,13 +16,12 @@
 //! | `[[scenario.searches]]` | several searches side by side: each takes the search keys above (`heuristic` … `label`), defaulting to the top-level values | one search |
 
 use super::LessonError;
-use super::line::map_grid;
-use super::node::{Node, Params};
+use super::line::{add_walls, is_cell, map_grid, open_cell};
+use super::node::Params;
 use crate::num::Fx;
 use crate::sim::path::{
     CostRule, Heuristic, HeuristicKind, MAX_WEIGHT, PathConfig, SearchConfig, TieBreak, generate,
 };
-use crate::sim::{Cell, Grid};
 
 /// The overlays a path lesson can show.
 pub const OVERLAYS: &[&str] = &[
@@ -46,9 +45,7 @@ pub const OVERLAYS: &[&str] = &[
 pub fn check_highlight(h: &str) -> Result<(), String> {
     let ok = match h.split_once(':') {
         Some(("search", n)) => n.parse::<u32>().is_ok(),
-        Some(("cell", xy)) => xy
-            .split_once(',')
-            .is_some_and(|(x, y)| x.parse::<i32>().is_ok() && y.parse::<i32>().is_ok()),
+        Some(("cell", xy)) => is_cell(xy),
         None => matches!(h, "start" | "goal" | "current"),
         _ => false,
     };
@@ -107,24 +104,6 @@ pub fn default_label(h: &Heuristic) -> String {
     }
 }
 
-fn open_cell(p: &Params, grid: &Grid, c: Cell, n: &Node, what: &str) -> Result<(), LessonError> {
-    let ctx = p.ctx();
-    if !grid.contains(c) {
-        Err(ctx.err(
-            n,
-            format!(
-                "{what} {c} is off the {}×{} map",
-                grid.width(),
-                grid.height()
-            ),
-        ))
-    } else if grid.is_wall(c) {
-        Err(ctx.err(n, format!("{what} {c} is inside a wall")))
-    } else {
-        Ok(())
-    }
-}
-
 /// Reads a path scenario from the `[scenario]` parameters.
 pub fn scenario(p: &mut Params) -> Result<PathConfig, LessonError> {
     let ctx = p.ctx();
@@ -148,19 +127,11 @@ pub fn scenario(p: &mut Params) -> Result<PathConfig, LessonError> {
             generate(w as u32, h as u32, levels, seed)
         }
     };
-    for (c, n) in p.cells("walls")? {
-        if !grid.contains(c) {
-            return Err(ctx.err(
-                &n,
-                format!("wall {c} is off the {}×{} map", grid.width(), grid.height()),
-            ));
-        }
-        grid.set_wall(c);
-    }
+    add_walls(p, &mut grid)?;
     let (start, sn) = p.req_cell("start")?;
-    open_cell(p, &grid, start, &sn, "start")?;
+    open_cell(ctx, &grid, start, &sn, "start")?;
     let (goal, gn) = p.req_cell("goal")?;
-    open_cell(p, &grid, goal, &gn, "goal")?;
+    open_cell(ctx, &grid, goal, &gn, "goal")?;
     let defaults = SearchConfig {
         label: String::new(),
         rule: CostRule::default(),
