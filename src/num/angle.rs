@@ -23,9 +23,18 @@ use serde::{Deserialize, Serialize};
 
 /// A direction as a fraction of a full turn: `Angle(k)` is `k / 2³²` turns,
 /// counter-clockwise from +x in mathematical axes.
-#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default, Serialize, Deserialize)]
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default, Deserialize)]
 #[serde(transparent)]
 pub struct Angle(pub u32);
+
+/// Serialized as a newtype named "Angle" around the `u32`: the same bytes
+/// as the bare integer in bincode and the canonical encoding, and
+/// recognisable to `replay::fields`, which prints degrees.
+impl Serialize for Angle {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_newtype_struct("Angle", &self.0)
+    }
+}
 
 /// Binary-angle units in a quarter turn.
 const QUARTER: u32 = 1 << 30;

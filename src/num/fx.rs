@@ -319,7 +319,10 @@ impl fmt::Debug for Fx {
 
 impl Serialize for Fx {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_i64(self.to_bits())
+        // A newtype named "Fx": transparent to bincode and to the canonical
+        // encoding (the bytes are the raw i64), but visible to
+        // `replay::fields`, which prints it as a decimal.
+        s.serialize_newtype_struct("Fx", &self.to_bits())
     }
 }
 

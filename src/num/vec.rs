@@ -239,6 +239,24 @@ vector!(
 );
 
 impl Vec3 {
+    /// Component `c` (0 = x, 1 = y, anything else = z).
+    pub fn get(self, c: usize) -> Fx {
+        match c {
+            0 => self.x,
+            1 => self.y,
+            _ => self.z,
+        }
+    }
+
+    /// Sets component `c` (0 = x, 1 = y, anything else = z).
+    pub fn set(&mut self, c: usize, v: Fx) {
+        match c {
+            0 => self.x = v,
+            1 => self.y = v,
+            _ => self.z = v,
+        }
+    }
+
     /// The cross product; panics on overflow like every `Fx` operator.
     pub fn cross(self, o: Vec3) -> Vec3 {
         let c = |a: Fx, b: Fx, c: Fx, d: Fx| {

@@ -1,5 +1,5 @@
-//! Replays: recorded runs. So far only the codec, the single place where
-//! the crate talks to `bincode`; the file container (header, frames,
-//! checksums, index) builds on it.
+//! Replays: recorded runs.
 
 pub mod codec;
+pub mod delta;
+pub mod fields;

@@ -101,6 +101,38 @@ impl Scenario {
     }
 }
 
+/// The state of any sim: what a replay frame holds.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
+pub enum AnyState {
+    /// A line-of-sight / chase state.
+    Line(line::LineState),
+    /// A flock.
+    Flock(flock::FlockState),
+    /// A* searches.
+    Path(path::PathState),
+}
+
+impl AnyState {
+    /// The sim's name (`"flock"`).
+    pub fn sim_name(&self) -> &'static str {
+        match self {
+            AnyState::Line(_) => "line",
+            AnyState::Flock(_) => "flock",
+            AnyState::Path(_) => "path",
+        }
+    }
+
+    /// The stable hash of the state, equal to the sim's
+    /// [`Sim::state_hash`] (the variant is not hashed).
+    pub fn state_hash(&self) -> u64 {
+        match self {
+            AnyState::Line(s) => crate::canon::state_hash(s),
+            AnyState::Flock(s) => crate::canon::state_hash(s),
+            AnyState::Path(s) => crate::canon::state_hash(s),
+        }
+    }
+}
+
 /// Any sim, for code that picks one at run time (the CLI, the tests).
 #[derive(Clone, Debug)]
 pub enum AnySim {
@@ -146,6 +178,34 @@ impl AnySim {
             AnySim::Line(s) => s.state_hash(),
             AnySim::Flock(s) => s.state_hash(),
             AnySim::Path(s) => s.state_hash(),
+        }
+    }
+
+    /// A copy of the current state.
+    pub fn snapshot(&self) -> AnyState {
+        match self {
+            AnySim::Line(s) => AnyState::Line(s.state().clone()),
+            AnySim::Flock(s) => AnyState::Flock(s.state().clone()),
+            AnySim::Path(s) => AnyState::Path(s.state().clone()),
+        }
+    }
+
+    /// The length of one tick.
+    pub fn dt(&self) -> Fx {
+        match self {
+            AnySim::Line(s) => s.dt(),
+            AnySim::Flock(s) => s.dt(),
+            AnySim::Path(s) => s.dt(),
+        }
+    }
+
+    /// Whether the current state equals `state` (no copy).
+    pub fn state_eq(&self, state: &AnyState) -> bool {
+        match (self, state) {
+            (AnySim::Line(s), AnyState::Line(t)) => s.state() == t,
+            (AnySim::Flock(s), AnyState::Flock(t)) => s.state() == t,
+            (AnySim::Path(s), AnyState::Path(t)) => s.state() == t,
+            _ => false,
         }
     }
 
