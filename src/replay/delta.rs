@@ -158,6 +158,10 @@ impl Encoder {
             None => self.raw.len(),
         };
         let raw_len = u32::try_from(raw_len).map_err(|_| "a state larger than 4 GiB")?;
+        if key {
+            // A reader may start here: nothing before it may be used.
+            self.history = History::default();
+        }
         self.history.push(state.clone(), bytes);
         Ok((kind, raw_len))
     }
@@ -210,6 +214,9 @@ impl Decoder {
         })();
         self.raw = raw;
         let (state, bytes) = result?;
+        if kind == Kind::Key {
+            self.history = History::default();
+        }
         self.history.push(state.clone(), bytes);
         Ok(state)
     }

@@ -91,6 +91,15 @@ pub enum Scenario {
 }
 
 impl Scenario {
+    /// The scenario's seed (0 for sims without randomness).
+    pub fn seed(&self) -> u64 {
+        match self {
+            Scenario::Line(c) => c.seed,
+            Scenario::Flock(c) => c.seed,
+            Scenario::Path(_) => 0,
+        }
+    }
+
     /// The sim's name as written in lessons (`sim = "line"`).
     pub fn sim_name(&self) -> &'static str {
         match self {
@@ -99,6 +108,26 @@ impl Scenario {
             Scenario::Path(_) => "path",
         }
     }
+}
+
+/// An intervention from outside the sim (the viewer's drag of a target or
+/// goal), applied between ticks. Replays record them, so a session with
+/// interventions replays identically.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
+pub enum Input {
+    /// Line sim: move target `target` to a cell (inside the grid, not a wall).
+    MoveTarget {
+        /// The target's index.
+        target: u32,
+        /// Where to.
+        to: Cell,
+    },
+    /// Path sim: move the goal; every search starts again from the start
+    /// (the tick count goes on).
+    MoveGoal {
+        /// Where to.
+        to: Cell,
+    },
 }
 
 /// The state of any sim: what a replay frame holds.
@@ -178,6 +207,25 @@ impl AnySim {
             AnySim::Line(s) => s.state_hash(),
             AnySim::Flock(s) => s.state_hash(),
             AnySim::Path(s) => s.state_hash(),
+        }
+    }
+
+    /// Applies an intervention, or says why it does not fit this sim or
+    /// scenario (the state is then unchanged).
+    pub fn apply(&mut self, input: &Input) -> Result<(), String> {
+        match (self, input) {
+            (AnySim::Line(s), Input::MoveTarget { target, to }) => s.move_target(*target, *to),
+            (AnySim::Path(s), Input::MoveGoal { to }) => s.move_goal(*to),
+            (s, i) => Err(format!("{i:?} does not apply to a {} sim", s.sim_name())),
+        }
+    }
+
+    /// The sim's name (`"flock"`).
+    pub fn sim_name(&self) -> &'static str {
+        match self {
+            AnySim::Line(_) => "line",
+            AnySim::Flock(_) => "flock",
+            AnySim::Path(_) => "path",
         }
     }
 

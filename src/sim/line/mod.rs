@@ -282,6 +282,30 @@ impl LineSim {
         &self.cfg
     }
 
+    /// Moves target `target` to `to` between ticks (a viewer drag; replays
+    /// record it as an [`crate::sim::Input`]). The chasers see the new
+    /// position on their next step, as with a scripted move.
+    pub fn move_target(&mut self, target: u32, to: Cell) -> Result<(), String> {
+        if target as usize >= self.state.targets.len() {
+            return Err(format!(
+                "there is no target {target} (the scenario has {})",
+                self.state.targets.len()
+            ));
+        }
+        if !self.cfg.grid.contains(to) {
+            return Err(format!(
+                "{to} is off the {}×{} grid",
+                self.cfg.grid.width(),
+                self.cfg.grid.height()
+            ));
+        }
+        if self.cfg.grid.is_wall(to) {
+            return Err(format!("{to} is inside a wall"));
+        }
+        self.state.targets[target as usize] = to;
+        Ok(())
+    }
+
     fn refresh_arrivals(&mut self) {
         for (c, cfg) in self.state.chasers.iter_mut().zip(&self.cfg.chasers) {
             if c.pos == self.state.targets[cfg.target as usize] {

@@ -881,6 +881,18 @@ impl PathSim {
         })
     }
 
+    /// Moves the goal between ticks (a viewer drag; replays record it as an
+    /// [`crate::sim::Input`]): every search starts again from the start
+    /// towards the new goal, and the tick count goes on.
+    pub fn move_goal(&mut self, to: Cell) -> Result<(), String> {
+        let mut cfg = self.cfg.clone();
+        cfg.goal = to;
+        let fresh = PathSim::new(cfg)?;
+        self.cfg = fresh.cfg;
+        self.state.searches = fresh.state.searches;
+        Ok(())
+    }
+
     /// The scenario.
     pub fn config(&self) -> &PathConfig {
         &self.cfg

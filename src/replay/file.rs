@@ -1,0 +1,987 @@
+//! The replay container: header, metadata, one frame per tick, index and
+//! trailer; the writer that streams it and the reader that seeks in it.
+//! The layout is documented in the [module docs](super).
+
+use super::codec;
+use super::delta::{Decoder, Encoder, Kind};
+use crate::sim::{AnyState, Input};
+use core::fmt;
+use serde::{Deserialize, Serialize};
+use std::fs::File;
+use std::io::{self, BufReader, Read, Seek, SeekFrom, Write};
+use std::path::Path;
+
+/// The first eight bytes: a high-bit byte, the name, CR LF, Ctrl-Z, LF —
+/// the PNG trick, so a file mangled by a text-mode transfer is recognised
+/// as such rather than as "corrupt".
+pub const MAGIC: [u8; 8] = [0x89, b'F', b'S', b'R', b'\r', b'\n', 0x1a, b'\n'];
+/// Format major version: a reader refuses other majors.
+pub const FORMAT_MAJOR: u16 = 1;
+/// Format minor version: additions an older reader of the same major can
+/// skip.
+pub const FORMAT_MINOR: u16 = 0;
+/// The state schema: bumped whenever a recorded state type changes shape.
+pub const SCHEMA: u32 = 1;
+/// Payload compression id 1: zstd (see [`super::delta`]).
+pub const COMPRESSION_ZSTD: u16 = 1;
+/// The header's size in bytes.
+pub const HEADER_LEN: u64 = 64;
+/// A frame header's size in bytes.
+pub const FRAME_HEAD_LEN: u64 = 40;
+/// The trailer's size in bytes.
+pub const TRAILER_LEN: u64 = 24;
+/// Ticks between keyframes unless the recorder is told otherwise.
+pub const DEFAULT_KEYFRAME_EVERY: u32 = 256;
+/// The largest metadata block a reader accepts.
+pub const MAX_META: u32 = 16 << 20;
+/// The largest inputs block of one frame a reader accepts.
+pub const MAX_INPUTS: u32 = 1 << 20;
+
+const FRAME_TAG: [u8; 4] = *b"TICK";
+const INDEX_TAG: [u8; 4] = *b"INDX";
+const TRAILER_TAG: [u8; 4] = *b"DONE";
+
+/// The sims a header can name.
+const SIMS: [&str; 3] = ["line", "flock", "path"];
+
+/// The fixed-size header.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Header {
+    /// Format major version.
+    pub major: u16,
+    /// Format minor version.
+    pub minor: u16,
+    /// Payload codec ([`codec::CODEC_ID`]).
+    pub codec: u16,
+    /// Payload compression ([`COMPRESSION_ZSTD`]).
+    pub compression: u16,
+    /// State schema version ([`SCHEMA`]).
+    pub schema: u32,
+    /// Fixed-point layout: integer bits.
+    pub int_bits: u8,
+    /// Fixed-point layout: fraction bits.
+    pub frac_bits: u8,
+    /// The sim: `"line"`, `"flock"` or `"path"`.
+    pub sim: &'static str,
+    /// The tick length, raw `I32F32` bits.
+    pub dt_bits: i64,
+    /// The scenario's seed.
+    pub seed: u64,
+    /// Ticks between keyframes.
+    pub keyframe_every: u32,
+}
+
+impl Header {
+    /// A header of the current format for a sim.
+    pub fn new(sim: &str, dt_bits: i64, seed: u64, keyframe_every: u32) -> Header {
+        Header {
+            major: FORMAT_MAJOR,
+            minor: FORMAT_MINOR,
+            codec: codec::CODEC_ID,
+            compression: COMPRESSION_ZSTD,
+            schema: SCHEMA,
+            int_bits: 32,
+            frac_bits: 32,
+            sim: SIMS.iter().find(|s| **s == sim).copied().unwrap_or("line"),
+            dt_bits,
+            seed,
+            keyframe_every: keyframe_every.max(1),
+        }
+    }
+
+    fn encode(&self, meta_len: u32) -> [u8; HEADER_LEN as usize] {
+        let mut b = [0u8; HEADER_LEN as usize];
+        b[..8].copy_from_slice(&MAGIC);
+        b[8..10].copy_from_slice(&self.major.to_le_bytes());
+        b[10..12].copy_from_slice(&self.minor.to_le_bytes());
+        b[12..14].copy_from_slice(&self.codec.to_le_bytes());
+        b[14..16].copy_from_slice(&self.compression.to_le_bytes());
+        b[16..20].copy_from_slice(&self.schema.to_le_bytes());
+        b[20] = self.int_bits;
+        b[21] = self.frac_bits;
+        b[22] = SIMS.iter().position(|s| *s == self.sim).unwrap_or(0) as u8 + 1;
+        b[24..32].copy_from_slice(&self.dt_bits.to_le_bytes());
+        b[32..40].copy_from_slice(&self.seed.to_le_bytes());
+        b[40..44].copy_from_slice(&self.keyframe_every.to_le_bytes());
+        b[44..48].copy_from_slice(&meta_len.to_le_bytes());
+        let crc = crc32c::crc32c(&b[..60]);
+        b[60..64].copy_from_slice(&crc.to_le_bytes());
+        b
+    }
+}
+
+/// What the run was: enough to simulate it again with nothing else.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Meta {
+    /// The flockstep version that recorded it.
+    pub flockstep: String,
+    /// The lesson's id.
+    pub lesson_id: String,
+    /// Where the lesson came from (a path, or `lessons/ID.toml` for a
+    /// bundled one), for messages.
+    pub lesson_file: String,
+    /// The lesson's full text.
+    pub lesson_source: String,
+    /// The `--set KEY=VALUE` arguments, in order.
+    pub overrides: Vec<String>,
+}
+
+/// One frame's header and inputs.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FrameInfo {
+    /// The tick whose state the frame holds.
+    pub tick: u64,
+    /// The frame's byte offset in the file.
+    pub offset: u64,
+    /// How the state is stored.
+    pub kind: Kind,
+    /// The state hash.
+    pub hash: u64,
+    /// The inputs applied before the step into this tick.
+    pub inputs: Vec<Input>,
+    /// The payload's size before compression.
+    pub raw_len: u32,
+    /// The encoded inputs' size.
+    pub inputs_len: u32,
+    /// The whole frame's size in the file.
+    pub len: u64,
+}
+
+/// A problem with a replay file, and where it is.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ReplayError {
+    /// The file, as named to the reader.
+    pub file: String,
+    /// The byte offset of the problem, when there is one.
+    pub offset: Option<u64>,
+    /// The tick concerned, when known.
+    pub tick: Option<u64>,
+    /// What is wrong.
+    pub message: String,
+}
+
+impl fmt::Display for ReplayError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.file)?;
+        if let Some(o) = self.offset {
+            write!(f, ": byte {o}")?;
+        }
+        if let Some(t) = self.tick {
+            write!(f, " (tick {t})")?;
+        }
+        write!(f, ": {}", self.message)
+    }
+}
+
+impl std::error::Error for ReplayError {}
+
+/// How the file ends.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum End {
+    /// With its index and trailer: the recorder finished.
+    Complete,
+    /// Without them: everything from `offset` on is unreadable (a killed
+    /// recorder, a partial copy); the frames before it read.
+    Truncated {
+        /// Where the readable part ends.
+        offset: u64,
+    },
+}
+
+// ---- writer --------------------------------------------------------------
+
+/// Streams a replay: every frame is written as soon as it is made, so a
+/// process killed mid-run leaves a file whose complete frames read back.
+pub struct Writer<W: Write> {
+    w: W,
+    pos: u64,
+    enc: Encoder,
+    keyframe_every: u32,
+    index: Vec<(u64, u64)>,
+    next_tick: Option<u64>,
+    payload: Vec<u8>,
+    frame: Vec<u8>,
+}
+
+impl<W: Write> Writer<W> {
+    /// Writes the header and metadata.
+    pub fn new(mut w: W, header: &Header, meta: &Meta) -> io::Result<Writer<W>> {
+        let meta_bytes = codec::encode(meta).map_err(io::Error::other)?;
+        let meta_len = u32::try_from(meta_bytes.len())
+            .ok()
+            .filter(|l| *l <= MAX_META)
+            .ok_or_else(|| io::Error::other("the lesson is too large to record"))?;
+        w.write_all(&header.encode(meta_len))?;
+        w.write_all(&meta_bytes)?;
+        w.write_all(&crc32c::crc32c(&meta_bytes).to_le_bytes())?;
+        Ok(Writer {
+            w,
+            pos: HEADER_LEN + u64::from(meta_len) + 4,
+            enc: Encoder::new(),
+            keyframe_every: header.keyframe_every.max(1),
+            index: Vec::new(),
+            next_tick: None,
+            payload: Vec::new(),
+            frame: Vec::new(),
+        })
+    }
+
+    /// Bytes written so far.
+    pub fn bytes_written(&self) -> u64 {
+        self.pos
+    }
+
+    /// Writes the frame of `tick` (one more than the last frame's):
+    /// the inputs applied before the step into it, its state and hash.
+    pub fn frame(
+        &mut self,
+        tick: u64,
+        inputs: &[Input],
+        state: &AnyState,
+        hash: u64,
+    ) -> io::Result<()> {
+        if self.next_tick.is_some_and(|t| t != tick) {
+            return Err(io::Error::other(format!(
+                "frame for tick {tick} after tick {}",
+                self.next_tick.unwrap_or(0).wrapping_sub(1)
+            )));
+        }
+        let key = self.next_tick.is_none() || tick % u64::from(self.keyframe_every) == 0;
+        let (kind, raw_len) = self
+            .enc
+            .encode(state, key, &mut self.payload)
+            .map_err(io::Error::other)?;
+        let inputs = codec::encode(&inputs).map_err(io::Error::other)?;
+        let (inputs_len, payload_len) = match (
+            u32::try_from(inputs.len()),
+            u32::try_from(self.payload.len()),
+        ) {
+            (Ok(i), Ok(p)) if i <= MAX_INPUTS => (i, p),
+            _ => return Err(io::Error::other("a frame larger than 4 GiB")),
+        };
+        let f = &mut self.frame;
+        f.clear();
+        f.extend_from_slice(&FRAME_TAG);
+        f.extend_from_slice(&[kind as u8, 0, 0, 0]);
+        f.extend_from_slice(&tick.to_le_bytes());
+        f.extend_from_slice(&hash.to_le_bytes());
+        f.extend_from_slice(&inputs_len.to_le_bytes());
+        f.extend_from_slice(&raw_len.to_le_bytes());
+        f.extend_from_slice(&payload_len.to_le_bytes());
+        let head_crc = crc32c::crc32c(f);
+        f.extend_from_slice(&head_crc.to_le_bytes());
+        f.extend_from_slice(&inputs);
+        f.extend_from_slice(&self.payload);
+        let body_crc = crc32c::crc32c(&f[FRAME_HEAD_LEN as usize..]);
+        f.extend_from_slice(&body_crc.to_le_bytes());
+        self.w.write_all(f)?;
+        if kind == Kind::Key {
+            self.index.push((tick, self.pos));
+        }
+        self.pos += f.len() as u64;
+        self.next_tick = Some(tick + 1);
+        Ok(())
+    }
+
+    /// Writes the index and trailer and flushes; returns the sink and the
+    /// file's total size.
+    pub fn finish(mut self) -> io::Result<(W, u64)> {
+        let frames = match (self.next_tick, self.index.first()) {
+            (Some(next), Some(&(first, _))) => next - first,
+            _ => 0,
+        };
+        let mut b = Vec::with_capacity(16 + 16 * self.index.len());
+        b.extend_from_slice(&INDEX_TAG);
+        b.extend_from_slice(&(self.index.len() as u32).to_le_bytes());
+        b.extend_from_slice(&frames.to_le_bytes());
+        for (tick, offset) in &self.index {
+            b.extend_from_slice(&tick.to_le_bytes());
+            b.extend_from_slice(&offset.to_le_bytes());
+        }
+        let crc = crc32c::crc32c(&b);
+        b.extend_from_slice(&crc.to_le_bytes());
+        let index_at = self.pos;
+        b.extend_from_slice(&index_at.to_le_bytes());
+        b.extend_from_slice(&frames.to_le_bytes());
+        b.extend_from_slice(&TRAILER_TAG);
+        let crc = crc32c::crc32c(&b[b.len() - 20..]);
+        b.extend_from_slice(&crc.to_le_bytes());
+        self.w.write_all(&b)?;
+        self.pos += b.len() as u64;
+        self.w.flush()?;
+        Ok((self.w, self.pos))
+    }
+}
+
+// ---- reader --------------------------------------------------------------
+
+/// What the scanner finds where a frame could start.
+enum IndexBlock {
+    /// A frame, or garbage: not an index.
+    Absent,
+    /// The start of an index the file ends inside.
+    Incomplete,
+    /// A whole, valid index ending at this offset.
+    Complete(u64),
+}
+
+/// Why a frame could not be read.
+enum FrameError {
+    /// The file ends inside it.
+    Truncated,
+    /// It is there but wrong.
+    Corrupt(u64, String),
+    /// Reading failed.
+    Io(io::Error),
+}
+
+fn le_u32(b: &[u8]) -> u32 {
+    u32::from_le_bytes([b[0], b[1], b[2], b[3]])
+}
+
+fn le_u64(b: &[u8]) -> u64 {
+    let mut a = [0u8; 8];
+    a.copy_from_slice(&b[..8]);
+    u64::from_le_bytes(a)
+}
+
+/// An open replay. Frames are read on demand: opening reads the header,
+/// the metadata and the index (or scans the frames of a file that has
+/// none), so opening and seeking cost the same for any run length.
+pub struct Replay<R> {
+    src: R,
+    file: String,
+    /// The header.
+    pub header: Header,
+    /// The metadata.
+    pub meta: Meta,
+    /// The file's size in bytes.
+    pub len: u64,
+    /// Where the first frame starts.
+    pub data_start: u64,
+    /// `(tick, offset)` of every keyframe, in tick order.
+    pub keyframes: Vec<(u64, u64)>,
+    /// The first frame's tick.
+    pub first_tick: u64,
+    /// The last complete frame's tick (`None`: no frame at all).
+    pub last_tick: Option<u64>,
+    /// How the file ends.
+    pub end: End,
+    dec: Decoder,
+    /// The decoder's position: the next tick and its frame's offset.
+    cursor: Option<(u64, u64)>,
+    buf: Vec<u8>,
+}
+
+impl Replay<BufReader<File>> {
+    /// Opens a replay file.
+    pub fn open(path: &Path) -> Result<Replay<BufReader<File>>, ReplayError> {
+        let name = path.display().to_string();
+        let err = |m: String| ReplayError {
+            file: name.clone(),
+            offset: None,
+            tick: None,
+            message: m,
+        };
+        let meta = std::fs::metadata(path).map_err(|e| err(e.to_string()))?;
+        if meta.is_dir() {
+            return Err(err("is a directory, not a replay file".into()));
+        }
+        let f = File::open(path).map_err(|e| err(e.to_string()))?;
+        Replay::from_reader(BufReader::with_capacity(1 << 16, f), &name)
+    }
+}
+
+impl<R: Read + Seek> Replay<R> {
+    /// Reads a replay from any seekable source; `file` names it in errors.
+    pub fn from_reader(mut src: R, file: &str) -> Result<Replay<R>, ReplayError> {
+        let at = |offset: Option<u64>, m: String| ReplayError {
+            file: file.to_owned(),
+            offset,
+            tick: None,
+            message: m,
+        };
+        let io = |e: io::Error| at(None, e.to_string());
+        let len = src.seek(SeekFrom::End(0)).map_err(io)?;
+        src.seek(SeekFrom::Start(0)).map_err(io)?;
+        let mut head = vec![0u8; HEADER_LEN.min(len) as usize];
+        src.read_exact(&mut head).map_err(io)?;
+        check_magic(&head).map_err(|m| at(Some(0), m))?;
+        if head.len() < HEADER_LEN as usize {
+            return Err(at(
+                Some(len),
+                format!("the file ends inside the {HEADER_LEN}-byte header"),
+            ));
+        }
+        if crc32c::crc32c(&head[..60]) != le_u32(&head[60..]) {
+            return Err(at(
+                Some(60),
+                "header checksum mismatch: the header is corrupt".into(),
+            ));
+        }
+        let u16_at = |i: usize| u16::from_le_bytes([head[i], head[i + 1]]);
+        let (major, minor) = (u16_at(8), u16_at(10));
+        if major > FORMAT_MAJOR {
+            return Err(at(
+                Some(8),
+                format!(
+                    "format {major}.{minor} is newer than this flockstep reads \
+                     ({FORMAT_MAJOR}.x): upgrade flockstep"
+                ),
+            ));
+        }
+        if major < FORMAT_MAJOR {
+            return Err(at(
+                Some(8),
+                format!(
+                    "format {major}.{minor} is no longer supported (this flockstep reads {FORMAT_MAJOR}.x)"
+                ),
+            ));
+        }
+        let codec_id = u16_at(12);
+        if codec_id != codec::CODEC_ID {
+            return Err(at(
+                Some(12),
+                format!(
+                    "unknown payload codec {codec_id} (this flockstep knows codec {})",
+                    codec::CODEC_ID
+                ),
+            ));
+        }
+        let compression = u16_at(14);
+        if compression != COMPRESSION_ZSTD {
+            return Err(at(
+                Some(14),
+                format!(
+                    "unknown compression {compression} (this flockstep knows {COMPRESSION_ZSTD}, zstd)"
+                ),
+            ));
+        }
+        let schema = le_u32(&head[16..]);
+        if schema != SCHEMA {
+            return Err(at(
+                Some(16),
+                format!(
+                    "state schema {schema} is not the one this flockstep reads ({SCHEMA}); re-record with this version"
+                ),
+            ));
+        }
+        if (head[20], head[21]) != (32, 32) {
+            return Err(at(
+                Some(20),
+                format!(
+                    "fixed-point layout I{}F{} is not I32F32",
+                    head[20], head[21]
+                ),
+            ));
+        }
+        let sim = match head[22] {
+            n @ 1..=3 => SIMS[n as usize - 1],
+            n => return Err(at(Some(22), format!("unknown sim id {n}"))),
+        };
+        let header = Header {
+            major,
+            minor,
+            codec: codec_id,
+            compression,
+            schema,
+            int_bits: 32,
+            frac_bits: 32,
+            sim,
+            dt_bits: le_u64(&head[24..]) as i64,
+            seed: le_u64(&head[32..]),
+            keyframe_every: le_u32(&head[40..]).max(1),
+        };
+        let meta_len = le_u32(&head[44..]);
+        if meta_len > MAX_META {
+            return Err(at(
+                Some(44),
+                format!("a metadata block of {meta_len} bytes (the limit is {MAX_META})"),
+            ));
+        }
+        let data_start = HEADER_LEN + u64::from(meta_len) + 4;
+        if data_start > len {
+            return Err(at(
+                Some(len),
+                "the file ends inside the metadata block".into(),
+            ));
+        }
+        let mut mb = vec![0u8; meta_len as usize + 4];
+        src.read_exact(&mut mb).map_err(io)?;
+        let (mbody, mcrc) = mb.split_at(meta_len as usize);
+        if crc32c::crc32c(mbody) != le_u32(mcrc) {
+            return Err(at(
+                Some(HEADER_LEN),
+                "metadata checksum mismatch: the metadata block is corrupt".into(),
+            ));
+        }
+        let meta: Meta = codec::decode(mbody)
+            .map_err(|e| at(Some(HEADER_LEN), format!("unreadable metadata: {e}")))?;
+        let mut r = Replay {
+            src,
+            file: file.to_owned(),
+            header,
+            meta,
+            len,
+            data_start,
+            keyframes: Vec::new(),
+            first_tick: 0,
+            last_tick: None,
+            end: End::Complete,
+            dec: Decoder::new(),
+            cursor: None,
+            buf: Vec::new(),
+        };
+        if !r.read_index()? {
+            r.scan()?;
+        }
+        Ok(r)
+    }
+
+    /// The file's name, as given.
+    pub fn file(&self) -> &str {
+        &self.file
+    }
+
+    fn error(&self, offset: Option<u64>, tick: Option<u64>, message: String) -> ReplayError {
+        ReplayError {
+            file: self.file.clone(),
+            offset,
+            tick,
+            message,
+        }
+    }
+
+    fn io_error(&self, e: io::Error) -> ReplayError {
+        self.error(None, None, e.to_string())
+    }
+
+    /// Reads the trailer and index; false when the file has no valid
+    /// trailer (then it is scanned).
+    fn read_index(&mut self) -> Result<bool, ReplayError> {
+        if self.len < self.data_start + TRAILER_LEN {
+            return Ok(false);
+        }
+        let t_at = self.len - TRAILER_LEN;
+        let mut t = [0u8; TRAILER_LEN as usize];
+        self.src
+            .seek(SeekFrom::Start(t_at))
+            .and_then(|_| self.src.read_exact(&mut t))
+            .map_err(|e| self.io_error(e))?;
+        if t[16..20] != TRAILER_TAG || crc32c::crc32c(&t[..20]) != le_u32(&t[20..]) {
+            return Ok(false);
+        }
+        let (index_at, frames) = (le_u64(&t), le_u64(&t[8..]));
+        if index_at < self.data_start || index_at + 20 > t_at {
+            return Err(self.error(
+                Some(t_at),
+                None,
+                format!("the trailer points at byte {index_at}, outside the file's frames"),
+            ));
+        }
+        let mut b = vec![0u8; (t_at - index_at) as usize];
+        self.src
+            .seek(SeekFrom::Start(index_at))
+            .and_then(|_| self.src.read_exact(&mut b))
+            .map_err(|e| self.io_error(e))?;
+        let count = le_u32(&b[4..]) as usize;
+        if b[..4] != INDEX_TAG
+            || b.len() != 20 + 16 * count
+            || le_u64(&b[8..]) != frames
+            || crc32c::crc32c(&b[..b.len() - 4]) != le_u32(&b[b.len() - 4..])
+        {
+            return Err(self.error(
+                Some(index_at),
+                None,
+                "index checksum mismatch: the index is corrupt".into(),
+            ));
+        }
+        let mut keys = Vec::with_capacity(count);
+        for i in 0..count {
+            let e = &b[16 + 16 * i..];
+            let (tick, offset) = (le_u64(e), le_u64(&e[8..]));
+            if offset < self.data_start
+                || offset >= index_at
+                || keys.last().is_some_and(|&(t, o)| t >= tick || o >= offset)
+            {
+                return Err(self.error(
+                    Some(index_at + 16 + 16 * i as u64),
+                    Some(tick),
+                    "index entry out of order or outside the frames".into(),
+                ));
+            }
+            keys.push((tick, offset));
+        }
+        match (keys.first(), frames) {
+            (None, 0) => {}
+            (Some(&(first, offset)), 1..) if offset == self.data_start => {
+                self.first_tick = first;
+                self.last_tick = Some(first + frames - 1);
+            }
+            _ => {
+                return Err(self.error(
+                    Some(index_at),
+                    None,
+                    "the index does not start at the first frame".into(),
+                ));
+            }
+        }
+        if keys.last().is_some_and(|&(t, _)| Some(t) > self.last_tick) {
+            return Err(self.error(
+                Some(index_at),
+                None,
+                "the index names a keyframe after the last frame".into(),
+            ));
+        }
+        self.keyframes = keys;
+        self.end = End::Complete;
+        Ok(true)
+    }
+
+    /// Walks every frame of a file without a trailer: collects keyframes and
+    /// finds where the readable part ends.
+    fn scan(&mut self) -> Result<(), ReplayError> {
+        let mut at = self.data_start;
+        let mut expect: Option<u64> = None;
+        loop {
+            if at == self.len {
+                self.end = End::Truncated { offset: at };
+                return Ok(());
+            }
+            match self.index_block_at(at)? {
+                IndexBlock::Absent => {}
+                IndexBlock::Incomplete => {
+                    // The recorder stopped while writing its index.
+                    self.end = End::Truncated { offset: at };
+                    return Ok(());
+                }
+                IndexBlock::Complete(end) if end == self.len => {
+                    self.end = End::Truncated { offset: at };
+                    return Ok(());
+                }
+                IndexBlock::Complete(end) => {
+                    let message = if self.len - end < TRAILER_LEN {
+                        "the file ends inside the trailer"
+                    } else {
+                        "trailer checksum mismatch: the trailer is corrupt"
+                    };
+                    if self.len - end < TRAILER_LEN {
+                        self.end = End::Truncated { offset: at };
+                        return Ok(());
+                    }
+                    return Err(self.error(Some(end), None, message.into()));
+                }
+            }
+            match self.read_frame(at, expect, false) {
+                Ok(info) => {
+                    if info.kind == Kind::Key {
+                        self.keyframes.push((info.tick, at));
+                    }
+                    if expect.is_none() {
+                        if info.kind != Kind::Key {
+                            return Err(self.error(
+                                Some(at),
+                                Some(info.tick),
+                                "the first frame is not a keyframe".into(),
+                            ));
+                        }
+                        self.first_tick = info.tick;
+                    }
+                    self.last_tick = Some(info.tick);
+                    expect = Some(info.tick + 1);
+                    at += info.len;
+                }
+                Err(FrameError::Truncated) => {
+                    self.end = End::Truncated { offset: at };
+                    return Ok(());
+                }
+                Err(FrameError::Corrupt(o, m)) => {
+                    return Err(self.error(Some(o), expect, m));
+                }
+                Err(FrameError::Io(e)) => return Err(self.io_error(e)),
+            }
+        }
+    }
+
+    /// Whether an index block starts at `at`.
+    fn index_block_at(&mut self, at: u64) -> Result<IndexBlock, ReplayError> {
+        let mut h = [0u8; 16];
+        let n = (self.len - at).min(16) as usize;
+        self.src
+            .seek(SeekFrom::Start(at))
+            .and_then(|_| self.src.read_exact(&mut h[..n]))
+            .map_err(|e| self.io_error(e))?;
+        if n < 4 {
+            return Ok(if INDEX_TAG.starts_with(&h[..n]) {
+                IndexBlock::Incomplete
+            } else {
+                IndexBlock::Absent
+            });
+        }
+        if h[..4] != INDEX_TAG {
+            return Ok(IndexBlock::Absent);
+        }
+        if n < 16 {
+            return Ok(IndexBlock::Incomplete);
+        }
+        let size = 20 + 16 * u64::from(le_u32(&h[4..]));
+        if self.len - at < size {
+            return Ok(IndexBlock::Incomplete);
+        }
+        let mut b = vec![0u8; size as usize];
+        self.src
+            .seek(SeekFrom::Start(at))
+            .and_then(|_| self.src.read_exact(&mut b))
+            .map_err(|e| self.io_error(e))?;
+        if crc32c::crc32c(&b[..b.len() - 4]) != le_u32(&b[b.len() - 4..]) {
+            return Err(self.error(
+                Some(at),
+                None,
+                "index checksum mismatch: the index is corrupt".into(),
+            ));
+        }
+        Ok(IndexBlock::Complete(at + size))
+    }
+
+    /// Reads and checks the frame at `at` into `self.buf` (inputs then
+    /// payload). `expect` is the tick it must have; `strict` says a short
+    /// read is corruption rather than truncation (the file is complete).
+    fn read_frame(
+        &mut self,
+        at: u64,
+        expect: Option<u64>,
+        strict: bool,
+    ) -> Result<FrameInfo, FrameError> {
+        let short = |what: &str| {
+            if strict {
+                FrameError::Corrupt(at, format!("{what} runs past the end of the frames"))
+            } else {
+                FrameError::Truncated
+            }
+        };
+        let end = match self.end {
+            End::Complete if strict => self.len - TRAILER_LEN,
+            _ => self.len,
+        };
+        if end.saturating_sub(at) < FRAME_HEAD_LEN {
+            return Err(short("a frame header"));
+        }
+        let mut h = [0u8; FRAME_HEAD_LEN as usize];
+        self.src
+            .seek(SeekFrom::Start(at))
+            .and_then(|_| self.src.read_exact(&mut h))
+            .map_err(FrameError::Io)?;
+        if h[..4] != FRAME_TAG {
+            return Err(FrameError::Corrupt(
+                at,
+                "no frame starts here (bad frame tag)".into(),
+            ));
+        }
+        if crc32c::crc32c(&h[..36]) != le_u32(&h[36..]) {
+            return Err(FrameError::Corrupt(
+                at,
+                "frame header checksum mismatch".into(),
+            ));
+        }
+        let Some(kind) = Kind::from_byte(h[4]) else {
+            return Err(FrameError::Corrupt(
+                at + 4,
+                format!("unknown frame kind {}", h[4]),
+            ));
+        };
+        let tick = le_u64(&h[8..]);
+        if expect.is_some_and(|t| t != tick) {
+            return Err(FrameError::Corrupt(
+                at + 8,
+                format!(
+                    "frame of tick {tick} where tick {} belongs",
+                    expect.unwrap_or(0)
+                ),
+            ));
+        }
+        let (inputs_len, raw_len, payload_len) =
+            (le_u32(&h[24..]), le_u32(&h[28..]), le_u32(&h[32..]));
+        if inputs_len > MAX_INPUTS || raw_len as usize > codec::MAX_PAYLOAD {
+            return Err(FrameError::Corrupt(
+                at + 24,
+                "frame sizes beyond the limits".into(),
+            ));
+        }
+        let body = u64::from(inputs_len) + u64::from(payload_len) + 4;
+        if end - at - FRAME_HEAD_LEN < body {
+            return Err(short("a frame"));
+        }
+        self.buf.resize(body as usize, 0);
+        self.src.read_exact(&mut self.buf).map_err(FrameError::Io)?;
+        let n = self.buf.len() - 4;
+        if crc32c::crc32c(&self.buf[..n]) != le_u32(&self.buf[n..]) {
+            return Err(FrameError::Corrupt(
+                at + FRAME_HEAD_LEN,
+                format!("frame checksum mismatch (tick {tick})"),
+            ));
+        }
+        let inputs: Vec<Input> = codec::decode(&self.buf[..inputs_len as usize]).map_err(|e| {
+            FrameError::Corrupt(at + FRAME_HEAD_LEN, format!("unreadable inputs: {e}"))
+        })?;
+        Ok(FrameInfo {
+            tick,
+            offset: at,
+            kind,
+            hash: le_u64(&h[16..]),
+            inputs,
+            raw_len,
+            inputs_len,
+            len: FRAME_HEAD_LEN + body,
+        })
+    }
+
+    fn frame_error(&self, e: FrameError, tick: Option<u64>) -> ReplayError {
+        match e {
+            FrameError::Truncated => self.error(None, tick, "the file ends inside a frame".into()),
+            FrameError::Corrupt(o, m) => self.error(Some(o), tick, m),
+            FrameError::Io(e) => self.io_error(e),
+        }
+    }
+
+    /// Whether `tick` has a complete frame.
+    pub fn has_tick(&self, tick: u64) -> bool {
+        tick >= self.first_tick && self.last_tick.is_some_and(|l| tick <= l)
+    }
+
+    /// Every frame in order, checked (header and body checksums, tick
+    /// sequence) but not decoded: for `info` and `verify`.
+    pub fn frames(&mut self) -> Frames<'_, R> {
+        let at = self.data_start;
+        let next = self.first_tick;
+        Frames { r: self, at, next }
+    }
+
+    /// The state at `tick` and its frame: decoded from the nearest keyframe
+    /// at or before it (or onwards from the last state read, when that is
+    /// nearer), and checked against the recorded hash.
+    pub fn state_at(&mut self, tick: u64) -> Result<(AnyState, FrameInfo), ReplayError> {
+        if !self.has_tick(tick) {
+            let range = match self.last_tick {
+                Some(l) => format!("ticks {}..={l}", self.first_tick),
+                None => "no complete frame".to_owned(),
+            };
+            return Err(self.error(
+                None,
+                Some(tick),
+                format!("no such tick: the replay has {range}"),
+            ));
+        }
+        let k = self.keyframes.partition_point(|&(t, _)| t <= tick);
+        let (key_tick, key_at) = self.keyframes[k.max(1) - 1];
+        let (mut t, mut at) = match self.cursor {
+            Some((ct, co)) if ct <= tick && ct > key_tick => (ct, co),
+            _ => {
+                self.dec.reset();
+                (key_tick, key_at)
+            }
+        };
+        let strict = self.end == End::Complete;
+        loop {
+            self.cursor = None;
+            let info = self
+                .read_frame(at, Some(t), strict)
+                .map_err(|e| self.frame_error(e, Some(t)))?;
+            let payload = &self.buf[info.inputs_len as usize..self.buf.len() - 4];
+            let state = self
+                .dec
+                .decode(info.kind, info.raw_len, payload)
+                .map_err(|m| {
+                    self.error(
+                        Some(at + FRAME_HEAD_LEN),
+                        Some(t),
+                        format!("undecodable state: {m}"),
+                    )
+                })?;
+            at += info.len;
+            self.cursor = Some((t + 1, at));
+            if t == tick {
+                if state.state_hash() != info.hash {
+                    return Err(self.error(
+                        Some(info.offset),
+                        Some(t),
+                        "the decoded state does not match its recorded hash".into(),
+                    ));
+                }
+                return Ok((state, info));
+            }
+            t += 1;
+        }
+    }
+
+    /// Reads every frame and decodes every state, checking each against its
+    /// hash: the full integrity check. Returns the number of frames.
+    pub fn check_all(&mut self) -> Result<u64, ReplayError> {
+        let Some(last) = self.last_tick else {
+            return Ok(0);
+        };
+        for t in self.first_tick..=last {
+            self.state_at(t)?;
+        }
+        Ok(last - self.first_tick + 1)
+    }
+}
+
+/// Iterator over checked frame headers (see [`Replay::frames`]).
+pub struct Frames<'a, R> {
+    r: &'a mut Replay<R>,
+    at: u64,
+    next: u64,
+}
+
+impl<R: Read + Seek> Iterator for Frames<'_, R> {
+    type Item = Result<FrameInfo, ReplayError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if !self.r.has_tick(self.next) {
+            return None;
+        }
+        let strict = self.r.end == End::Complete;
+        match self.r.read_frame(self.at, Some(self.next), strict) {
+            Ok(info) => {
+                self.at += info.len;
+                self.next += 1;
+                Some(Ok(info))
+            }
+            Err(e) => {
+                let err = self.r.frame_error(e, Some(self.next));
+                self.next = u64::MAX;
+                Some(Err(err))
+            }
+        }
+    }
+}
+
+/// Checks the magic bytes, naming the usual manglings.
+fn check_magic(head: &[u8]) -> Result<(), String> {
+    let n = head.len().min(8);
+    if head[..n] == MAGIC[..n] && n == 8 {
+        return Ok(());
+    }
+    if head.is_empty() {
+        return Err("empty file, not a flockstep replay".into());
+    }
+    if head.iter().all(|&b| b == 0) {
+        return Err("the file is all zeros, not a flockstep replay".into());
+    }
+    if head.len() < 8 && head[..n] == MAGIC[..n] {
+        return Err(format!("the file ends after {n} bytes, inside the header"));
+    }
+    if head.len() >= 4 && head[1..4] == MAGIC[1..4] {
+        if head[0] == 0x09 {
+            return Err("the first byte lost its high bit: the file went through a 7-bit (text-mode) transfer".into());
+        }
+        if head.get(4..7) == Some(b"\n\x1a\n") {
+            return Err("CR LF became LF: the file was transferred in text mode".into());
+        }
+        if head.get(4..8) == Some(b"\r\r\n\x1a") {
+            return Err("LF became CR LF: the file was transferred in text mode".into());
+        }
+        return Err("damaged magic bytes: not a flockstep replay, or a corrupt one".into());
+    }
+    Err("not a flockstep replay (wrong magic bytes)".into())
+}

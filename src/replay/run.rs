@@ -1,0 +1,353 @@
+//! Recording a lesson, verifying a recording against today's code, and
+//! comparing two recordings: the library side of `record`, `verify` and
+//! `diff`.
+
+use super::fields::{self, FieldDiff};
+use super::file::{DEFAULT_KEYFRAME_EVERY, End, Header, Meta, Replay, ReplayError, Writer};
+use crate::lesson::{Lesson, Override};
+use crate::sim::{AnySim, AnyState, Input};
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::io::{Read, Seek, Write};
+
+/// How many differing fields a report lists.
+pub const REPORT_FIELDS: usize = 8;
+
+/// What a recording was made from.
+#[derive(Clone, Debug)]
+pub struct Source {
+    /// Where the lesson came from, for messages.
+    pub file: String,
+    /// The lesson's text.
+    pub text: String,
+    /// `--set KEY=VALUE` arguments.
+    pub overrides: Vec<String>,
+}
+
+impl Source {
+    /// Parses the lesson with its overrides.
+    pub fn lesson(&self) -> Result<Lesson, String> {
+        let overrides = self
+            .overrides
+            .iter()
+            .map(|s| Override::parse(s).map_err(|m| format!("--set: {m}")))
+            .collect::<Result<Vec<_>, _>>()?;
+        Lesson::parse_with(&self.text, &self.file, &overrides).map_err(|e| e.to_string())
+    }
+
+    /// The source a replay records.
+    pub fn of(meta: &Meta) -> Source {
+        Source {
+            file: meta.lesson_file.clone(),
+            text: meta.lesson_source.clone(),
+            overrides: meta.overrides.clone(),
+        }
+    }
+}
+
+/// What a finished recording holds.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Recorded {
+    /// The last tick recorded.
+    pub last_tick: u64,
+    /// The file's size.
+    pub bytes: u64,
+    /// The last state's hash.
+    pub final_hash: u64,
+}
+
+/// Records ticks `0..=ticks` of a lesson into `w`: interventions from
+/// `inputs` (by the tick they lead into) are applied before that tick's
+/// step; `progress` is told each tick recorded.
+pub fn record<W: Write>(
+    w: W,
+    source: &Source,
+    ticks: u64,
+    keyframe_every: Option<u32>,
+    inputs: &BTreeMap<u64, Vec<Input>>,
+    mut progress: impl FnMut(u64),
+) -> Result<(W, Recorded), String> {
+    let lesson = source.lesson()?;
+    let mut sim = AnySim::new(&lesson.scenario).map_err(|m| format!("{}: {m}", source.file))?;
+    let header = Header::new(
+        lesson.scenario.sim_name(),
+        sim.dt().to_bits(),
+        lesson.scenario.seed(),
+        keyframe_every.unwrap_or(DEFAULT_KEYFRAME_EVERY),
+    );
+    let meta = Meta {
+        flockstep: env!("CARGO_PKG_VERSION").to_owned(),
+        lesson_id: lesson.id.clone(),
+        lesson_file: source.file.clone(),
+        lesson_source: source.text.clone(),
+        overrides: source.overrides.clone(),
+    };
+    let io = |e: std::io::Error| format!("cannot write the replay: {e}");
+    let mut writer = Writer::new(w, &header, &meta).map_err(io)?;
+    let none = Vec::new();
+    let mut hash = sim.state_hash();
+    writer.frame(0, &none, &sim.snapshot(), hash).map_err(io)?;
+    progress(0);
+    for tick in 1..=ticks {
+        let applied = inputs.get(&tick).unwrap_or(&none);
+        for i in applied {
+            sim.apply(i)
+                .map_err(|m| format!("input for tick {tick}: {m}"))?;
+        }
+        sim.step();
+        hash = sim.state_hash();
+        writer
+            .frame(tick, applied, &sim.snapshot(), hash)
+            .map_err(io)?;
+        progress(tick);
+    }
+    let (w, bytes) = writer.finish().map_err(io)?;
+    Ok((
+        w,
+        Recorded {
+            last_tick: ticks,
+            bytes,
+            final_hash: hash,
+        },
+    ))
+}
+
+/// Where two runs part.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Divergence {
+    /// The first tick whose hashes differ.
+    pub tick: u64,
+    /// The hash on the old (recorded / first) side.
+    pub old_hash: u64,
+    /// The hash on the new side.
+    pub new_hash: u64,
+    /// The first differing fields.
+    pub fields: Vec<FieldDiff>,
+    /// How many fields differ in all.
+    pub total: u64,
+}
+
+/// The result of a verification or comparison.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// Every compared tick matches.
+    Match {
+        /// The first tick compared.
+        first: u64,
+        /// The last tick compared.
+        last: u64,
+    },
+    /// The runs part at a tick.
+    Diverged(Divergence),
+    /// Every common tick matches but one run is longer.
+    Length {
+        /// The old side's last tick.
+        old_last: u64,
+        /// The new side's last tick.
+        new_last: u64,
+    },
+}
+
+fn divergence(
+    old: &AnyState,
+    new: &AnyState,
+    tick: u64,
+    old_hash: u64,
+    new_hash: u64,
+) -> Divergence {
+    let (fields, total) = match (old, new) {
+        (AnyState::Line(a), AnyState::Line(b)) => fields::diff(a, b, REPORT_FIELDS),
+        (AnyState::Flock(a), AnyState::Flock(b)) => fields::diff(a, b, REPORT_FIELDS),
+        (AnyState::Path(a), AnyState::Path(b)) => fields::diff(a, b, REPORT_FIELDS),
+        _ => fields::diff(old, new, REPORT_FIELDS),
+    };
+    Divergence {
+        tick,
+        old_hash,
+        new_hash,
+        fields,
+        total,
+    }
+}
+
+/// Re-simulates a replay's lesson with today's code and compares every
+/// tick's hash; at the first mismatch, decodes the recorded state and names
+/// the fields that differ. `progress` is told each tick checked.
+pub fn verify<R: Read + Seek>(
+    r: &mut Replay<R>,
+    mut progress: impl FnMut(u64),
+) -> Result<Verdict, ReplayError> {
+    let fail = |r: &Replay<R>, tick: Option<u64>, m: String| ReplayError {
+        file: r.file().to_owned(),
+        offset: None,
+        tick,
+        message: m,
+    };
+    let lesson = Source::of(&r.meta).lesson().map_err(|m| {
+        fail(
+            r,
+            None,
+            format!("the recorded lesson does not load with this flockstep: {m}"),
+        )
+    })?;
+    let mut sim = AnySim::new(&lesson.scenario).map_err(|m| fail(r, None, m))?;
+    if r.first_tick != 0 {
+        return Err(fail(
+            r,
+            Some(r.first_tick),
+            "the recording does not start at tick 0".into(),
+        ));
+    }
+    let name = r.file().to_owned();
+    let mut mismatch = None;
+    let mut last = None;
+    for info in r.frames() {
+        let info = info?;
+        if info.tick > 0 {
+            for i in &info.inputs {
+                if let Err(m) = sim.apply(i) {
+                    return Err(ReplayError {
+                        file: name,
+                        offset: Some(info.offset),
+                        tick: Some(info.tick),
+                        message: format!("a recorded input no longer applies: {m}"),
+                    });
+                }
+            }
+            sim.step();
+        }
+        let now = sim.state_hash();
+        if now != info.hash {
+            mismatch = Some((info.tick, info.hash, now));
+            break;
+        }
+        last = Some(info.tick);
+        progress(info.tick);
+    }
+    if let Some((tick, old_hash, new_hash)) = mismatch {
+        let (old, _) = r.state_at(tick)?;
+        return Ok(Verdict::Diverged(divergence(
+            &old,
+            &sim.snapshot(),
+            tick,
+            old_hash,
+            new_hash,
+        )));
+    }
+    match (last, &r.end) {
+        (Some(last), _) => Ok(Verdict::Match { first: 0, last }),
+        (None, End::Truncated { offset }) => Err(ReplayError {
+            file: r.file().to_owned(),
+            offset: Some(*offset),
+            tick: None,
+            message: "no complete frame to verify".into(),
+        }),
+        (None, End::Complete) => Err(fail(r, None, "the replay has no frames".into())),
+    }
+}
+
+/// Compares two replays tick by tick; at the first differing hash,
+/// decodes both states and names the fields that differ.
+pub fn diff<A: Read + Seek, B: Read + Seek>(
+    a: &mut Replay<A>,
+    b: &mut Replay<B>,
+) -> Result<Verdict, ReplayError> {
+    let mut mismatch = None;
+    let mut last = None;
+    {
+        let mut fa = a.frames();
+        let mut fb = b.frames();
+        loop {
+            match (fa.next(), fb.next()) {
+                (Some(x), Some(y)) => {
+                    let (x, y) = (x?, y?);
+                    if x.tick != y.tick {
+                        mismatch = Some((x.tick.min(y.tick), x.hash, y.hash));
+                        break;
+                    }
+                    if x.hash != y.hash {
+                        mismatch = Some((x.tick, x.hash, y.hash));
+                        break;
+                    }
+                    last = Some(x.tick);
+                }
+                (Some(x), None) => {
+                    x?;
+                    break;
+                }
+                (None, Some(y)) => {
+                    y?;
+                    break;
+                }
+                (None, None) => break,
+            }
+        }
+    }
+    if let Some((tick, ha, hb)) = mismatch {
+        let (sa, _) = a.state_at(tick)?;
+        let (sb, _) = b.state_at(tick)?;
+        return Ok(Verdict::Diverged(divergence(&sa, &sb, tick, ha, hb)));
+    }
+    let (la, lb) = (a.last_tick, b.last_tick);
+    match (la, lb) {
+        (Some(x), Some(y)) if x != y => Ok(Verdict::Length {
+            old_last: x,
+            new_last: y,
+        }),
+        _ => Ok(Verdict::Match {
+            first: a.first_tick.max(b.first_tick),
+            last: last.unwrap_or(0),
+        }),
+    }
+}
+
+/// The lines of a divergence report, with the two sides named (`recorded`
+/// / `now`, or the two files).
+pub fn report(d: &Divergence, old: &str, new: &str) -> String {
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "first divergence at tick {} ({old} hash {:#018x}, {new} {:#018x})",
+        d.tick, d.old_hash, d.new_hash
+    );
+    let show =
+        |v: &Option<fields::Value>| v.as_ref().map_or("(absent)".to_owned(), |v| v.to_string());
+    for f in &d.fields {
+        match &f.new_path {
+            None => {
+                let _ = writeln!(
+                    s,
+                    "  tick {}: {}  {old} {}  {new} {}",
+                    d.tick,
+                    f.path,
+                    show(&f.old),
+                    show(&f.new)
+                );
+            }
+            Some(np) => {
+                let _ = writeln!(
+                    s,
+                    "  tick {}: the state's shape differs: {old} has {} = {}, {new} has {np} = {}",
+                    d.tick,
+                    f.path,
+                    show(&f.old),
+                    show(&f.new)
+                );
+            }
+        }
+    }
+    if d.total > d.fields.len() as u64 {
+        let _ = writeln!(
+            s,
+            "  … {} more fields differ at this tick",
+            d.total - d.fields.len() as u64
+        );
+    }
+    if d.total == 0 {
+        let _ = writeln!(
+            s,
+            "  (the hashes differ but no field does: a hashing change)"
+        );
+    }
+    s
+}
