@@ -1,11 +1,19 @@
 //! Frame payloads: a state as a keyframe or as a delta against the states
-//! before it, then compressed with zstd.
+//! before it, compressed by one zstd stream per keyframe group.
 //!
-//! | kind | raw bytes (before zstd) | zstd |
-//! |---|---|---|
-//! | 0 key | the codec's encoding of the [`AnyState`] | plain |
-//! | 1 bytes | the same encoding | with the previous state's encoding as a prefix dictionary, so unchanged runs cost almost nothing even when they shift |
-//! | 2 flock | the flock residuals below | plain |
+//! | kind | raw bytes (before zstd) |
+//! |---|---|
+//! | 0 key | the codec's encoding of the [`AnyState`]; starts a new zstd stream |
+//! | 1 bytes | the same encoding (a sim without a predictor, or a flock whose shape changed) |
+//! | 2 flock | the flock residuals below |
+//!
+//! **Compression.** Each keyframe starts a zstd stream (level 3, window
+//! 2²² bytes); every frame's raw bytes are fed to it and *flushed*, and the
+//! flushed bytes are the frame's payload. So a frame is decoded by running
+//! the stream from its group's keyframe — which seeking does anyway — and
+//! zstd finds what a frame repeats from the frames before it: an
+//! unchanged state costs a few bytes, and small states pay for entropy
+//! tables once per group rather than once per tick.
 //!
 //! **Flock residuals.** Each per-boid number is stored as the difference
 //! between its value and a *prediction* made from the two previous states
@@ -36,7 +44,8 @@ use super::codec;
 use crate::num::{Angle, Fx, Pcg32};
 use crate::sim::AnyState;
 use crate::sim::flock::{Attitude, Boid, FlockState, ModelState};
-use zstd::zstd_safe::{CCtx, CParameter, DCtx};
+use zstd::zstd_safe::zstd_sys::ZSTD_EndDirective;
+use zstd::zstd_safe::{CCtx, CParameter, DCtx, DParameter, InBuffer, OutBuffer, ResetDirective};
 
 /// What a frame's payload is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -63,32 +72,21 @@ impl Kind {
 
 /// The zstd level of every payload (fast; the predictions do the real work).
 const LEVEL: i32 = 3;
+/// The zstd window: how far back a frame may refer, and what a reader must
+/// hold (4 MiB). Readers refuse streams that ask for more.
+const WINDOW_LOG: u32 = 22;
 
 /// The states a delta is taken against: the last two, newest first.
 #[derive(Default)]
 struct History {
     prev: Option<AnyState>,
     prev2: Option<AnyState>,
-    /// The codec encoding of `prev`, when already at hand.
-    prev_bytes: Option<Vec<u8>>,
 }
 
 impl History {
-    fn push(&mut self, state: AnyState, bytes: Option<Vec<u8>>) {
+    fn push(&mut self, state: AnyState) {
         self.prev2 = self.prev.take();
         self.prev = Some(state);
-        self.prev_bytes = bytes;
-    }
-
-    fn prev_bytes(&mut self) -> Result<&[u8], String> {
-        if self.prev_bytes.is_none() {
-            let prev = self
-                .prev
-                .as_ref()
-                .ok_or("a delta frame with no state before it")?;
-            self.prev_bytes = Some(codec::encode(prev).map_err(|e| e.to_string())?);
-        }
-        Ok(self.prev_bytes.as_deref().unwrap_or_default())
     }
 
     fn flock(&self) -> (Option<&FlockState>, Option<&FlockState>) {
@@ -102,10 +100,15 @@ impl History {
     }
 }
 
+fn zstd_error(e: usize) -> String {
+    format!("zstd: {}", zstd::zstd_safe::get_error_name(e))
+}
+
 /// Turns states into payloads, remembering what it wrote last.
 pub struct Encoder {
     history: History,
     raw: Vec<u8>,
+    zstd: CCtx<'static>,
 }
 
 impl Default for Encoder {
@@ -120,6 +123,7 @@ impl Encoder {
         Encoder {
             history: History::default(),
             raw: Vec::new(),
+            zstd: CCtx::create(),
         }
     }
 
@@ -136,126 +140,144 @@ impl Encoder {
         let key = key || self.history.prev.is_none();
         let flock = match (state, self.history.flock()) {
             (AnyState::Flock(cur), (Some(p1), p2)) if !key => {
-                flock_residuals(cur, p1, p2, &mut self.raw).then_some(())
+                flock_residuals(cur, p1, p2, &mut self.raw)
             }
-            _ => None,
+            _ => false,
         };
-        let (kind, bytes) = if flock.is_some() {
-            compress(&self.raw, None, out)?;
-            (Kind::Flock, None)
+        let kind = if flock {
+            Kind::Flock
         } else {
-            let bytes = codec::encode(state).map_err(|e| e.to_string())?;
-            if key {
-                compress(&bytes, None, out)?;
-                (Kind::Key, Some(bytes))
-            } else {
-                compress(&bytes, Some(self.history.prev_bytes()?), out)?;
-                (Kind::Bytes, Some(bytes))
-            }
+            self.raw = codec::encode(state).map_err(|e| e.to_string())?;
+            if key { Kind::Key } else { Kind::Bytes }
         };
-        let raw_len = match &bytes {
-            Some(b) => b.len(),
-            None => self.raw.len(),
-        };
-        let raw_len = u32::try_from(raw_len).map_err(|_| "a state larger than 4 GiB")?;
         if key {
             // A reader may start here: nothing before it may be used.
             self.history = History::default();
+            self.zstd
+                .reset(ResetDirective::SessionAndParameters)
+                .map_err(zstd_error)?;
+            self.zstd
+                .set_parameter(CParameter::CompressionLevel(LEVEL))
+                .map_err(zstd_error)?;
+            self.zstd
+                .set_parameter(CParameter::WindowLog(WINDOW_LOG))
+                .map_err(zstd_error)?;
         }
-        self.history.push(state.clone(), bytes);
+        let mut input = InBuffer::around(&self.raw);
+        loop {
+            out.reserve(zstd::zstd_safe::compress_bound(self.raw.len() - input.pos) + 64);
+            let at = out.len();
+            let mut ob = OutBuffer::around_pos(out, at);
+            let left = self
+                .zstd
+                .compress_stream2(&mut ob, &mut input, ZSTD_EndDirective::ZSTD_e_flush)
+                .map_err(zstd_error)?;
+            if left == 0 && input.pos == self.raw.len() {
+                break;
+            }
+        }
+        let raw_len = u32::try_from(self.raw.len()).map_err(|_| "a state larger than 4 GiB")?;
+        self.history.push(state.clone());
         Ok((kind, raw_len))
     }
 }
 
 /// Turns payloads back into states.
-#[derive(Default)]
 pub struct Decoder {
     history: History,
     raw: Vec<u8>,
+    zstd: DCtx<'static>,
+    /// Whether the zstd stream has been started by a keyframe.
+    started: bool,
+}
+
+impl Default for Decoder {
+    fn default() -> Self {
+        Decoder::new()
+    }
 }
 
 impl Decoder {
     /// A fresh decoder (its first frame must be a keyframe).
     pub fn new() -> Decoder {
-        Decoder::default()
+        Decoder {
+            history: History::default(),
+            raw: Vec::new(),
+            zstd: DCtx::create(),
+            started: false,
+        }
     }
 
     /// Forgets the history (before jumping to a keyframe).
     pub fn reset(&mut self) {
         self.history = History::default();
+        self.started = false;
     }
 
     /// Decodes one payload of `kind` whose raw form is `raw_len` bytes.
+    /// Frames must come in order from a keyframe.
     pub fn decode(&mut self, kind: Kind, raw_len: u32, payload: &[u8]) -> Result<AnyState, String> {
         let raw_len = raw_len as usize;
         if raw_len > codec::MAX_PAYLOAD {
             return Err(format!("a state of {raw_len} bytes (the limit is 64 MiB)"));
         }
-        let mut raw = core::mem::take(&mut self.raw);
-        let result = (|| match kind {
-            Kind::Key => {
-                decompress(payload, None, raw_len, &mut raw)?;
-                let s: AnyState = codec::decode(&raw).map_err(|e| e.to_string())?;
-                Ok((s, Some(raw.clone())))
-            }
-            Kind::Bytes => {
-                let prefix = self.history.prev_bytes()?;
-                decompress(payload, Some(prefix), raw_len, &mut raw)?;
-                let s: AnyState = codec::decode(&raw).map_err(|e| e.to_string())?;
-                Ok((s, Some(raw.clone())))
-            }
-            Kind::Flock => {
-                let (Some(p1), p2) = self.history.flock() else {
-                    return Err("a flock delta with no flock state before it".to_owned());
-                };
-                decompress(payload, None, raw_len, &mut raw)?;
-                Ok((AnyState::Flock(flock_from_residuals(&raw, p1, p2)?), None))
-            }
-        })();
-        self.raw = raw;
-        let (state, bytes) = result?;
         if kind == Kind::Key {
             self.history = History::default();
+            self.zstd
+                .reset(ResetDirective::SessionAndParameters)
+                .map_err(zstd_error)?;
+            self.zstd
+                .set_parameter(DParameter::WindowLogMax(WINDOW_LOG))
+                .map_err(zstd_error)?;
+            self.started = true;
+        } else if !self.started || self.history.prev.is_none() {
+            return Err("a delta frame with no keyframe before it".to_owned());
         }
-        self.history.push(state.clone(), bytes);
-        Ok(state)
+        let result = self.inflate(payload, raw_len).and_then(|()| match kind {
+            Kind::Key | Kind::Bytes => {
+                codec::decode::<AnyState>(&self.raw).map_err(|e| e.to_string())
+            }
+            Kind::Flock => match self.history.flock() {
+                (Some(p1), p2) => flock_from_residuals(&self.raw, p1, p2).map(AnyState::Flock),
+                _ => Err("a flock delta with no flock state before it".to_owned()),
+            },
+        });
+        match result {
+            Ok(state) => {
+                self.history.push(state.clone());
+                Ok(state)
+            }
+            Err(e) => {
+                // The stream is now in an unknown place: start again.
+                self.reset();
+                Err(e)
+            }
+        }
     }
-}
 
-fn compress(src: &[u8], prefix: Option<&[u8]>, out: &mut Vec<u8>) -> Result<(), String> {
-    let mut c = CCtx::create();
-    let err = |e| format!("zstd: {}", zstd::zstd_safe::get_error_name(e));
-    c.set_parameter(CParameter::CompressionLevel(LEVEL))
-        .map_err(err)?;
-    if let Some(p) = prefix {
-        c.ref_prefix(p).map_err(err)?;
+    /// Runs the stream over one frame's payload into `self.raw`.
+    fn inflate(&mut self, payload: &[u8], raw_len: usize) -> Result<(), String> {
+        self.raw.clear();
+        self.raw.resize(raw_len, 0);
+        let mut input = InBuffer::around(payload);
+        let mut ob = OutBuffer::around(&mut self.raw[..]);
+        loop {
+            let before = (input.pos, ob.pos());
+            self.zstd
+                .decompress_stream(&mut ob, &mut input)
+                .map_err(zstd_error)?;
+            if input.pos == payload.len() || (input.pos, ob.pos()) == before {
+                break;
+            }
+        }
+        let got = ob.pos();
+        if input.pos != payload.len() || got != raw_len {
+            return Err(format!(
+                "the payload holds {got} bytes of state, the frame says {raw_len}"
+            ));
+        }
+        Ok(())
     }
-    out.reserve(zstd::zstd_safe::compress_bound(src.len()));
-    c.compress2(out, src).map_err(err)?;
-    Ok(())
-}
-
-fn decompress(
-    src: &[u8],
-    prefix: Option<&[u8]>,
-    raw_len: usize,
-    out: &mut Vec<u8>,
-) -> Result<(), String> {
-    let mut d = DCtx::create();
-    let err = |e| format!("zstd: {}", zstd::zstd_safe::get_error_name(e));
-    if let Some(p) = prefix {
-        d.ref_prefix(p).map_err(err)?;
-    }
-    out.clear();
-    out.reserve(raw_len);
-    d.decompress(out, src).map_err(err)?;
-    if out.len() != raw_len {
-        return Err(format!(
-            "the payload holds {} bytes, the frame says {raw_len}",
-            out.len()
-        ));
-    }
-    Ok(())
 }
 
 // ---- flock residuals ----------------------------------------------------

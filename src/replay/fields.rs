@@ -612,7 +612,7 @@ mod tests {
         assert_eq!(total, 3, "pos.x of all three boids");
         assert_eq!(
             d[0].to_string(),
-            "boids[0].pos.x: 3.25 (0x3_4000_0000) → 3.2500075995 (0x3_4000_7f00)"
+            "boids[0].pos.x: 3.25 (0x3_4000_0000) → 3.2500075698 (0x3_4000_7f00)"
         );
         assert_eq!(d[1].path, "boids[1].pos.x");
         let (d, total) = diff(&world(0, 2), &world(0, 3), 10);

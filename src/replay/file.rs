@@ -251,7 +251,13 @@ impl<W: Write> Writer<W> {
             .enc
             .encode(state, key, &mut self.payload)
             .map_err(io::Error::other)?;
-        let inputs = codec::encode(&inputs).map_err(io::Error::other)?;
+        // No inputs (the usual case) is an empty block, not an encoded
+        // empty list.
+        let inputs = if inputs.is_empty() {
+            Vec::new()
+        } else {
+            codec::encode(&inputs).map_err(io::Error::other)?
+        };
         let (inputs_len, payload_len) = match (
             u32::try_from(inputs.len()),
             u32::try_from(self.payload.len()),
@@ -820,9 +826,13 @@ impl<R: Read + Seek> Replay<R> {
                 format!("frame checksum mismatch (tick {tick})"),
             ));
         }
-        let inputs: Vec<Input> = codec::decode(&self.buf[..inputs_len as usize]).map_err(|e| {
-            FrameError::Corrupt(at + FRAME_HEAD_LEN, format!("unreadable inputs: {e}"))
-        })?;
+        let inputs: Vec<Input> = if inputs_len == 0 {
+            Vec::new()
+        } else {
+            codec::decode(&self.buf[..inputs_len as usize]).map_err(|e| {
+                FrameError::Corrupt(at + FRAME_HEAD_LEN, format!("unreadable inputs: {e}"))
+            })?
+        };
         Ok(FrameInfo {
             tick,
             offset: at,

@@ -15,6 +15,8 @@ use std::io::Write as _;
 use std::process::ExitCode;
 use std::time::Instant;
 
+mod replay;
+
 /// Teach and regression-test game-AI algorithms on a deterministic core.
 #[derive(Parser, Debug)]
 #[command(
@@ -50,6 +52,55 @@ pub enum Command {
         /// Narration language (a tag such as ja); beats without it fall back to English
         #[arg(long, value_name = "TAG", requires = "narrate")]
         lang: Option<String>,
+    },
+    /// Record every tick of a lesson to a binary replay (progress bar on a terminal)
+    Record {
+        /// Lesson file or bundled lesson id
+        lesson: String,
+        /// The replay file (default: ID.fsr). Written as FILE.partial and renamed when complete
+        #[arg(short, long, value_name = "FILE")]
+        output: Option<std::path::PathBuf>,
+        /// Ticks to record after tick 0 (default: the lesson's own `ticks`)
+        #[arg(long, value_name = "N", value_parser = parse_ticks, allow_hyphen_values = true)]
+        ticks: Option<u64>,
+        /// Override a scenario parameter (as for `run`); recorded in the replay
+        #[arg(long = "set", value_name = "KEY=VALUE")]
+        set: Vec<String>,
+        /// Ticks between keyframes (1-65536): smaller seeks faster, larger is smaller
+        #[arg(long, value_name = "K", default_value_t = crate::replay::file::DEFAULT_KEYFRAME_EVERY, value_parser = clap::value_parser!(u32).range(1..=65_536))]
+        keyframe_every: u32,
+    },
+    /// Describe a replay: format, lesson, ticks, size, integrity (every frame decoded and checked)
+    Info {
+        /// The replay file
+        file: std::path::PathBuf,
+    },
+    /// Print the recorded state at a tick, field by field
+    Dump {
+        /// The replay file
+        file: std::path::PathBuf,
+        /// The tick
+        #[arg(long, value_name = "N", value_parser = parse_ticks)]
+        tick: u64,
+        /// Only fields whose path starts with this (e.g. boids[3] or model)
+        #[arg(long, value_name = "PATH")]
+        field: Option<String>,
+        /// Print {"tick", "hash", "inputs", "state"} as JSON (fixed-point numbers as raw I32F32 bits)
+        #[arg(long)]
+        json: bool,
+    },
+    /// Re-simulate replays with this flockstep; exit 1 at the first divergence, naming tick, field and values
+    Verify {
+        /// Replay files
+        #[arg(required = true)]
+        files: Vec<std::path::PathBuf>,
+    },
+    /// Compare two replays tick by tick; exit 1 at the first difference, naming tick, field and values
+    Diff {
+        /// The first replay (a)
+        a: std::path::PathBuf,
+        /// The second replay (b)
+        b: std::path::PathBuf,
     },
     /// Print the cells of a Bresenham line with the error term before each step
     Line {
@@ -168,14 +219,18 @@ pub fn parse_cell(s: &str) -> Result<Cell, String> {
 pub struct Failure {
     /// 1 for a failed check, 2 for bad input.
     pub code: u8,
-    /// The one clear message.
+    /// The one clear message (to standard error; empty for none).
     pub message: String,
+    /// What the command printed before it failed (to standard output): a
+    /// divergence report, the readable part of a truncated file's `info`.
+    pub output: String,
 }
 
 fn bad(message: impl Into<String>) -> Failure {
     Failure {
         code: 2,
         message: message.into(),
+        output: String::new(),
     }
 }
 
@@ -197,7 +252,10 @@ pub fn main() -> ExitCode {
     match execute(cli) {
         Ok(out) => emit(&out),
         Err(f) => {
-            eprintln!("error: {}", f.message);
+            let _ = emit(&f.output);
+            if !f.message.is_empty() {
+                eprintln!("error: {}", f.message);
+            }
             ExitCode::from(f.code)
         }
     }
@@ -228,6 +286,22 @@ pub fn execute(cli: Cli) -> Result<String, Failure> {
             lessons_table()
         )),
         Some(Command::Lessons) => Ok(lessons_table()),
+        Some(Command::Record {
+            lesson,
+            output,
+            ticks,
+            set,
+            keyframe_every,
+        }) => replay::record(&lesson, output, ticks, set, keyframe_every),
+        Some(Command::Info { file }) => replay::info(&file),
+        Some(Command::Dump {
+            file,
+            tick,
+            field,
+            json,
+        }) => replay::dump(&file, tick, field.as_deref(), json),
+        Some(Command::Verify { files }) => replay::verify(&files),
+        Some(Command::Diff { a, b }) => replay::diff(&a, &b),
         Some(Command::Run {
             lesson,
             ticks,
@@ -320,15 +394,22 @@ pub fn lessons_table() -> String {
 
 /// Loads a lesson from a file path or a bundled id.
 pub fn load_lesson(arg: &str, overrides: &[Override]) -> Result<Lesson, Failure> {
+    let (src, file) = lesson_source(arg)?;
+    Ok(Lesson::parse_with(&src, &file, overrides)?)
+}
+
+/// A lesson's text and the name messages use for it: a file path, or a
+/// bundled id (`lessons/ID.toml`).
+pub fn lesson_source(arg: &str) -> Result<(String, String), Failure> {
     let path = std::path::Path::new(arg);
     let looks_like_path = arg.ends_with(".toml") || arg.contains('/') || arg.contains('\\');
     if path.is_file() || looks_like_path {
         let src = std::fs::read_to_string(path)
             .map_err(|e| bad(format!("{arg}: cannot read the lesson: {e}")))?;
-        return Ok(Lesson::parse_with(&src, arg, overrides)?);
+        return Ok((src, arg.to_owned()));
     }
     match find_bundled(arg) {
-        Some(b) => Ok(Lesson::parse_with(b.source, b.path, overrides)?),
+        Some(b) => Ok((b.source.to_owned(), b.path.to_owned())),
         None => {
             let hint = BUNDLED
                 .iter()

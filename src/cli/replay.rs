@@ -1,0 +1,444 @@
+//! `record`, `info`, `dump`, `verify` and `diff`: printing around
+//! [`crate::replay`].
+
+use super::{Failure, bad, lesson_source};
+use crate::lesson::{MAX_TICKS, Override};
+use crate::replay::run::{self, Source, Verdict};
+use crate::replay::{End, Replay, ReplayError, fields};
+use crate::sim::AnyState;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::fs::{File, OpenOptions};
+use std::io::{BufReader, BufWriter};
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+impl From<ReplayError> for Failure {
+    fn from(e: ReplayError) -> Failure {
+        bad(e.to_string())
+    }
+}
+
+/// A progress bar on standard error when it is a terminal; hidden (and
+/// free) otherwise.
+fn progress(len: u64, what: &str) -> ProgressBar {
+    let bar = ProgressBar::with_draw_target(Some(len), ProgressDrawTarget::stderr());
+    if let Ok(style) =
+        ProgressStyle::with_template("{msg} [{bar:40}] {pos}/{len} ticks, {per_sec}, eta {eta}")
+    {
+        bar.set_style(style.progress_chars("=> "));
+    }
+    bar.set_message(what.to_owned());
+    bar
+}
+
+fn open(path: &Path) -> Result<Replay<BufReader<File>>, Failure> {
+    Ok(Replay::open(path)?)
+}
+
+/// `flockstep record`.
+pub fn record(
+    arg: &str,
+    output: Option<PathBuf>,
+    ticks: Option<u64>,
+    set: Vec<String>,
+    keyframe_every: u32,
+) -> Result<String, Failure> {
+    for s in &set {
+        Override::parse(s).map_err(|m| bad(format!("--set: {m}")))?;
+    }
+    let (text, file) = lesson_source(arg)?;
+    let source = Source {
+        file,
+        text,
+        overrides: set,
+    };
+    let lesson = source.lesson().map_err(bad)?;
+    let ticks = ticks.unwrap_or(lesson.ticks);
+    if ticks > MAX_TICKS {
+        return Err(bad(format!(
+            "--ticks {ticks} is more than the limit of {MAX_TICKS}"
+        )));
+    }
+    let out = output.unwrap_or_else(|| PathBuf::from(format!("{}.fsr", lesson.id)));
+    if out.is_dir() {
+        return Err(bad(format!(
+            "{}: is a directory; name the replay file with -o",
+            out.display()
+        )));
+    }
+    // Written under a temporary name beside the target and renamed when
+    // complete: a failure leaves whatever was at the final name untouched,
+    // and a killed recorder leaves FILE.partial, whose frames read.
+    let mut partial = out.clone().into_os_string();
+    partial.push(".partial");
+    let partial = PathBuf::from(partial);
+    let f = OpenOptions::new()
+        .write(true)
+        .create(true)
+        .truncate(true)
+        .open(&partial)
+        .map_err(|e| {
+            bad(format!(
+                "{}: cannot write the replay: {e}",
+                partial.display()
+            ))
+        })?;
+    let bar = progress(ticks, &lesson.id);
+    let start = Instant::now();
+    let result = run::record(
+        BufWriter::with_capacity(1 << 16, f),
+        &source,
+        ticks,
+        Some(keyframe_every),
+        &BTreeMap::new(),
+        |t| {
+            if t % 64 == 0 {
+                bar.set_position(t);
+            }
+        },
+    );
+    bar.finish_and_clear();
+    let secs = start.elapsed().as_secs_f64();
+    let (w, rec) = match result {
+        Ok(r) => r,
+        Err(m) => {
+            let _ = std::fs::remove_file(&partial);
+            return Err(bad(format!("{}: {m}", out.display())));
+        }
+    };
+    let sync = w
+        .into_inner()
+        .map_err(|e| e.into_error())
+        .and_then(|f| f.sync_all());
+    if let Err(e) = sync.and_then(|_| std::fs::rename(&partial, &out)) {
+        let _ = std::fs::remove_file(&partial);
+        return Err(bad(format!(
+            "{}: cannot write the replay: {e}",
+            out.display()
+        )));
+    }
+    let mut s = String::new();
+    let _ = writeln!(s, "recorded  {} ({})", lesson.id, lesson.title);
+    let _ = writeln!(s, "to        {}", out.display());
+    let _ = writeln!(s, "ticks     0..={}", rec.last_tick);
+    let _ = writeln!(
+        s,
+        "size      {} bytes, {:.1} bytes/tick",
+        rec.bytes,
+        rec.bytes as f64 / (rec.last_tick + 1) as f64
+    );
+    let _ = writeln!(s, "time      {:.3} s", secs);
+    let _ = writeln!(s, "hash      {:#018x}", rec.final_hash);
+    Ok(s)
+}
+
+/// The `info` text of an open replay (its integrity line excluded).
+pub fn describe<R: std::io::Read + std::io::Seek>(r: &Replay<R>) -> String {
+    let h = &r.header;
+    let m = &r.meta;
+    let mut s = String::new();
+    let _ = writeln!(s, "file         {}", r.file());
+    let _ = writeln!(
+        s,
+        "format       {}.{}: codec {} (bincode 2.0.1, fixed-int, little-endian), zstd, state schema {}, I{}F{}",
+        h.major, h.minor, h.codec, h.schema, h.int_bits, h.frac_bits
+    );
+    let _ = writeln!(s, "recorded by  flockstep {}", m.flockstep);
+    let title = match Source::of(m).lesson() {
+        Ok(l) => l.title,
+        Err(e) => format!("(does not load with this flockstep: {e})"),
+    };
+    let _ = writeln!(s, "lesson       {} — {}", m.lesson_id, title);
+    let _ = writeln!(s, "from         {}", m.lesson_file);
+    let _ = writeln!(
+        s,
+        "overrides    {}",
+        if m.overrides.is_empty() {
+            "none".to_owned()
+        } else {
+            m.overrides.join(" ")
+        }
+    );
+    let _ = writeln!(
+        s,
+        "sim          {}, seed {}, tick length {} ({})",
+        h.sim,
+        h.seed,
+        crate::num::Fx::from_bits(h.dt_bits),
+        fields::Value::Fx(h.dt_bits)
+            .to_string()
+            .split_once('(')
+            .map_or("", |(_, b)| b.trim_end_matches(')'))
+    );
+    let frames = r.last_tick.map_or(0, |l| l - r.first_tick + 1);
+    let ticks = match r.last_tick {
+        Some(l) => format!("{}..={l}", r.first_tick),
+        None => "none".to_owned(),
+    };
+    let _ = writeln!(
+        s,
+        "ticks        {ticks} ({frames} frames, {} keyframes, one every {} ticks)",
+        r.keyframes.len(),
+        h.keyframe_every
+    );
+    let _ = writeln!(
+        s,
+        "size         {} bytes: {} of header and lesson, {:.1} bytes per tick",
+        r.len,
+        r.data_start,
+        if frames > 0 {
+            (r.len - r.data_start) as f64 / frames as f64
+        } else {
+            0.0
+        }
+    );
+    s
+}
+
+/// `flockstep info`.
+pub fn info(path: &Path) -> Result<String, Failure> {
+    let mut r = open(path)?;
+    let mut s = describe(&r);
+    let bar = progress(r.last_tick.map_or(0, |l| l + 1), "checking");
+    let checked = r.check_all();
+    bar.finish_and_clear();
+    let n = checked?;
+    let final_hash = match r.last_tick {
+        Some(l) => Some(r.state_at(l)?.1.hash),
+        None => None,
+    };
+    match r.end {
+        End::Complete => {
+            let _ = writeln!(
+                s,
+                "integrity    ok: index and trailer present; {n} frames decoded, every checksum and state hash matches"
+            );
+            if let Some(h) = final_hash {
+                let _ = writeln!(s, "final hash   {h:#018x}");
+            }
+            Ok(s)
+        }
+        End::Truncated { offset } => {
+            let _ = writeln!(
+                s,
+                "integrity    TRUNCATED at byte {offset}: the recorder did not finish; {n} complete frames decoded and checked"
+            );
+            Err(Failure {
+                code: 2,
+                message: format!(
+                    "{}: byte {offset}: truncated after tick {} (no index or trailer); the frames before it read",
+                    r.file(),
+                    r.last_tick.map_or("-".to_owned(), |t| t.to_string())
+                ),
+                output: s,
+            })
+        }
+    }
+}
+
+/// `flockstep dump`.
+pub fn dump(path: &Path, tick: u64, field: Option<&str>, json: bool) -> Result<String, Failure> {
+    let mut r = open(path)?;
+    let (state, info) = r.state_at(tick)?;
+    if json {
+        let inner = match &state {
+            AnyState::Line(s) => serde_json::to_value(s),
+            AnyState::Flock(s) => serde_json::to_value(s),
+            AnyState::Path(s) => serde_json::to_value(s),
+        }
+        .map_err(|e| bad(e.to_string()))?;
+        let inputs = serde_json::to_value(&info.inputs).map_err(|e| bad(e.to_string()))?;
+        let v = serde_json::json!({
+            "tick": tick,
+            "hash": format!("{:#018x}", info.hash),
+            "inputs": inputs,
+            "state": inner,
+        });
+        return Ok(format!("{v}\n"));
+    }
+    let leaves = match &state {
+        AnyState::Line(s) => fields::leaves(s),
+        AnyState::Flock(s) => fields::leaves(s),
+        AnyState::Path(s) => fields::leaves(s),
+    };
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "# {} tick {tick}: {} state, hash {:#018x} (matches the decoded state)",
+        r.file(),
+        state.sim_name(),
+        info.hash
+    );
+    if !info.inputs.is_empty() {
+        let _ = writeln!(s, "# inputs before this tick: {:?}", info.inputs);
+    }
+    let mut shown = 0;
+    for l in &leaves {
+        if field.is_none_or(|f| l.path.starts_with(f)) {
+            let _ = writeln!(s, "{} = {}", l.path, l.value);
+            shown += 1;
+        }
+    }
+    if shown == 0 {
+        return Err(bad(format!(
+            "{}: tick {tick}: no field starts with `{}` (fields look like `{}`)",
+            r.file(),
+            field.unwrap_or_default(),
+            leaves.get(1).map_or("tick", |l| l.path.as_str())
+        )));
+    }
+    Ok(s)
+}
+
+/// `flockstep verify`.
+pub fn verify(files: &[PathBuf]) -> Result<String, Failure> {
+    let mut out = String::new();
+    let mut errors = Vec::new();
+    let mut diverged = 0;
+    for path in files {
+        let mut r = match Replay::open(path) {
+            Ok(r) => r,
+            Err(e) => {
+                errors.push(e.to_string());
+                continue;
+            }
+        };
+        let bar = progress(r.last_tick.map_or(0, |l| l + 1), "verifying");
+        let verdict = run::verify(&mut r, |t| {
+            if t % 64 == 0 {
+                bar.set_position(t);
+            }
+        });
+        bar.finish_and_clear();
+        let name = path.display();
+        match verdict {
+            Ok(Verdict::Match { first, last }) => match r.end {
+                End::Complete => {
+                    let _ = writeln!(
+                        out,
+                        "{name}: ok, ticks {first}..={last} re-simulated, every state hash matches"
+                    );
+                }
+                End::Truncated { offset } => {
+                    let _ = writeln!(
+                        out,
+                        "{name}: ticks {first}..={last} match, but the file is truncated"
+                    );
+                    errors.push(format!(
+                        "{name}: byte {offset}: truncated after tick {last} (no index or trailer)"
+                    ));
+                }
+            },
+            Ok(Verdict::Diverged(d)) => {
+                diverged += 1;
+                let _ = writeln!(out, "{name}: DIVERGES from today's code");
+                out.push_str(&run::report(&d, "recorded", "now"));
+            }
+            Ok(Verdict::Length { .. }) => unreachable!("verify compares one file"),
+            Err(e) => errors.push(e.to_string()),
+        }
+    }
+    finish(out, errors, diverged)
+}
+
+fn finish(out: String, errors: Vec<String>, diverged: usize) -> Result<String, Failure> {
+    if !errors.is_empty() {
+        return Err(Failure {
+            code: 2,
+            message: errors.join("\nerror: "),
+            output: out,
+        });
+    }
+    if diverged > 0 {
+        return Err(Failure {
+            code: 1,
+            message: String::new(),
+            output: out,
+        });
+    }
+    Ok(out)
+}
+
+/// `flockstep diff`.
+pub fn diff(a: &Path, b: &Path) -> Result<String, Failure> {
+    let mut ra = open(a)?;
+    let mut rb = open(b)?;
+    let mut out = String::new();
+    let _ = writeln!(out, "a = {}\nb = {}", a.display(), b.display());
+    let (ma, mb) = (&ra.meta, &rb.meta);
+    if ma.lesson_id != mb.lesson_id {
+        let _ = writeln!(
+            out,
+            "lessons differ: a is {}, b is {}",
+            ma.lesson_id, mb.lesson_id
+        );
+    } else if ma.lesson_source != mb.lesson_source {
+        let first = ma
+            .lesson_source
+            .lines()
+            .zip(mb.lesson_source.lines())
+            .position(|(x, y)| x != y)
+            .unwrap_or(
+                ma.lesson_source
+                    .lines()
+                    .count()
+                    .min(mb.lesson_source.lines().count()),
+            );
+        let _ = writeln!(out, "the lesson texts differ from line {}", first + 1);
+    }
+    if ma.overrides != mb.overrides {
+        let show = |o: &Vec<String>| {
+            if o.is_empty() {
+                "none".to_owned()
+            } else {
+                o.join(" ")
+            }
+        };
+        let _ = writeln!(
+            out,
+            "overrides differ: a {}, b {}",
+            show(&ma.overrides),
+            show(&mb.overrides)
+        );
+    }
+    if ma.flockstep != mb.flockstep {
+        let _ = writeln!(
+            out,
+            "recorded by flockstep {} (a) and {} (b)",
+            ma.flockstep, mb.flockstep
+        );
+    }
+    let verdict = run::diff(&mut ra, &mut rb)?;
+    let mut errors = Vec::new();
+    for r in [&ra, &rb] {
+        if let End::Truncated { offset } = r.end {
+            errors.push(format!(
+                "{}: byte {offset}: truncated (compared up to its last complete frame)",
+                r.file()
+            ));
+        }
+    }
+    let diverged = match verdict {
+        Verdict::Match { first, last } => {
+            let _ = writeln!(
+                out,
+                "identical: ticks {first}..={last}, every state hash matches"
+            );
+            0
+        }
+        Verdict::Length { old_last, new_last } => {
+            let _ = writeln!(
+                out,
+                "every common tick matches, but a ends at tick {old_last} and b at tick {new_last}"
+            );
+            1
+        }
+        Verdict::Diverged(d) => {
+            out.push_str(&run::report(&d, "a", "b"));
+            1
+        }
+    };
+    finish(out, errors, diverged)
+}
