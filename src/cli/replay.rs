@@ -172,7 +172,9 @@ pub fn describe<R: std::io::Read + std::io::Seek>(r: &Replay<R>) -> String {
             .split_once('(')
             .map_or("", |(_, b)| b.trim_end_matches(')'))
     );
-    let frames = r.last_tick.map_or(0, |l| l - r.first_tick + 1);
+    let frames = r
+        .last_tick
+        .map_or(0, |l| (l - r.first_tick).saturating_add(1));
     let ticks = match r.last_tick {
         Some(l) => format!("{}..={l}", r.first_tick),
         None => "none".to_owned(),
@@ -201,7 +203,7 @@ pub fn describe<R: std::io::Read + std::io::Seek>(r: &Replay<R>) -> String {
 pub fn info(path: &Path) -> Result<String, Failure> {
     let mut r = open(path)?;
     let mut s = describe(&r);
-    let bar = progress(r.last_tick.map_or(0, |l| l + 1), "checking");
+    let bar = progress(r.last_tick.map_or(0, |l| l.saturating_add(1)), "checking");
     let checked = r.check_all();
     bar.finish_and_clear();
     let n = checked?;
@@ -305,7 +307,7 @@ pub fn verify(files: &[PathBuf]) -> Result<String, Failure> {
                 continue;
             }
         };
-        let bar = progress(r.last_tick.map_or(0, |l| l + 1), "verifying");
+        let bar = progress(r.last_tick.map_or(0, |l| l.saturating_add(1)), "verifying");
         let verdict = run::verify(&mut r, |t| {
             if t % 64 == 0 {
                 bar.set_position(t);

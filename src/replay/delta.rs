@@ -584,6 +584,9 @@ fn flock_from_residuals(
     p2: Option<&FlockState>,
 ) -> Result<FlockState, String> {
     let n = p1.boids.len();
+    if !same_model(&p1.model, &p1.model, n) {
+        return Err("the previous flock state's model does not match its boids".to_owned());
+    }
     let p2 = p2.filter(|p| p.boids.len() == n && same_model(&p.model, &p1.model, n));
     let head_len = raw
         .get(..4)

@@ -185,6 +185,13 @@ pub fn diff<A: Serialize + ?Sized, B: Serialize + ?Sized>(
                         },
                         &mut out,
                     );
+                    // After a length or a variant, nothing lines up.
+                    let shape = x.path == "len"
+                        || x.path.ends_with(".len")
+                        || matches!(x.value, Value::Variant(_));
+                    if shape {
+                        break;
+                    }
                 }
             }
             (x, y) => {
