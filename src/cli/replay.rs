@@ -243,7 +243,19 @@ pub fn info(path: &Path) -> Result<String, Failure> {
 /// `flockstep dump`.
 pub fn dump(path: &Path, tick: u64, field: Option<&str>, json: bool) -> Result<String, Failure> {
     let mut r = open(path)?;
+    // Every frame's checksums first (cheap: no decoding), so a damaged file
+    // is reported as such whichever tick is asked for.
+    for f in r.frames() {
+        f?;
+    }
     let (state, info) = r.state_at(tick)?;
+    if let End::Truncated { offset } = r.end {
+        eprintln!(
+            "warning: {}: byte {offset}: truncated after tick {} (the recorder did not finish)",
+            r.file(),
+            r.last_tick.map_or("-".to_owned(), |t| t.to_string())
+        );
+    }
     if json {
         let inner = match &state {
             AnyState::Line(s) => serde_json::to_value(s),

@@ -1,0 +1,295 @@
+//! `record`, `info`, `dump`, `verify` and `diff` as a user meets them: the
+//! real binary on real files, exit codes, and one clear message for every
+//! kind of damaged file.
+
+use flockstep::lesson::BUNDLED;
+use flockstep::replay::file::{DEFAULT_KEYFRAME_EVERY, Header, Meta, Writer};
+use flockstep::replay::run::Source;
+use flockstep::replay::{End, Replay};
+use flockstep::sim::AnySim;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+fn flockstep(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_flockstep"))
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+/// A fresh directory under the target dir, removed at the end.
+struct Dir(PathBuf);
+
+impl Dir {
+    fn new(name: &str) -> Dir {
+        let p = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("replay-cli-{name}"));
+        let _ = std::fs::remove_dir_all(&p);
+        std::fs::create_dir_all(&p).unwrap();
+        Dir(p)
+    }
+
+    fn file(&self, name: &str) -> String {
+        self.0.join(name).to_string_lossy().into_owned()
+    }
+}
+
+impl Drop for Dir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn golden(id: &str) -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("recordings")
+        .join(format!("{id}.fsr"))
+        .to_string_lossy()
+        .into_owned()
+}
+
+/// Exit code 2, a message naming the file and containing `want`, no panic.
+fn rejects(args: &[&str], file: &str, want: &str) {
+    let o = flockstep(args);
+    let err = text(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+    assert!(err.contains(file), "{args:?}: the message does not name {file}:\n{err}");
+    assert!(err.contains(want), "{args:?}: expected {want:?} in:\n{err}");
+    assert!(!err.contains("panicked"), "{args:?} panicked:\n{err}");
+}
+
+#[test]
+fn record_info_dump_verify() {
+    let d = Dir::new("basic");
+    let f = d.file("chase.fsr");
+    let o = flockstep(&["record", "line-chase-arc", "-o", &f, "--ticks", "20"]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    let out = text(&o.stdout);
+    assert!(out.contains("ticks     0..=20"), "{out}");
+    assert!(o.stderr.is_empty(), "no progress bar when stderr is not a terminal");
+    assert!(!Path::new(&format!("{f}.partial")).exists());
+
+    let o = flockstep(&["info", &f]);
+    assert_eq!(o.status.code(), Some(0));
+    let info = text(&o.stdout);
+    assert!(info.contains("integrity    ok"), "{info}");
+    assert!(info.contains("ticks        0..=20 (21 frames"), "{info}");
+
+    let o = flockstep(&["dump", &f, "--tick", "7", "--field", "chasers[0].pos"]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    let dump = text(&o.stdout);
+    assert!(dump.contains("chasers[0].pos.x = "), "{dump}");
+    let o = flockstep(&["dump", &f, "--tick", "7", "--json"]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["tick"], 7);
+    assert_eq!(v["state"]["tick"], 7);
+    rejects(&["dump", &f, "--tick", "21"], &f, "no such tick: the replay has ticks 0..=20");
+    rejects(&["dump", &f, "--tick", "3", "--field", "nope"], &f, "no field starts with `nope`");
+
+    let o = flockstep(&["verify", &f, &golden("path-cliffs")]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stdout));
+    assert_eq!(text(&o.stdout).matches(": ok, ticks 0..=").count(), 2);
+}
+
+#[test]
+fn info_of_the_format_1_0_recording() {
+    let f = Path::new(env!("CARGO_MANIFEST_DIR")).join("recordings/formats/v1.0-flock.fsr");
+    let o = Command::new(env!("CARGO_BIN_EXE_flockstep"))
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .args(["info", "recordings/formats/v1.0-flock.fsr"])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    assert!(f.exists());
+    insta::assert_snapshot!("info_v1_0_flock", text(&o.stdout));
+}
+
+/// A run whose recorded lesson says one thing and whose frames another —
+/// what a changed algorithm looks like to `verify`.
+#[test]
+fn verify_names_the_first_divergent_field() {
+    let d = Dir::new("diverge");
+    let b = BUNDLED.iter().find(|b| b.id == "flock-weights").unwrap();
+    let f = d.file("changed.fsr");
+    // Frames from the lesson as shipped...
+    let run = Source {
+        file: b.path.into(),
+        text: b.source.into(),
+        overrides: vec!["w_separation=4".into()],
+    };
+    let lesson = run.lesson().unwrap();
+    let mut sim = AnySim::new(&lesson.scenario).unwrap();
+    // ...but metadata saying the default separation weight (5): verify
+    // re-simulates with 5 and finds where the frames part from it.
+    let meta = Meta {
+        flockstep: "0.1.0".into(),
+        lesson_id: lesson.id.clone(),
+        lesson_file: b.path.into(),
+        lesson_source: b.source.into(),
+        overrides: vec![],
+    };
+    let header = Header::new("flock", sim.dt().to_bits(), lesson.scenario.seed(), DEFAULT_KEYFRAME_EVERY);
+    let mut w = Writer::new(std::fs::File::create(&f).unwrap(), &header, &meta).unwrap();
+    w.frame(0, &[], &sim.snapshot(), sim.state_hash()).unwrap();
+    for t in 1..=30 {
+        sim.step();
+        w.frame(t, &[], &sim.snapshot(), sim.state_hash()).unwrap();
+    }
+    w.finish().unwrap();
+
+    let o = flockstep(&["verify", &f]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o.stderr));
+    let report = text(&o.stdout).replace(&f, "changed.fsr");
+    assert!(report.contains("first divergence at tick 1"), "{report}");
+    insta::assert_snapshot!("verify_divergence", report);
+
+    // diff between two recordings says the same, naming both sides.
+    let a = d.file("a.fsr");
+    let c = d.file("c.fsr");
+    assert!(flockstep(&["record", "flock-weights", "--ticks", "10", "-o", &a]).status.success());
+    assert!(
+        flockstep(&["record", "flock-weights", "--ticks", "10", "--set", "w_separation=4", "-o", &c])
+            .status
+            .success()
+    );
+    let o = flockstep(&["diff", &a, &c]);
+    assert_eq!(o.status.code(), Some(1));
+    let report = text(&o.stdout).replace(&a, "a.fsr").replace(&c, "c.fsr");
+    assert!(report.contains("overrides differ: a none, b w_separation=4"), "{report}");
+    insta::assert_snapshot!("diff_divergence", report);
+    let o = flockstep(&["diff", &a, &a]);
+    assert_eq!(o.status.code(), Some(0));
+    assert!(text(&o.stdout).contains("identical: ticks 0..=10"));
+}
+
+#[test]
+fn a_killed_recorder_leaves_a_readable_file() {
+    let d = Dir::new("killed");
+    let f = d.file("long.fsr");
+    let partial = format!("{f}.partial");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_flockstep"))
+        .args(["record", "flock-weights", "--set", "boids=300", "--ticks", "1000000000", "-o", &f])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    // Wait for a few hundred kilobytes (several keyframe groups' worth).
+    while std::fs::metadata(&partial).map_or(0, |m| m.len()) < 300_000 {
+        assert!(start.elapsed() < Duration::from_secs(120), "the recorder wrote nothing");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    child.kill().unwrap(); // SIGKILL
+    child.wait().unwrap();
+    assert!(!Path::new(&f).exists(), "nothing under the final name");
+    let mut r = Replay::open(Path::new(&partial)).unwrap();
+    assert!(matches!(r.end, End::Truncated { .. }));
+    let last = r.last_tick.expect("complete frames");
+    assert!(last >= 1);
+    assert_eq!(r.check_all().unwrap(), last + 1);
+
+    let o = flockstep(&["info", &partial]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o.stdout).contains("TRUNCATED at byte"), "{}", text(&o.stdout));
+    assert!(text(&o.stderr).contains(&format!("truncated after tick {last}")));
+    let o = flockstep(&["verify", &partial]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o.stdout).contains(&format!("ticks 0..={last} match, but the file is truncated")));
+    let o = flockstep(&["dump", &partial, "--tick", &last.to_string(), "--field", "tick"]);
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(text(&o.stdout).lines().nth(1), Some(format!("tick = {last}").as_str()));
+}
+
+#[test]
+fn damaged_files_are_named_with_the_place() {
+    let d = Dir::new("damaged");
+    let good = std::fs::read(golden("path-open-list")).unwrap();
+    let put = |name: &str, bytes: &[u8]| {
+        let f = d.file(name);
+        std::fs::write(&f, bytes).unwrap();
+        f
+    };
+    let crc = |b: &mut Vec<u8>| {
+        let c = crc32c(&b[..60]);
+        b[60..64].copy_from_slice(&c.to_le_bytes());
+    };
+    let mut newer = good.clone();
+    newer[8] = 7;
+    crc(&mut newer);
+    let mut codec = good.clone();
+    codec[12] = 5;
+    crc(&mut codec);
+    let mut head = good.clone();
+    head[33] ^= 4;
+    // Inside the last frame's payload (the index and trailer after it take
+    // 60 bytes in this one-keyframe file).
+    let mut frame = good.clone();
+    let n = frame.len();
+    frame[n - 80] ^= 1;
+    let cases = [
+        (put("magic.fsr", b"PK\x03\x04 not a replay at all"), "wrong magic"),
+        (put("newer.fsr", &newer), "byte 8: format 7.0 is newer"),
+        (put("codec.fsr", &codec), "byte 12: unknown payload codec 5"),
+        (put("head.fsr", &head), "byte 60: header checksum mismatch"),
+        (put("frame.fsr", &frame), "(tick 20): frame checksum mismatch"),
+        (put("zeros.fsr", &vec![0u8; 4096]), "all zeros"),
+        (put("empty.fsr", &[]), "empty file"),
+        (put("short.fsr", &good[..40]), "inside the 64-byte header"),
+    ];
+    for (f, want) in &cases {
+        for cmd in [&["info", f.as_str()][..], &["verify", f], &["dump", f, "--tick", "1"]] {
+            rejects(cmd, f, want);
+        }
+    }
+    // A corrupt frame names its byte offset and tick.
+    let o = flockstep(&["info", &cases[4].0]);
+    assert!(text(&o.stderr).contains("byte "), "{}", text(&o.stderr));
+    // A directory, a missing file.
+    let dir = d.0.to_string_lossy().into_owned();
+    rejects(&["info", &dir], &dir, "is a directory");
+    let missing = d.file("missing.fsr");
+    rejects(&["verify", &missing], &missing, "No such file");
+    // A truncated file: its complete prefix reads, the rest is reported.
+    let cut = put("cut.fsr", &good[..good.len() - 300]);
+    let o = flockstep(&["info", &cut]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o.stderr).contains("truncated after tick"));
+    assert!(text(&o.stdout).contains("TRUNCATED at byte"));
+    assert!(flockstep(&["dump", &cut, "--tick", "1"]).status.success());
+}
+
+#[test]
+fn unwritable_outputs_fail_before_simulating_and_lose_nothing() {
+    let d = Dir::new("unwritable");
+    let nowhere = d.file("no/such/dir/x.fsr");
+    rejects(&["record", "line-error-term", "-o", &nowhere], "x.fsr.partial", "cannot write the replay");
+    let dir = d.0.to_string_lossy().into_owned();
+    rejects(&["record", "line-error-term", "-o", &dir], &dir, "is a directory");
+    // An existing replay survives a failed recording.
+    let keep = d.file("keep.fsr");
+    std::fs::write(&keep, b"precious").unwrap();
+    rejects(
+        &["record", "line-error-term", "-o", &keep, "--set", "width=0"],
+        "line-error-term",
+        "width",
+    );
+    assert_eq!(std::fs::read(&keep).unwrap(), b"precious");
+    assert!(!Path::new(&format!("{keep}.partial")).exists());
+    rejects(&["record", "no-such-lesson"], "no-such-lesson", "no lesson");
+}
+
+/// CRC-32C, bitwise (the reader uses the crc32c crate).
+fn crc32c(b: &[u8]) -> u32 {
+    let mut c = !0u32;
+    for &x in b {
+        c ^= u32::from(x);
+        for _ in 0..8 {
+            c = if c & 1 != 0 { (c >> 1) ^ 0x82F6_3B78 } else { c >> 1 };
+        }
+    }
+    !c
+}
