@@ -57,7 +57,10 @@ fn rejects(args: &[&str], file: &str, want: &str) {
     let o = flockstep(args);
     let err = text(&o.stderr);
     assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
-    assert!(err.contains(file), "{args:?}: the message does not name {file}:\n{err}");
+    assert!(
+        err.contains(file),
+        "{args:?}: the message does not name {file}:\n{err}"
+    );
     assert!(err.contains(want), "{args:?}: expected {want:?} in:\n{err}");
     assert!(!err.contains("panicked"), "{args:?} panicked:\n{err}");
 }
@@ -70,7 +73,10 @@ fn record_info_dump_verify() {
     assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
     let out = text(&o.stdout);
     assert!(out.contains("ticks     0..=20"), "{out}");
-    assert!(o.stderr.is_empty(), "no progress bar when stderr is not a terminal");
+    assert!(
+        o.stderr.is_empty(),
+        "no progress bar when stderr is not a terminal"
+    );
     assert!(!Path::new(&format!("{f}.partial")).exists());
 
     let o = flockstep(&["info", &f]);
@@ -87,8 +93,16 @@ fn record_info_dump_verify() {
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(v["tick"], 7);
     assert_eq!(v["state"]["tick"], 7);
-    rejects(&["dump", &f, "--tick", "21"], &f, "no such tick: the replay has ticks 0..=20");
-    rejects(&["dump", &f, "--tick", "3", "--field", "nope"], &f, "no field starts with `nope`");
+    rejects(
+        &["dump", &f, "--tick", "21"],
+        &f,
+        "no such tick: the replay has ticks 0..=20",
+    );
+    rejects(
+        &["dump", &f, "--tick", "3", "--field", "nope"],
+        &f,
+        "no field starts with `nope`",
+    );
 
     let o = flockstep(&["verify", &f, &golden("path-cliffs")]);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o.stdout));
@@ -132,7 +146,12 @@ fn verify_names_the_first_divergent_field() {
         lesson_source: b.source.into(),
         overrides: vec![],
     };
-    let header = Header::new("flock", sim.dt().to_bits(), lesson.scenario.seed(), DEFAULT_KEYFRAME_EVERY);
+    let header = Header::new(
+        "flock",
+        sim.dt().to_bits(),
+        lesson.scenario.seed(),
+        DEFAULT_KEYFRAME_EVERY,
+    );
     let mut w = Writer::new(std::fs::File::create(&f).unwrap(), &header, &meta).unwrap();
     w.frame(0, &[], &sim.snapshot(), sim.state_hash()).unwrap();
     for t in 1..=30 {
@@ -150,16 +169,32 @@ fn verify_names_the_first_divergent_field() {
     // diff between two recordings says the same, naming both sides.
     let a = d.file("a.fsr");
     let c = d.file("c.fsr");
-    assert!(flockstep(&["record", "flock-weights", "--ticks", "10", "-o", &a]).status.success());
     assert!(
-        flockstep(&["record", "flock-weights", "--ticks", "10", "--set", "w_separation=4", "-o", &c])
+        flockstep(&["record", "flock-weights", "--ticks", "10", "-o", &a])
             .status
             .success()
+    );
+    assert!(
+        flockstep(&[
+            "record",
+            "flock-weights",
+            "--ticks",
+            "10",
+            "--set",
+            "w_separation=4",
+            "-o",
+            &c
+        ])
+        .status
+        .success()
     );
     let o = flockstep(&["diff", &a, &c]);
     assert_eq!(o.status.code(), Some(1));
     let report = text(&o.stdout).replace(&a, "a.fsr").replace(&c, "c.fsr");
-    assert!(report.contains("overrides differ: a none, b w_separation=4"), "{report}");
+    assert!(
+        report.contains("overrides differ: a none, b w_separation=4"),
+        "{report}"
+    );
     insta::assert_snapshot!("diff_divergence", report);
     let o = flockstep(&["diff", &a, &a]);
     assert_eq!(o.status.code(), Some(0));
@@ -172,7 +207,16 @@ fn a_killed_recorder_leaves_a_readable_file() {
     let f = d.file("long.fsr");
     let partial = format!("{f}.partial");
     let mut child = Command::new(env!("CARGO_BIN_EXE_flockstep"))
-        .args(["record", "flock-weights", "--set", "boids=300", "--ticks", "1000000000", "-o", &f])
+        .args([
+            "record",
+            "flock-weights",
+            "--set",
+            "boids=300",
+            "--ticks",
+            "1000000000",
+            "-o",
+            &f,
+        ])
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn()
@@ -180,7 +224,10 @@ fn a_killed_recorder_leaves_a_readable_file() {
     let start = Instant::now();
     // Wait for a few hundred kilobytes (several keyframe groups' worth).
     while std::fs::metadata(&partial).map_or(0, |m| m.len()) < 300_000 {
-        assert!(start.elapsed() < Duration::from_secs(120), "the recorder wrote nothing");
+        assert!(
+            start.elapsed() < Duration::from_secs(120),
+            "the recorder wrote nothing"
+        );
         std::thread::sleep(Duration::from_millis(20));
     }
     child.kill().unwrap(); // SIGKILL
@@ -194,14 +241,30 @@ fn a_killed_recorder_leaves_a_readable_file() {
 
     let o = flockstep(&["info", &partial]);
     assert_eq!(o.status.code(), Some(2));
-    assert!(text(&o.stdout).contains("TRUNCATED at byte"), "{}", text(&o.stdout));
+    assert!(
+        text(&o.stdout).contains("TRUNCATED at byte"),
+        "{}",
+        text(&o.stdout)
+    );
     assert!(text(&o.stderr).contains(&format!("truncated after tick {last}")));
     let o = flockstep(&["verify", &partial]);
     assert_eq!(o.status.code(), Some(2));
-    assert!(text(&o.stdout).contains(&format!("ticks 0..={last} match, but the file is truncated")));
-    let o = flockstep(&["dump", &partial, "--tick", &last.to_string(), "--field", "tick"]);
+    assert!(text(&o.stdout).contains(&format!(
+        "ticks 0..={last} match, but the file is truncated"
+    )));
+    let o = flockstep(&[
+        "dump",
+        &partial,
+        "--tick",
+        &last.to_string(),
+        "--field",
+        "tick",
+    ]);
     assert_eq!(o.status.code(), Some(0));
-    assert_eq!(text(&o.stdout).lines().nth(1), Some(format!("tick = {last}").as_str()));
+    assert_eq!(
+        text(&o.stdout).lines().nth(1),
+        Some(format!("tick = {last}").as_str())
+    );
 }
 
 #[test]
@@ -231,17 +294,27 @@ fn damaged_files_are_named_with_the_place() {
     let n = frame.len();
     frame[n - 80] ^= 1;
     let cases = [
-        (put("magic.fsr", b"PK\x03\x04 not a replay at all"), "wrong magic"),
+        (
+            put("magic.fsr", b"PK\x03\x04 not a replay at all"),
+            "wrong magic",
+        ),
         (put("newer.fsr", &newer), "byte 8: format 7.0 is newer"),
         (put("codec.fsr", &codec), "byte 12: unknown payload codec 5"),
         (put("head.fsr", &head), "byte 60: header checksum mismatch"),
-        (put("frame.fsr", &frame), "(tick 20): frame checksum mismatch"),
+        (
+            put("frame.fsr", &frame),
+            "(tick 20): frame checksum mismatch",
+        ),
         (put("zeros.fsr", &vec![0u8; 4096]), "all zeros"),
         (put("empty.fsr", &[]), "empty file"),
         (put("short.fsr", &good[..40]), "inside the 64-byte header"),
     ];
     for (f, want) in &cases {
-        for cmd in [&["info", f.as_str()][..], &["verify", f], &["dump", f, "--tick", "1"]] {
+        for cmd in [
+            &["info", f.as_str()][..],
+            &["verify", f],
+            &["dump", f, "--tick", "1"],
+        ] {
             rejects(cmd, f, want);
         }
     }
@@ -266,9 +339,17 @@ fn damaged_files_are_named_with_the_place() {
 fn unwritable_outputs_fail_before_simulating_and_lose_nothing() {
     let d = Dir::new("unwritable");
     let nowhere = d.file("no/such/dir/x.fsr");
-    rejects(&["record", "line-error-term", "-o", &nowhere], "x.fsr.partial", "cannot write the replay");
+    rejects(
+        &["record", "line-error-term", "-o", &nowhere],
+        "x.fsr.partial",
+        "cannot write the replay",
+    );
     let dir = d.0.to_string_lossy().into_owned();
-    rejects(&["record", "line-error-term", "-o", &dir], &dir, "is a directory");
+    rejects(
+        &["record", "line-error-term", "-o", &dir],
+        &dir,
+        "is a directory",
+    );
     // An existing replay survives a failed recording.
     let keep = d.file("keep.fsr");
     std::fs::write(&keep, b"precious").unwrap();
@@ -288,7 +369,11 @@ fn crc32c(b: &[u8]) -> u32 {
     for &x in b {
         c ^= u32::from(x);
         for _ in 0..8 {
-            c = if c & 1 != 0 { (c >> 1) ^ 0x82F6_3B78 } else { c >> 1 };
+            c = if c & 1 != 0 {
+                (c >> 1) ^ 0x82F6_3B78
+            } else {
+                c >> 1
+            };
         }
     }
     !c

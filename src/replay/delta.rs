@@ -7,7 +7,7 @@
 //! | 1 bytes | the same encoding (a sim without a predictor, or a flock whose shape changed) |
 //! | 2 flock | the flock residuals below |
 //!
-//! **Compression.** Each keyframe starts a zstd stream (level 3, window
+//! **Compression.** Each keyframe starts a zstd stream (level 1, window
 //! 2²² bytes); every frame's raw bytes are fed to it and *flushed*, and the
 //! flushed bytes are the frame's payload. So a frame is decoded by running
 //! the stream from its group's keyframe — which seeking does anyway — and
@@ -40,6 +40,13 @@
 //!
 //! A flock delta needs the previous state to have the same boid count and
 //! model; when it does not (a boid was added), the frame is a bytes delta.
+//!
+//! **The predictions are part of the format.** A delta means nothing
+//! without the exact prediction it was taken against, so changing one
+//! (even its square root) changes how every existing file decodes: bump
+//! [`super::file::FORMAT_MAJOR`] and keep the old predictor for old files.
+//! `tests/recordings.rs` decodes checked-in files of every supported
+//! version and catches a silent change.
 
 use super::codec;
 use crate::num::{Angle, Fx, Pcg32};
@@ -72,7 +79,7 @@ impl Kind {
 }
 
 /// The zstd level of every payload (fast; the predictions do the real work).
-const LEVEL: i32 = 3;
+const LEVEL: i32 = 1;
 /// The zstd window: how far back a frame may refer, and what a reader must
 /// hold (4 MiB). Readers refuse streams that ask for more.
 const WINDOW_LOG: u32 = 22;
@@ -443,7 +450,9 @@ fn length(v: [i64; 3]) -> Option<i64> {
         .iter()
         .map(|&c| (i128::from(c) * i128::from(c)) as u128)
         .sum();
-    Some(sum.isqrt() as i64)
+    // The table-seeded square root (2·10⁻⁹ relative): a prediction need
+    // not be exact, and the exact one is the encoder's slowest step.
+    Some(crate::num::rsqrt::sqrt_wide(sum) as i64)
 }
 
 /// `v` scaled to length `len` (unchanged when that is not possible).
@@ -506,9 +515,9 @@ fn predict_vel(
                 }
                 _ => false,
             };
-            match (clamped_last, length(v1)) {
-                (true, Some(speed)) => with_length(v, speed),
-                _ => v,
+            match clamped_last.then(|| length(v1)).flatten() {
+                Some(speed) => with_length(v, speed),
+                None => v,
             }
         }
         _ => [0, 1, 2].map(|c| linear(v1[c], p2.map(|p| p.boids[i].vel.get(c).to_bits()))),
@@ -534,21 +543,19 @@ fn predict_pos(p1: &FlockState, vel: i64, dt: i64, c: usize, i: usize) -> i64 {
 
 type Head = (u64, Pcg32, Pcg32, Fx);
 
-/// Turns one value into its residual and back: `code(actual, predicted,
-/// angle)` returns the true value (the encoder writes `actual − predicted`
-/// and returns `actual`; the decoder reads the residual and returns
-/// `predicted + residual`). Angles differ in 32 bits, everything else in 64.
-type Code<'a> = dyn FnMut(i64, i64, bool) -> Result<i64, String> + 'a;
-
 /// Visits every residual of a flock delta in stream order, storing each
 /// true value into `cur` as it goes so later predictions can use it. The
 /// one walk serves the encoder and the decoder, so they cannot disagree on
-/// the order.
-fn walk(
+/// the order: `code(actual, predicted, angle)` turns one value into its
+/// residual and back and returns the true value (the encoder writes
+/// `actual − predicted` and returns `actual`; the decoder reads the
+/// residual and returns `predicted + residual`). Angles differ in 32 bits,
+/// everything else in 64.
+fn walk<F: FnMut(i64, i64, bool) -> Result<i64, String>>(
     cur: &mut FlockState,
     p1: &FlockState,
     p2: Option<&FlockState>,
-    code: &mut Code<'_>,
+    code: &mut F,
 ) -> Result<(), String> {
     let n = p1.boids.len();
     let dt = cur.dt.to_bits();
@@ -578,11 +585,11 @@ fn walk(
     Ok(())
 }
 
-fn model_columns_walk(
+fn model_columns_walk<F: FnMut(i64, i64, bool) -> Result<i64, String>>(
     cur: &mut FlockState,
     p1: &FlockState,
     p2: Option<&FlockState>,
-    code: &mut Code<'_>,
+    code: &mut F,
 ) -> Result<(), String> {
     let angle = !matches!(p1.model, ModelState::Weighted { .. });
     for c in 0..model_columns(&p1.model) {

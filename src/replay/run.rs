@@ -56,10 +56,19 @@ pub struct Recorded {
     pub final_hash: u64,
 }
 
+/// How many ticks the simulation may run ahead of the encoder: bounds the
+/// recorder's memory whatever the run length.
+const PIPELINE: usize = 16;
+
 /// Records ticks `0..=ticks` of a lesson into `w`: interventions from
 /// `inputs` (by the tick they lead into) are applied before that tick's
-/// step; `progress` is told each tick recorded.
-pub fn record<W: Write>(
+/// step; `progress` is told each tick simulated.
+///
+/// The simulation runs on the calling thread; hashing, delta encoding,
+/// compression and writing run on one worker thread that takes the states
+/// in tick order, so the file's bytes are the same as a single-threaded
+/// recorder's and the simulation pays only for a copy of each state.
+pub fn record<W: Write + Send>(
     w: W,
     source: &Source,
     ticks: u64,
@@ -84,32 +93,52 @@ pub fn record<W: Write>(
     };
     let io = |e: std::io::Error| format!("cannot write the replay: {e}");
     let mut writer = Writer::new(w, &header, &meta).map_err(io)?;
-    let none = Vec::new();
-    let mut hash = sim.state_hash();
-    writer.frame(0, &none, &sim.snapshot(), hash).map_err(io)?;
-    progress(0);
-    for tick in 1..=ticks {
-        let applied = inputs.get(&tick).unwrap_or(&none);
-        for i in applied {
-            sim.apply(i)
-                .map_err(|m| format!("input for tick {tick}: {m}"))?;
+    let (tx, rx) = std::sync::mpsc::sync_channel::<(u64, Vec<Input>, AnyState)>(PIPELINE);
+    std::thread::scope(|scope| {
+        let worker = scope.spawn(move || {
+            let mut hash = 0;
+            for (tick, applied, state) in rx {
+                hash = state.state_hash();
+                writer.frame(tick, &applied, &state, hash).map_err(io)?;
+            }
+            let (w, bytes) = writer.finish().map_err(io)?;
+            Ok::<_, String>((w, bytes, hash))
+        });
+        let mut failed = None;
+        for tick in 0..=ticks {
+            let applied = if tick == 0 {
+                Vec::new()
+            } else {
+                let applied = inputs.get(&tick).cloned().unwrap_or_default();
+                if let Some(m) = applied.iter().find_map(|i| sim.apply(i).err()) {
+                    failed = Some(format!("input for tick {tick}: {m}"));
+                    break;
+                }
+                sim.step();
+                applied
+            };
+            if tx.send((tick, applied, sim.snapshot())).is_err() {
+                break; // the worker stopped: its error is reported below
+            }
+            progress(tick);
         }
-        sim.step();
-        hash = sim.state_hash();
-        writer
-            .frame(tick, applied, &sim.snapshot(), hash)
-            .map_err(io)?;
-        progress(tick);
-    }
-    let (w, bytes) = writer.finish().map_err(io)?;
-    Ok((
-        w,
-        Recorded {
-            last_tick: ticks,
-            bytes,
-            final_hash: hash,
-        },
-    ))
+        drop(tx);
+        let done = worker
+            .join()
+            .map_err(|_| "the replay writer stopped unexpectedly".to_owned())?;
+        if let Some(m) = failed {
+            return Err(m);
+        }
+        let (w, bytes, final_hash) = done?;
+        Ok((
+            w,
+            Recorded {
+                last_tick: ticks,
+                bytes,
+                final_hash,
+            },
+        ))
+    })
 }
 
 /// Where two runs part.
