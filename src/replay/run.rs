@@ -202,7 +202,10 @@ fn divergence(
 /// Re-simulates a replay's lesson with today's code and compares every
 /// tick's hash; at the first mismatch, decodes the recorded state and names
 /// the fields that differ. `progress` is told each tick checked.
-pub fn verify<R: Read + Seek>(
+///
+/// Frames are read and checked on a worker thread a few ticks ahead of the
+/// simulation, so reading costs the simulation almost nothing.
+pub fn verify<R: Read + Seek + Send>(
     r: &mut Replay<R>,
     mut progress: impl FnMut(u64),
 ) -> Result<Verdict, ReplayError> {
@@ -230,29 +233,42 @@ pub fn verify<R: Read + Seek>(
     let name = r.file().to_owned();
     let mut mismatch = None;
     let mut last = None;
-    for info in r.frames() {
-        let info = info?;
-        if info.tick > 0 {
-            for i in &info.inputs {
-                if let Err(m) = sim.apply(i) {
-                    return Err(ReplayError {
-                        file: name,
-                        offset: Some(info.offset),
-                        tick: Some(info.tick),
-                        message: format!("a recorded input no longer applies: {m}"),
-                    });
+    let (tx, rx) = std::sync::mpsc::sync_channel(PIPELINE * 4);
+    std::thread::scope(|scope| {
+        let reader = &mut *r;
+        scope.spawn(move || {
+            for info in reader.frames() {
+                let stop = info.is_err();
+                if tx.send(info).is_err() || stop {
+                    break;
                 }
             }
-            sim.step();
+        });
+        for info in rx {
+            let info = info?;
+            if info.tick > 0 {
+                for i in &info.inputs {
+                    if let Err(m) = sim.apply(i) {
+                        return Err(ReplayError {
+                            file: name.clone(),
+                            offset: Some(info.offset),
+                            tick: Some(info.tick),
+                            message: format!("a recorded input no longer applies: {m}"),
+                        });
+                    }
+                }
+                sim.step();
+            }
+            let now = sim.state_hash();
+            if now != info.hash {
+                mismatch = Some((info.tick, info.hash, now));
+                break; // dropping the receiver stops the reader
+            }
+            last = Some(info.tick);
+            progress(info.tick);
         }
-        let now = sim.state_hash();
-        if now != info.hash {
-            mismatch = Some((info.tick, info.hash, now));
-            break;
-        }
-        last = Some(info.tick);
-        progress(info.tick);
-    }
+        Ok(())
+    })?;
     if let Some((tick, old_hash, new_hash)) = mismatch {
         let (old, _) = r.state_at(tick)?;
         return Ok(Verdict::Diverged(divergence(
