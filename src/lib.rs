@@ -4,7 +4,7 @@
 //! replayed anywhere and compared tick by tick.
 //!
 //! # Code map
-//! Dependencies point one way: `num → canon → sim → lesson → cli`.
+//! Dependencies point one way: `num → canon → sim → lesson → replay → cli`.
 //!
 //! - [`num`]: the fixed-point scalar [`num::Fx`], vectors, binary angles
 //!   with table-driven trigonometry, exact decimal parsing, the seeded
@@ -14,7 +14,9 @@
 //!   and one module per algorithm ([`sim::line`] so far).
 //! - [`lesson`]: lesson files (TOML) parsed and checked into a scenario and
 //!   narration beats, with errors that name the file, line and column.
-//! - [`replay::codec`]: the one place that talks to `bincode`.
+//! - [`replay`]: replay files — the container, keyframes and predicted
+//!   deltas, seeking, named-field diffs, record / verify / diff
+//!   ([`replay::codec`] is the one place that talks to `bincode`).
 //! - [`cli`]: the `flockstep` command line.
 //!
 //! # Invariants, stated as absences

@@ -82,7 +82,7 @@ pub enum Command {
         /// The tick
         #[arg(long, value_name = "N", value_parser = parse_ticks)]
         tick: u64,
-        /// Only fields whose path starts with this (e.g. boids[3] or model)
+        /// Only fields whose path starts with this (e.g. `boids[3]` or `model`)
         #[arg(long, value_name = "PATH")]
         field: Option<String>,
         /// Print {"tick", "hash", "inputs", "state"} as JSON (fixed-point numbers as raw I32F32 bits)
