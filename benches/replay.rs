@@ -84,8 +84,9 @@ fn seeks(path: &Path, ticks: u64, samples: u32) -> (Duration, Duration) {
     let mut times = Vec::new();
     for i in 0..samples {
         // Every tenth sample is a worst case: the tick before a keyframe.
+        let k = u64::from(Replay::open(path).unwrap().header.keyframe_every);
         let t = if i % 10 == 0 {
-            (rng.below((ticks / 256) as u32) as u64 + 1) * 256 - 1
+            (rng.below((ticks / k) as u32) as u64 + 1) * k - 1
         } else {
             rng.below(ticks as u32 + 1) as u64
         };
@@ -99,19 +100,23 @@ fn seeks(path: &Path, ticks: u64, samples: u32) -> (Duration, Duration) {
 }
 
 fn compare(label: &str, src: &Source, boids: u64, ticks: u64, rounds: usize) {
+    // Timing: many alternating rounds of a tenth of the run; size and
+    // seeking: the whole run.
     let path = scratch(&format!("{label}.fsr"));
     let (mut sim, mut rec, mut ver) = (Vec::new(), Vec::new(), Vec::new());
+    let short = ticks / 10;
     for _ in 0..rounds {
-        sim.push(simulate(src, ticks));
-        rec.push(record(src, ticks, &path));
-        ver.push(verify(&path, ticks));
+        sim.push(simulate(src, short));
+        rec.push(record(src, short, &path));
+        ver.push(verify(&path, short));
     }
+    record(src, ticks, &path);
     let r = Replay::open(&path).unwrap();
     let per = (r.len - r.data_start) as f64 / (boids * (ticks + 1)) as f64;
     let (s, c, v) = (median(sim), median(rec), median(ver));
     println!(
-        "REPLAY {label}: {boids} boids x {ticks} ticks: {} bytes, {per:.2} bytes/boid/tick (raw state 32)",
-        r.len
+        "REPLAY {label}: {boids} boids x {ticks} ticks: {} bytes, {per:.2} bytes/boid/tick (raw state 32), keyframe every {}",
+        r.len, r.header.keyframe_every
     );
     println!(
         "RATIO  {label} record/simulate   flockstep-record {:>8.1} ms   simulate {:>8.1} ms   ratio {:.3}x (overhead {:+.1} %)",
@@ -137,9 +142,9 @@ fn compare(label: &str, src: &Source, boids: u64, ticks: u64, rounds: usize) {
 fn bench(c: &mut Criterion) {
     let quick = std::env::var_os("REPLAY_BENCH_QUICK").is_some();
     let (ticks, rounds, long) = if quick {
-        (1_000, 1, 10_000)
+        (1_000, 3, 10_000)
     } else {
-        (10_000, 3, 100_000)
+        (10_000, 9, 100_000)
     };
     compare(
         "weighted-2d",
@@ -153,7 +158,12 @@ fn bench(c: &mut Criterion) {
     );
     compare(
         "heading-2d",
-        &source("flock-field-of-view", &["boids=1000"]),
+        // 1,000 boids at the density the flock bench uses (about 9 within
+        // each boid's 75-unit radius).
+        &source(
+            "flock-field-of-view",
+            &["boids=1000", "world_min=[0,0]", "world_max=[1600,1200]"],
+        ),
         1000,
         ticks,
         rounds,

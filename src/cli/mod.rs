@@ -66,9 +66,9 @@ pub enum Command {
         /// Override a scenario parameter (as for `run`); recorded in the replay
         #[arg(long = "set", value_name = "KEY=VALUE")]
         set: Vec<String>,
-        /// Ticks between keyframes (1-65536): smaller seeks faster, larger is smaller
-        #[arg(long, value_name = "K", default_value_t = crate::replay::file::DEFAULT_KEYFRAME_EVERY, value_parser = clap::value_parser!(u32).range(1..=65_536))]
-        keyframe_every: u32,
+        /// Ticks between keyframes (1-65536; default: 256, fewer for large states): smaller seeks faster, larger is smaller
+        #[arg(long, value_name = "K", value_parser = clap::value_parser!(u32).range(1..=65_536))]
+        keyframe_every: Option<u32>,
     },
     /// Describe a replay: format, lesson, ticks, size, integrity (every frame decoded and checked)
     Info {

@@ -43,7 +43,7 @@ pub fn record(
     output: Option<PathBuf>,
     ticks: Option<u64>,
     set: Vec<String>,
-    keyframe_every: u32,
+    keyframe_every: Option<u32>,
 ) -> Result<String, Failure> {
     for s in &set {
         Override::parse(s).map_err(|m| bad(format!("--set: {m}")))?;
@@ -91,7 +91,7 @@ pub fn record(
         BufWriter::with_capacity(1 << 16, f),
         &source,
         ticks,
-        Some(keyframe_every),
+        keyframe_every,
         &BTreeMap::new(),
         |t| {
             if t % 64 == 0 {

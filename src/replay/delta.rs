@@ -326,7 +326,21 @@ struct Varints<'a> {
 }
 
 impl Varints<'_> {
+    #[inline]
     fn next(&mut self) -> Result<i64, String> {
+        // Fast path: a one-byte residual (a value predicted to within ±63,
+        // the most common case).
+        if let Some(&b) = self.bytes.get(self.at)
+            && b < 0x80
+        {
+            self.at += 1;
+            let z = u64::from(b);
+            return Ok(((z >> 1) as i64) ^ -((z & 1) as i64));
+        }
+        self.next_long()
+    }
+
+    fn next_long(&mut self) -> Result<i64, String> {
         let mut z = 0u64;
         for shift in (0..64).step_by(7) {
             let Some(&b) = self.bytes.get(self.at) else {

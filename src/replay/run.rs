@@ -9,6 +9,7 @@ use crate::sim::{AnySim, AnyState, Input};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::io::{Read, Seek, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// How many differing fields a report lists.
 pub const REPORT_FIELDS: usize = 8;
@@ -56,6 +57,16 @@ pub struct Recorded {
     pub final_hash: u64,
 }
 
+/// The keyframe interval for a state of this size: [`DEFAULT_KEYFRAME_EVERY`]
+/// for small states, fewer for large ones, so that seeking (which decodes
+/// from the keyframe before the tick) decodes at most about 8 MiB of raw
+/// state: a power of two from 16 to 256.
+pub fn auto_keyframe_every(state: &AnyState) -> u32 {
+    let bytes = super::codec::encode(state).map_or(1, |b| b.len().max(1) as u64);
+    let k = ((8u64 << 20) / bytes).clamp(16, u64::from(DEFAULT_KEYFRAME_EVERY));
+    1 << (63 - k.leading_zeros())
+}
+
 /// How many ticks the simulation may run ahead of the encoder: bounds the
 /// recorder's memory whatever the run length.
 const PIPELINE: usize = 16;
@@ -78,11 +89,15 @@ pub fn record<W: Write + Send>(
 ) -> Result<(W, Recorded), String> {
     let lesson = source.lesson()?;
     let mut sim = AnySim::new(&lesson.scenario).map_err(|m| format!("{}: {m}", source.file))?;
+    let keyframe_every = match keyframe_every {
+        Some(k) => k,
+        None => auto_keyframe_every(&sim.snapshot()),
+    };
     let header = Header::new(
         lesson.scenario.sim_name(),
         sim.dt().to_bits(),
         lesson.scenario.seed(),
-        keyframe_every.unwrap_or(DEFAULT_KEYFRAME_EVERY),
+        keyframe_every,
     );
     let meta = Meta {
         flockstep: env!("CARGO_PKG_VERSION").to_owned(),
@@ -203,9 +218,9 @@ fn divergence(
 /// tick's hash; at the first mismatch, decodes the recorded state and names
 /// the fields that differ. `progress` is told each tick checked.
 ///
-/// Frames are read and checked on a worker thread a few ticks ahead of the
-/// simulation, so reading costs the simulation almost nothing.
-pub fn verify<R: Read + Seek + Send>(
+/// States are hashed and compared on a worker thread a few ticks behind
+/// the simulation, which pays only for a copy of each state.
+pub fn verify<R: Read + Seek>(
     r: &mut Replay<R>,
     mut progress: impl FnMut(u64),
 ) -> Result<Verdict, ReplayError> {
@@ -231,53 +246,63 @@ pub fn verify<R: Read + Seek + Send>(
         ));
     }
     let name = r.file().to_owned();
-    let mut mismatch = None;
-    let mut last = None;
-    let (tx, rx) = std::sync::mpsc::sync_channel(PIPELINE * 4);
-    std::thread::scope(|scope| {
-        let reader = &mut *r;
-        scope.spawn(move || {
-            for info in reader.frames() {
-                let stop = info.is_err();
-                if tx.send(info).is_err() || stop {
-                    break;
+    let stop = AtomicBool::new(false);
+    let (tx, rx) = std::sync::mpsc::sync_channel::<(u64, u64, AnyState)>(PIPELINE);
+    let (mismatch, last, failed) = std::thread::scope(|scope| {
+        let stop = &stop;
+        let hasher = scope.spawn(move || {
+            for (tick, recorded, state) in rx {
+                let now = state.state_hash();
+                if now != recorded {
+                    stop.store(true, Ordering::Relaxed);
+                    return Some((tick, recorded, now, state));
                 }
             }
+            None
         });
-        for info in rx {
-            let info = info?;
+        let (mut last, mut failed) = (None, None);
+        for info in r.frames() {
+            if stop.load(Ordering::Relaxed) {
+                break;
+            }
+            let info = match info {
+                Ok(info) => info,
+                Err(e) => {
+                    failed = Some(e);
+                    break;
+                }
+            };
             if info.tick > 0 {
-                for i in &info.inputs {
-                    if let Err(m) = sim.apply(i) {
-                        return Err(ReplayError {
-                            file: name.clone(),
-                            offset: Some(info.offset),
-                            tick: Some(info.tick),
-                            message: format!("a recorded input no longer applies: {m}"),
-                        });
-                    }
+                if let Some(m) = info.inputs.iter().find_map(|i| sim.apply(i).err()) {
+                    failed = Some(ReplayError {
+                        file: name.clone(),
+                        offset: Some(info.offset),
+                        tick: Some(info.tick),
+                        message: format!("a recorded input no longer applies: {m}"),
+                    });
+                    break;
                 }
                 sim.step();
             }
-            let now = sim.state_hash();
-            if now != info.hash {
-                mismatch = Some((info.tick, info.hash, now));
-                break; // dropping the receiver stops the reader
+            if tx.send((info.tick, info.hash, sim.snapshot())).is_err() {
+                break;
             }
             last = Some(info.tick);
             progress(info.tick);
         }
-        Ok(())
-    })?;
-    if let Some((tick, old_hash, new_hash)) = mismatch {
+        drop(tx);
+        let mismatch = hasher.join().unwrap_or(None);
+        (mismatch, last, failed)
+    });
+    // A divergence comes before any later problem with the file.
+    if let Some((tick, old_hash, new_hash, now)) = mismatch {
         let (old, _) = r.state_at(tick)?;
         return Ok(Verdict::Diverged(divergence(
-            &old,
-            &sim.snapshot(),
-            tick,
-            old_hash,
-            new_hash,
+            &old, &now, tick, old_hash, new_hash,
         )));
+    }
+    if let Some(e) = failed {
+        return Err(e);
     }
     match (last, &r.end) {
         (Some(last), _) => Ok(Verdict::Match { first: 0, last }),
