@@ -246,7 +246,7 @@ impl<W: Write> Writer<W> {
                 self.next_tick.unwrap_or(0).wrapping_sub(1)
             )));
         }
-        let key = self.next_tick.is_none() || tick % u64::from(self.keyframe_every) == 0;
+        let key = self.next_tick.is_none() || tick.is_multiple_of(u64::from(self.keyframe_every));
         let (kind, raw_len) = self
             .enc
             .encode(state, key, &mut self.payload)
