@@ -389,7 +389,9 @@ mod random_states {
             let (mut enc, mut dec) = (Encoder::new(), Decoder::new());
             let mut out = Vec::new();
             for (t, s) in states.iter().enumerate() {
-                let (kind, raw) = enc.encode(s, (t as u32).is_multiple_of(key), &mut out).unwrap();
+                let (kind, raw) = enc
+                    .encode(s, (t as u32).is_multiple_of(key), &mut out)
+                    .unwrap();
                 assert_eq!(
                     &dec.decode(kind, raw, &out).unwrap(),
                     s,

@@ -722,7 +722,9 @@ mod tests {
                 sim.step();
             }
             let state = sim.snapshot();
-            let (kind, raw) = enc.encode(&state, t.is_multiple_of(key_every), &mut out).unwrap();
+            let (kind, raw) = enc
+                .encode(&state, t.is_multiple_of(key_every), &mut out)
+                .unwrap();
             kinds[kind as usize] += 1;
             if t > 0 {
                 delta_bytes += out.len() as u64;
