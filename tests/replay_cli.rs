@@ -378,3 +378,25 @@ fn crc32c(b: &[u8]) -> u32 {
     }
     !c
 }
+
+/// Flipped bytes all through a recording, through the real binary: `info`
+/// (which decodes every frame) reports each one with a byte offset, exit 2.
+#[test]
+fn flipped_bytes_through_the_cli() {
+    let d = Dir::new("flips");
+    let good = std::fs::read(golden("line-error-term")).unwrap();
+    let f = d.file("flipped.fsr");
+    let mut checked = 0;
+    for i in (0..good.len()).step_by(good.len() / 60) {
+        let mut b = good.clone();
+        b[i] ^= 0x40;
+        std::fs::write(&f, &b).unwrap();
+        let o = flockstep(&["info", &f]);
+        let err = text(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "byte {i}: {err}");
+        assert!(err.contains(&format!("{f}: byte ")), "byte {i}: {err}");
+        assert!(!err.contains("panicked"), "byte {i}: {err}");
+        checked += 1;
+    }
+    assert!(checked >= 60);
+}
