@@ -14,7 +14,6 @@
 //! a 10,000-tick file.
 
 use criterion::{Criterion, criterion_group};
-use flockstep::lesson::BUNDLED;
 use flockstep::num::Pcg32;
 use flockstep::replay::Replay;
 use flockstep::replay::run::{self, Source, Verdict};
@@ -26,12 +25,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 fn source(id: &str, sets: &[&str]) -> Source {
-    let b = BUNDLED.iter().find(|b| b.id == id).unwrap();
-    Source {
-        file: b.path.to_owned(),
-        text: b.source.to_owned(),
-        overrides: sets.iter().map(|s| s.to_string()).collect(),
-    }
+    Source::bundled(id, sets).unwrap()
 }
 
 fn scratch(name: &str) -> PathBuf {

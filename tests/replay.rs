@@ -2,7 +2,6 @@
 //! memory and to disk, read back, seeked, verified, compared; and every way
 //! a file can be damaged.
 
-use flockstep::lesson::BUNDLED;
 use flockstep::replay::run::{self, Source, Verdict};
 use flockstep::replay::{End, Replay};
 use flockstep::sim::{AnySim, Cell, Input};
@@ -10,12 +9,7 @@ use std::collections::BTreeMap;
 use std::io::Cursor;
 
 fn source(id: &str, sets: &[&str]) -> Source {
-    let b = BUNDLED.iter().find(|b| b.id == id).unwrap();
-    Source {
-        file: b.path.to_owned(),
-        text: b.source.to_owned(),
-        overrides: sets.iter().map(|s| s.to_string()).collect(),
-    }
+    Source::bundled(id, sets).unwrap()
 }
 
 fn record(id: &str, sets: &[&str], ticks: u64, key: u32) -> Vec<u8> {
@@ -239,33 +233,17 @@ fn foreign_and_mangled_files_are_named_as_such() {
     assert!(msg(&seven).contains("7-bit"));
     let mut newer = bytes.clone();
     newer[8] = 2;
-    let c = crc(&newer[..60]);
+    let c = crc32c::crc32c(&newer[..60]);
     newer[60..64].copy_from_slice(&c.to_le_bytes());
     assert!(msg(&newer).contains("newer"), "{}", msg(&newer));
     let mut codec = bytes.clone();
     codec[12] = 9;
-    let c = crc(&codec[..60]);
+    let c = crc32c::crc32c(&codec[..60]);
     codec[60..64].copy_from_slice(&c.to_le_bytes());
     assert!(msg(&codec).contains("unknown payload codec 9"));
     let mut head = bytes.clone();
     head[30] ^= 1;
     assert!(msg(&head).contains("header checksum"));
-}
-
-fn crc(b: &[u8]) -> u32 {
-    // CRC-32C, bitwise (the reader uses the crc32c crate).
-    let mut c = !0u32;
-    for &x in b {
-        c ^= u32::from(x);
-        for _ in 0..8 {
-            c = if c & 1 != 0 {
-                (c >> 1) ^ 0x82F6_3B78
-            } else {
-                c >> 1
-            };
-        }
-    }
-    !c
 }
 
 mod random_states {

@@ -277,7 +277,7 @@ fn damaged_files_are_named_with_the_place() {
         f
     };
     let crc = |b: &mut Vec<u8>| {
-        let c = crc32c(&b[..60]);
+        let c = crc32c::crc32c(&b[..60]);
         b[60..64].copy_from_slice(&c.to_le_bytes());
     };
     let mut newer = good.clone();
@@ -361,22 +361,6 @@ fn unwritable_outputs_fail_before_simulating_and_lose_nothing() {
     assert_eq!(std::fs::read(&keep).unwrap(), b"precious");
     assert!(!Path::new(&format!("{keep}.partial")).exists());
     rejects(&["record", "no-such-lesson"], "no-such-lesson", "no lesson");
-}
-
-/// CRC-32C, bitwise (the reader uses the crc32c crate).
-fn crc32c(b: &[u8]) -> u32 {
-    let mut c = !0u32;
-    for &x in b {
-        c ^= u32::from(x);
-        for _ in 0..8 {
-            c = if c & 1 != 0 {
-                (c >> 1) ^ 0x82F6_3B78
-            } else {
-                c >> 1
-            };
-        }
-    }
-    !c
 }
 
 /// Flipped bytes all through a recording, through the real binary: `info`

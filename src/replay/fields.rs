@@ -431,81 +431,51 @@ impl<'a, 'b> ser::Serializer for &'a mut Flatten<'b> {
     }
 }
 
-impl ser::SerializeSeq for Compound<'_, '_> {
-    type Ok = ();
-    type Error = Never;
-    fn serialize_element<T: Serialize + ?Sized>(&mut self, v: &T) -> Result<(), Never> {
-        self.element(v)
-    }
-    fn end(self) -> Result<(), Never> {
-        Ok(())
-    }
+/// The positional compounds: every element gets the next index.
+macro_rules! positional {
+    ($($tr:ident :: $method:ident),*) => {$(
+        impl ser::$tr for Compound<'_, '_> {
+            type Ok = ();
+            type Error = Never;
+            fn $method<T: Serialize + ?Sized>(&mut self, v: &T) -> Result<(), Never> {
+                self.element(v)
+            }
+            fn end(self) -> Result<(), Never> {
+                Ok(())
+            }
+        }
+    )*};
 }
 
-impl ser::SerializeTuple for Compound<'_, '_> {
-    type Ok = ();
-    type Error = Never;
-    fn serialize_element<T: Serialize + ?Sized>(&mut self, v: &T) -> Result<(), Never> {
-        self.element(v)
-    }
-    fn end(self) -> Result<(), Never> {
-        Ok(())
-    }
+positional!(
+    SerializeSeq::serialize_element,
+    SerializeTuple::serialize_element,
+    SerializeTupleStruct::serialize_field,
+    SerializeTupleVariant::serialize_field
+);
+
+/// The named compounds: every field is a path step.
+macro_rules! named {
+    ($($tr:ident),*) => {$(
+        impl ser::$tr for Compound<'_, '_> {
+            type Ok = ();
+            type Error = Never;
+            fn serialize_field<T: Serialize + ?Sized>(
+                &mut self,
+                name: &'static str,
+                v: &T,
+            ) -> Result<(), Never> {
+                let suffix = self.f.field_suffix(name);
+                self.f.child(&suffix, v)
+            }
+            fn end(self) -> Result<(), Never> {
+                Ok(())
+            }
+        }
+    )*};
 }
 
-impl ser::SerializeTupleStruct for Compound<'_, '_> {
-    type Ok = ();
-    type Error = Never;
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, v: &T) -> Result<(), Never> {
-        self.element(v)
-    }
-    fn end(self) -> Result<(), Never> {
-        Ok(())
-    }
-}
-
-impl ser::SerializeTupleVariant for Compound<'_, '_> {
-    type Ok = ();
-    type Error = Never;
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, v: &T) -> Result<(), Never> {
-        self.element(v)
-    }
-    fn end(self) -> Result<(), Never> {
-        Ok(())
-    }
-}
-
-impl ser::SerializeStruct for Compound<'_, '_> {
-    type Ok = ();
-    type Error = Never;
-    fn serialize_field<T: Serialize + ?Sized>(
-        &mut self,
-        name: &'static str,
-        v: &T,
-    ) -> Result<(), Never> {
-        let suffix = self.f.field_suffix(name);
-        self.f.child(&suffix, v)
-    }
-    fn end(self) -> Result<(), Never> {
-        Ok(())
-    }
-}
-
-impl ser::SerializeStructVariant for Compound<'_, '_> {
-    type Ok = ();
-    type Error = Never;
-    fn serialize_field<T: Serialize + ?Sized>(
-        &mut self,
-        name: &'static str,
-        v: &T,
-    ) -> Result<(), Never> {
-        let suffix = self.f.field_suffix(name);
-        self.f.child(&suffix, v)
-    }
-    fn end(self) -> Result<(), Never> {
-        Ok(())
-    }
-}
+named!(SerializeStruct, SerializeStructVariant);
 
 /// Maps: each key is flattened on its own and shown inside brackets.
 struct MapFlatten<'a, 'b> {
