@@ -436,3 +436,24 @@ mod random_states {
         }
     }
 }
+
+/// The fuzzer's corpus (`fuzz/corpus/replay`, kept in the repository) as a
+/// regression suite on every `cargo test`: each input opens, scans and
+/// decodes as far as it can, and never panics. (The fuzzer itself runs with
+/// checksums off; here they are on, as for users.)
+#[test]
+fn the_fuzz_corpus_never_panics() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/corpus/replay");
+    let mut n = 0;
+    for e in std::fs::read_dir(dir).unwrap() {
+        let bytes = std::fs::read(e.unwrap().path()).unwrap();
+        if let Ok(mut r) = open(&bytes) {
+            let _ = r.check_all();
+            if let Some(last) = r.last_tick {
+                let _ = r.state_at(last);
+            }
+        }
+        n += 1;
+    }
+    assert!(n > 8, "the corpus is there");
+}
