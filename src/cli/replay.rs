@@ -24,9 +24,9 @@ impl From<ReplayError> for Failure {
 /// free) otherwise.
 fn progress(len: u64, what: &str) -> ProgressBar {
     let bar = ProgressBar::with_draw_target(Some(len), ProgressDrawTarget::stderr());
-    if let Ok(style) =
-        ProgressStyle::with_template("{msg} [{bar:40}] {pos}/{len} ticks, {per_sec}, eta {eta}")
-    {
+    if let Ok(style) = ProgressStyle::with_template(
+        "{msg} [{bar:40}] {pos}/{len} ticks, {elapsed_precise} elapsed, eta {eta}",
+    ) {
         bar.set_style(style.progress_chars("=> "));
     }
     bar.set_message(what.to_owned());
