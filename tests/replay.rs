@@ -368,7 +368,7 @@ mod random_states {
             let mut out = Vec::new();
             for (t, s) in states.iter().enumerate() {
                 let (kind, raw) = enc
-                    .encode(s, (t as u32).is_multiple_of(key), &mut out)
+                    .encode(s.clone(), (t as u32).is_multiple_of(key), &mut out)
                     .unwrap();
                 assert_eq!(
                     &dec.decode(kind, raw, &out).unwrap(),
@@ -386,7 +386,7 @@ mod random_states {
             };
             let mut w = Writer::new(Vec::new(), &header, &meta).unwrap();
             for (t, s) in states.iter().enumerate() {
-                w.frame(t as u64, &[], s, s.state_hash()).unwrap();
+                w.frame(t as u64, &[], s.clone(), s.state_hash()).unwrap();
             }
             let (bytes, _) = w.finish().unwrap();
             let mut r = open(&bytes).unwrap();

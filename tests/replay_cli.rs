@@ -153,10 +153,10 @@ fn verify_names_the_first_divergent_field() {
         DEFAULT_KEYFRAME_EVERY,
     );
     let mut w = Writer::new(std::fs::File::create(&f).unwrap(), &header, &meta).unwrap();
-    w.frame(0, &[], &sim.snapshot(), sim.state_hash()).unwrap();
+    w.frame(0, &[], sim.snapshot(), sim.state_hash()).unwrap();
     for t in 1..=30 {
         sim.step();
-        w.frame(t, &[], &sim.snapshot(), sim.state_hash()).unwrap();
+        w.frame(t, &[], sim.snapshot(), sim.state_hash()).unwrap();
     }
     w.finish().unwrap();
 

@@ -136,17 +136,18 @@ impl Encoder {
     }
 
     /// Encodes `state` into `out` (cleared first): a keyframe if `key` or if
-    /// there is no previous state. Returns the kind and the raw length.
+    /// there is no previous state. Returns the kind and the raw length. The
+    /// encoder keeps the state (the next delta is taken against it).
     pub fn encode(
         &mut self,
-        state: &AnyState,
+        mut state: AnyState,
         key: bool,
         out: &mut Vec<u8>,
     ) -> Result<(Kind, u32), String> {
         out.clear();
         self.raw.clear();
         let key = key || self.history.prev.is_none();
-        let flock = match (state, self.history.flock()) {
+        let flock = match (&mut state, self.history.flock()) {
             (AnyState::Flock(cur), (Some(p1), p2)) if !key => {
                 flock_residuals(cur, p1, p2, &mut self.raw)
             }
@@ -155,7 +156,7 @@ impl Encoder {
         let kind = if flock {
             Kind::Flock
         } else {
-            self.raw = codec::encode(state).map_err(|e| e.to_string())?;
+            self.raw = codec::encode(&state).map_err(|e| e.to_string())?;
             if key { Kind::Key } else { Kind::Bytes }
         };
         if key {
@@ -185,7 +186,7 @@ impl Encoder {
             }
         }
         let raw_len = u32::try_from(self.raw.len()).map_err(|_| "a state larger than 4 GiB")?;
-        self.history.push(state.clone());
+        self.history.push(state);
         Ok((kind, raw_len))
     }
 }
@@ -618,9 +619,10 @@ fn model_columns_walk<F: FnMut(i64, i64, bool) -> Result<i64, String>>(
 }
 
 /// Writes the residuals of `cur` against `p1` (and `p2`); false when the
-/// shapes do not allow a flock delta.
+/// shapes do not allow a flock delta. (`cur` is walked in place: encoding
+/// stores back the values it reads, so it is left as it was.)
 fn flock_residuals(
-    cur: &FlockState,
+    cur: &mut FlockState,
     p1: &FlockState,
     p2: Option<&FlockState>,
     out: &mut Vec<u8>,
@@ -639,7 +641,6 @@ fn flock_residuals(
     };
     out.extend_from_slice(&(head.len() as u32).to_le_bytes());
     out.extend_from_slice(&head);
-    let mut scratch = cur.clone();
     let mut code = |actual: i64, predicted: i64, angle: bool| {
         let r = if angle {
             i64::from((actual as u32).wrapping_sub(predicted as u32) as i32)
@@ -649,7 +650,7 @@ fn flock_residuals(
         put_varint(out, r);
         Ok(actual)
     };
-    walk(&mut scratch, p1, p2, &mut code).is_ok()
+    walk(cur, p1, p2, &mut code).is_ok()
 }
 
 fn flock_from_residuals(
@@ -723,7 +724,7 @@ mod tests {
             }
             let state = sim.snapshot();
             let (kind, raw) = enc
-                .encode(&state, t.is_multiple_of(key_every), &mut out)
+                .encode(state.clone(), t.is_multiple_of(key_every), &mut out)
                 .unwrap();
             kinds[kind as usize] += 1;
             if t > 0 {

@@ -237,7 +237,7 @@ impl<W: Write> Writer<W> {
         &mut self,
         tick: u64,
         inputs: &[Input],
-        state: &AnyState,
+        state: AnyState,
         hash: u64,
     ) -> io::Result<()> {
         if self.next_tick.is_some_and(|t| t != tick) {

@@ -123,7 +123,7 @@ pub fn record<W: Write + Send>(
             let mut hash = 0;
             for (tick, applied, state) in rx {
                 hash = state.state_hash();
-                writer.frame(tick, &applied, &state, hash).map_err(io)?;
+                writer.frame(tick, &applied, state, hash).map_err(io)?;
             }
             let (w, bytes) = writer.finish().map_err(io)?;
             Ok::<_, String>((w, bytes, hash))
