@@ -371,7 +371,7 @@ mod random_states {
                     .encode(s.clone(), (t as u32).is_multiple_of(key), &mut out)
                     .unwrap();
                 assert_eq!(
-                    &dec.decode(kind, raw, &out).unwrap(),
+                    dec.decode(kind, raw, &out).unwrap(),
                     s,
                     "case {case} tick {t}"
                 );

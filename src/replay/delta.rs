@@ -224,8 +224,14 @@ impl Decoder {
     }
 
     /// Decodes one payload of `kind` whose raw form is `raw_len` bytes.
-    /// Frames must come in order from a keyframe.
-    pub fn decode(&mut self, kind: Kind, raw_len: u32, payload: &[u8]) -> Result<AnyState, String> {
+    /// Frames must come in order from a keyframe. The state is the
+    /// decoder's (the next delta is taken against it): clone it to keep it.
+    pub fn decode(
+        &mut self,
+        kind: Kind,
+        raw_len: u32,
+        payload: &[u8],
+    ) -> Result<&AnyState, String> {
         let raw_len = raw_len as usize;
         if raw_len > codec::MAX_PAYLOAD {
             return Err(format!("a state of {raw_len} bytes (the limit is 64 MiB)"));
@@ -253,8 +259,8 @@ impl Decoder {
         });
         match result {
             Ok(state) => {
-                self.history.push(state.clone());
-                Ok(state)
+                self.history.push(state);
+                Ok(self.history.prev.as_ref().expect("just pushed"))
             }
             Err(e) => {
                 // The stream is now in an unknown place: start again.
@@ -731,7 +737,7 @@ mod tests {
                 delta_bytes += out.len() as u64;
             }
             let back = dec.decode(kind, raw, &out).unwrap();
-            assert!(back == state, "{id}: tick {t} decodes differently");
+            assert!(*back == state, "{id}: tick {t} decodes differently");
         }
         assert_eq!(kinds[0], ticks / key_every + 1, "{id}: keyframes");
         (delta_bytes / ticks, kinds[2])

@@ -918,19 +918,20 @@ impl<R: Read + Seek> Replay<R> {
                 .read_frame(at, Some(t), strict)
                 .map_err(|e| self.frame_error(e, Some(t)))?;
             let payload = &self.buf[info.inputs_len as usize..self.buf.len() - 4];
-            let state = self
-                .dec
-                .decode(info.kind, info.raw_len, payload)
-                .map_err(|m| {
-                    self.error(
+            let state = match self.dec.decode(info.kind, info.raw_len, payload) {
+                // Only the state asked for is copied out of the decoder.
+                Ok(s) => (t == tick).then(|| s.clone()),
+                Err(m) => {
+                    return Err(self.error(
                         Some(at + FRAME_HEAD_LEN),
                         Some(t),
                         format!("undecodable state: {m}"),
-                    )
-                })?;
+                    ));
+                }
+            };
             at += info.len;
             self.cursor = t.checked_add(1).map(|next| (next, at));
-            if t == tick {
+            if let Some(state) = state {
                 if state.state_hash() != info.hash {
                     return Err(self.error(
                         Some(info.offset),
