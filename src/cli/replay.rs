@@ -163,14 +163,10 @@ pub fn describe<R: std::io::Read + std::io::Seek>(r: &Replay<R>) -> String {
     );
     let _ = writeln!(
         s,
-        "sim          {}, seed {}, tick length {} ({})",
+        "sim          {}, seed {}, tick length {}",
         h.sim,
         h.seed,
-        crate::num::Fx::from_bits(h.dt_bits),
         fields::Value::Fx(h.dt_bits)
-            .to_string()
-            .split_once('(')
-            .map_or("", |(_, b)| b.trim_end_matches(')'))
     );
     let frames = r
         .last_tick
