@@ -177,8 +177,14 @@ pub fn describe<R: std::io::Read + std::io::Seek>(r: &Replay<R>) -> String {
     };
     let _ = writeln!(
         s,
-        "ticks        {ticks} ({frames} frames, {} keyframes, one every {} ticks)",
+        "ticks        {ticks} ({frames} {}, {} {}, one every {} ticks)",
+        if frames == 1 { "frame" } else { "frames" },
         r.keyframes.len(),
+        if r.keyframes.len() == 1 {
+            "keyframe"
+        } else {
+            "keyframes"
+        },
         h.keyframe_every
     );
     let _ = writeln!(

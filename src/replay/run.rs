@@ -392,13 +392,14 @@ pub fn report(d: &Divergence, old: &str, new: &str) -> String {
     let show =
         |v: &Option<fields::Value>| v.as_ref().map_or("(absent)".to_owned(), |v| v.to_string());
     for f in &d.fields {
+        let path = if f.path.is_empty() { "state" } else { &f.path };
         match &f.new_path {
             None => {
                 let _ = writeln!(
                     s,
                     "  tick {}: {}  {old} {}  {new} {}",
                     d.tick,
-                    f.path,
+                    path,
                     show(&f.old),
                     show(&f.new)
                 );
@@ -408,7 +409,7 @@ pub fn report(d: &Divergence, old: &str, new: &str) -> String {
                     s,
                     "  tick {}: the state's shape differs: {old} has {} = {}, {new} has {np} = {}",
                     d.tick,
-                    f.path,
+                    path,
                     show(&f.old),
                     show(&f.new)
                 );
