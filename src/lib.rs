@@ -17,6 +17,8 @@
 //! - [`replay`]: replay files — the container, keyframes and predicted
 //!   deltas, seeking, named-field diffs, record / verify / diff
 //!   ([`replay::codec`] is the one place that talks to `bincode`).
+//! - [`viewer`]: the lesson player's clock ([`viewer::timeline`]); the
+//!   window comes with the viewer.
 //! - [`cli`]: the `flockstep` command line.
 //!
 //! # Invariants, stated as absences
@@ -36,3 +38,4 @@ pub mod lesson;
 pub mod num;
 pub mod replay;
 pub mod sim;
+pub mod viewer;
