@@ -421,13 +421,12 @@ impl<'a, 'b> ser::Serializer for &'a mut Flatten<'b> {
     }
     fn serialize_struct_variant(
         self,
-        _: &'static str,
-        _: u32,
+        name: &'static str,
+        index: u32,
         variant: &'static str,
-        _: usize,
+        len: usize,
     ) -> Result<Compound<'a, 'b>, Never> {
-        self.leaf(Value::Variant(variant))?;
-        self.serialize_tuple(0)
+        self.serialize_tuple_variant(name, index, variant, len)
     }
 }
 
