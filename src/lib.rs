@@ -4,7 +4,7 @@
 //! replayed anywhere and compared tick by tick.
 //!
 //! # Code map
-//! Dependencies point one way: `num → canon → sim → lesson → replay → cli`.
+//! Dependencies point one way: `num → canon → sim → lesson → replay → scene → viewer → cli`.
 //!
 //! - [`num`]: the fixed-point scalar [`num::Fx`], vectors, binary angles
 //!   with table-driven trigonometry, exact decimal parsing, the seeded
@@ -17,8 +17,12 @@
 //! - [`replay`]: replay files — the container, keyframes and predicted
 //!   deltas, seeking, named-field diffs, record / verify / diff
 //!   ([`replay::codec`] is the one place that talks to `bincode`).
-//! - [`viewer`]: the lesson player's clock ([`viewer::timeline`]); the
-//!   window comes with the viewer.
+//! - [`scene`]: what the viewer draws, as data — a pure, float-free
+//!   function from a sim, its explain record, view options and camera to
+//!   shapes and text panels.
+//! - [`viewer`]: the macroquad lesson player and `flockstep render`: the
+//!   clock ([`viewer::timeline`]), the app state machine
+//!   ([`viewer::app`]), and the one module that draws.
 //! - [`cli`]: the `flockstep` command line.
 //!
 //! # Invariants, stated as absences
@@ -37,5 +41,6 @@ pub mod cli;
 pub mod lesson;
 pub mod num;
 pub mod replay;
+pub mod scene;
 pub mod sim;
 pub mod viewer;

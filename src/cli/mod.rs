@@ -34,6 +34,40 @@ pub struct Cli {
 /// The subcommands.
 #[derive(Subcommand, Debug)]
 pub enum Command {
+    /// Open the viewer on a lesson or replay (no argument: the lesson picker)
+    View {
+        /// Lesson file, bundled lesson id or replay file (.fsr)
+        target: Option<String>,
+        /// Override a scenario parameter of a lesson (as for `run`)
+        #[arg(long = "set", value_name = "KEY=VALUE")]
+        set: Vec<String>,
+    },
+    /// Render the frame the viewer shows at a tick to a PNG (needs an X display; headless: xvfb-run -a -s '-screen 0 1280x720x24' flockstep render …)
+    Render {
+        /// Lesson file, bundled lesson id or replay file (.fsr)
+        target: String,
+        /// The tick to draw
+        #[arg(long, value_name = "N", value_parser = parse_ticks)]
+        tick: u64,
+        /// The PNG to write (written beside it first, renamed when complete)
+        #[arg(short, long, value_name = "FILE.png")]
+        output: std::path::PathBuf,
+        /// Window size in pixels
+        #[arg(long, value_name = "WxH", default_value = "1280x720", value_parser = parse_size)]
+        size: (i32, i32),
+        /// Show exactly these overlays (repeat; default: those of the beat in force)
+        #[arg(long = "overlay", value_name = "NAME")]
+        overlays: Vec<String>,
+        /// Inspect this boid (flock) or chaser (line)
+        #[arg(long, value_name = "ID")]
+        select: Option<u32>,
+        /// Text size in percent (presenter mode: 150)
+        #[arg(long, value_name = "PERCENT", default_value_t = 100, value_parser = clap::value_parser!(u16).range(60..=300))]
+        text_scale: u16,
+        /// Override a scenario parameter of a lesson (as for `run`)
+        #[arg(long = "set", value_name = "KEY=VALUE")]
+        set: Vec<String>,
+    },
     /// List the bundled lessons
     Lessons,
     /// Simulate a lesson headless; print ticks, time, ticks/s and the final state hash
@@ -160,6 +194,21 @@ pub enum Command {
     },
 }
 
+/// Parses a window size `WxH` (each 64-8192).
+pub fn parse_size(s: &str) -> Result<(i32, i32), String> {
+    let (w, h) = s
+        .split_once(['x', 'X'])
+        .ok_or_else(|| format!("`{s}` is not WxH (such as 1280x720)"))?;
+    let n = |v: &str| {
+        v.trim()
+            .parse::<i32>()
+            .ok()
+            .filter(|n| (64..=8192).contains(n))
+            .ok_or_else(|| format!("`{v}` in `{s}` is not a size in 64..=8192"))
+    };
+    Ok((n(w)?, n(h)?))
+}
+
 /// Parses a heuristic weight: a decimal in 0..=1000, read exactly.
 pub fn parse_weight(s: &str) -> Result<crate::num::Fx, String> {
     let v = crate::num::parse_fx(s.trim()).map_err(|e| format!("'{s}' is not a number: {e}"))?;
@@ -280,11 +329,20 @@ fn emit(out: &str) -> ExitCode {
 /// Runs a parsed command and returns what it prints.
 pub fn execute(cli: Cli) -> Result<String, Failure> {
     match cli.command {
-        None => Ok(format!(
-            "{}\n\n{}",
-            <Cli as clap::CommandFactory>::command().render_help(),
-            lessons_table()
-        )),
+        None => view(None, &[]),
+        Some(Command::View { target, set }) => view(target.as_deref(), &set),
+        Some(Command::Render {
+            target,
+            tick,
+            output,
+            size,
+            overlays,
+            select,
+            text_scale,
+            set,
+        }) => render(
+            &target, tick, output, size, &overlays, select, text_scale, &set,
+        ),
         Some(Command::Lessons) => Ok(lessons_table()),
         Some(Command::Record {
             lesson,
@@ -366,6 +424,51 @@ pub fn execute(cli: Cli) -> Result<String, Failure> {
             path(&map, &grid, from, to, &cfg, json, trace)
         }
     }
+}
+
+/// `flockstep view`: the window on the picker, a lesson or a replay. A
+/// lesson or replay that does not open is reported in the window (and on
+/// standard error) over the picker.
+fn view(target: Option<&str>, set: &[String]) -> Result<String, Failure> {
+    crate::viewer::window::display_available().map_err(bad)?;
+    let mut app = crate::viewer::app::App::new();
+    if let Some(t) = target {
+        app.open(t, set);
+        if let Some(e) = &app.error {
+            eprintln!("error: {e}");
+        }
+    } else if !set.is_empty() {
+        return Err(bad("--set needs a lesson to apply to"));
+    }
+    crate::viewer::window::run(app).map_err(bad)?;
+    Ok(String::new())
+}
+
+/// `flockstep render`: one frame of the viewer to a PNG.
+#[allow(clippy::too_many_arguments)]
+fn render(
+    target: &str,
+    tick: u64,
+    output: std::path::PathBuf,
+    size: (i32, i32),
+    overlays: &[String],
+    select: Option<u32>,
+    text_scale: u16,
+    set: &[String],
+) -> Result<String, Failure> {
+    let app = crate::viewer::app::prepare_render(target, set, tick, overlays, select, text_scale)
+        .map_err(bad)?;
+    if output.is_dir() {
+        return Err(bad(format!("{}: is a directory", output.display())));
+    }
+    crate::viewer::window::display_available().map_err(bad)?;
+    crate::viewer::window::render(crate::viewer::window::RenderJob {
+        app,
+        size,
+        out: output,
+    })
+    .map_err(bad)?;
+    Ok(String::new())
 }
 
 /// The table `flockstep lessons` prints.

@@ -39,6 +39,9 @@ pub mod node;
 mod path;
 
 pub use bundled::{BUNDLED, BundledLesson, find_bundled};
+pub use flock::OVERLAYS as FLOCK_OVERLAYS;
+pub use line::OVERLAYS as LINE_OVERLAYS;
+pub use path::OVERLAYS as PATH_OVERLAYS;
 pub use path::default_label as default_path_label;
 
 use crate::sim::Scenario;

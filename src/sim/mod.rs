@@ -128,6 +128,20 @@ pub enum Input {
         /// Where to.
         to: Cell,
     },
+    /// Flock sim: add a boid (it gets the next id).
+    AddBoid {
+        /// Its position.
+        pos: crate::num::Vec3,
+        /// Its velocity.
+        vel: crate::num::Vec3,
+    },
+    /// Flock sim: move an obstacle's centre.
+    MoveObstacle {
+        /// The obstacle's index.
+        obstacle: u32,
+        /// Where to.
+        to: crate::num::Vec3,
+    },
 }
 
 /// The state of any sim: what a replay frame holds.
@@ -216,7 +230,28 @@ impl AnySim {
         match (self, input) {
             (AnySim::Line(s), Input::MoveTarget { target, to }) => s.move_target(*target, *to),
             (AnySim::Path(s), Input::MoveGoal { to }) => s.move_goal(*to),
+            (AnySim::Flock(s), Input::AddBoid { pos, vel }) => s.add_boid(*pos, *vel),
+            (AnySim::Flock(s), Input::MoveObstacle { obstacle, to }) => {
+                s.move_obstacle(*obstacle, *to)
+            }
             (s, i) => Err(format!("{i:?} does not apply to a {} sim", s.sim_name())),
+        }
+    }
+
+    /// Replaces the state with a recorded one of the same sim (a replay's
+    /// frame), checked so that stepping from it cannot fail; see each
+    /// sim's `restore`. Interventions that change the configuration (a
+    /// moved goal) must be applied first. The sim is unchanged on error.
+    pub fn restore(&mut self, state: AnyState) -> Result<(), String> {
+        match (self, state) {
+            (AnySim::Line(s), AnyState::Line(t)) => s.restore(t),
+            (AnySim::Flock(s), AnyState::Flock(t)) => s.restore(t),
+            (AnySim::Path(s), AnyState::Path(t)) => s.restore(t),
+            (s, t) => Err(format!(
+                "a {} state does not fit a {} sim",
+                t.sim_name(),
+                s.sim_name()
+            )),
         }
     }
 

@@ -1,5 +1,11 @@
-//! The lesson player. So far its clock ([`timeline`]), a pure state
-//! machine; the macroquad window that drives it and draws a scene is the
-//! viewer issue's.
+//! The lesson player: a thin macroquad window ([`window`]) over pure,
+//! window-free parts that tests drive directly — the clock
+//! ([`timeline`]), what is being watched ([`session`]) and the app's state
+//! machine ([`app`]), which turns commands into timeline, session and view
+//! changes. What is drawn comes from [`crate::scene`]; floating point
+//! exists only in [`window`], to hand pixels to macroquad.
 
+pub mod app;
+pub mod session;
 pub mod timeline;
+pub mod window;

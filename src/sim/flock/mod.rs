@@ -68,6 +68,9 @@ pub const MAX_RADIUS: i32 = 10_000;
 /// The largest speed.
 pub const MAX_SPEED: i32 = 10_000;
 
+/// The largest acceleration component [`FlockSim::restore`] accepts.
+pub const MAX_RESTORED_ACC: i32 = 1 << 20;
+
 /// What happens at the edge of the world box.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Bounds {
@@ -629,6 +632,122 @@ impl FlockSim {
             near_d2: Vec::new(),
             near_m: Vec::new(),
         })
+    }
+
+    /// Adds a boid between ticks (the viewer's "drop a boid"; replays
+    /// record it as an [`crate::sim::Input`]): it gets the next id. Its
+    /// position must lie in the world box and within ±[`COORD_LIMIT`], its
+    /// velocity components within ±[`MAX_SPEED`]; the heading model takes
+    /// its heading and constant speed from the velocity.
+    pub fn add_boid(&mut self, pos: Vec3, vel: Vec3) -> Result<(), String> {
+        if self.state.boids.len() as u64 >= u64::from(MAX_BOIDS) {
+            return Err(format!("the flock already has {MAX_BOIDS} boids"));
+        }
+        let d3 = self.cfg.dims == 3;
+        let inside = (0..if d3 { 3 } else { 2 }).all(|c| {
+            pos.get(c) >= self.cfg.world_min.get(c) && pos.get(c) <= self.cfg.world_max.get(c)
+        });
+        if !inside || (!d3 && (pos.z != Fx::ZERO || vel.z != Fx::ZERO)) {
+            return Err("the new boid must be inside the world box (z = 0 in 2-D)".into());
+        }
+        let vlim = Fx::from_int(MAX_SPEED);
+        if [vel.x, vel.y, vel.z].iter().any(|c| c.abs() > vlim) {
+            return Err(format!("the new boid is faster than {MAX_SPEED}"));
+        }
+        let mut boid = Boid { pos, vel };
+        match &mut self.state.model {
+            ModelState::Heading { heading } => {
+                let h = Angle::of(crate::num::Vec2::new(vel.x, vel.y));
+                let speed = crate::num::Vec2::new(vel.x, vel.y).length();
+                let u = h.unit();
+                boid.vel = Vec3::new(u.x * speed, u.y * speed, Fx::ZERO);
+                heading.push(h);
+                self.speeds.push(speed);
+            }
+            ModelState::Gems { attitude } => attitude.push(gems::attitude(vel, vel, Fx::ZERO)),
+            ModelState::Weighted { acc } => acc.push(Vec3::ZERO),
+        }
+        self.state.boids.push(boid);
+        Ok(())
+    }
+
+    /// Moves obstacle `obstacle` between ticks (a viewer drag; replays
+    /// record it as an [`crate::sim::Input`]). The centre must lie within
+    /// ±[`COORD_LIMIT`] (z = 0 in 2-D).
+    pub fn move_obstacle(&mut self, obstacle: u32, to: Vec3) -> Result<(), String> {
+        let n = self.cfg.obstacles.len();
+        let Some(o) = self.cfg.obstacles.get_mut(obstacle as usize) else {
+            return Err(format!(
+                "there is no obstacle {obstacle} (the scenario has {n})"
+            ));
+        };
+        let lim = Fx::from_int(COORD_LIMIT);
+        if [to.x, to.y, to.z].iter().any(|c| c.abs() > lim)
+            || (self.cfg.dims == 2 && to.z != Fx::ZERO)
+        {
+            return Err(format!(
+                "an obstacle must stay within ±{COORD_LIMIT} (z = 0 in 2-D)"
+            ));
+        }
+        o.center = to;
+        Ok(())
+    }
+
+    /// Replaces the state with a recorded one (a replay's frame, for the
+    /// viewer to step from), or says why this flock cannot step from it:
+    /// the boid count and model must be the scenario's, positions within
+    /// ±[`COORD_LIMIT`], velocity components within ±[`MAX_SPEED`],
+    /// weighted accelerations within ±[`MAX_RESTORED_ACC`] and `dt` in
+    /// `(0, 20]` — the ranges a step's arithmetic is proved for. The sim
+    /// is unchanged on error.
+    pub fn restore(&mut self, state: FlockState) -> Result<(), String> {
+        let n = self.state.boids.len();
+        if state.boids.len() != n {
+            return Err(format!(
+                "the state has {} boids, the scenario {n}",
+                state.boids.len()
+            ));
+        }
+        let model_len = match (&state.model, &self.cfg.model) {
+            (ModelState::Heading { heading }, Model::Heading(_)) => heading.len(),
+            (ModelState::Gems { attitude }, Model::Gems(_)) => attitude.len(),
+            (ModelState::Weighted { acc }, Model::Weighted(_)) => {
+                let lim = Fx::from_int(MAX_RESTORED_ACC);
+                if let Some(i) = acc
+                    .iter()
+                    .position(|a| [a.x, a.y, a.z].iter().any(|c| c.abs() > lim))
+                {
+                    return Err(format!(
+                        "boid {i}'s acceleration is beyond ±{MAX_RESTORED_ACC}"
+                    ));
+                }
+                acc.len()
+            }
+            _ => {
+                return Err(format!(
+                    "the state is not of the scenario's model ({})",
+                    self.cfg.model.name()
+                ));
+            }
+        };
+        if model_len != n {
+            return Err(format!(
+                "the state has model data for {model_len} boids, the scenario {n}"
+            ));
+        }
+        let (plim, vlim) = (Fx::from_int(COORD_LIMIT), Fx::from_int(MAX_SPEED));
+        let outside = |v: Vec3, lim: Fx| [v.x, v.y, v.z].iter().any(|c| c.abs() > lim);
+        if let Some(i) = state.boids.iter().position(|b| outside(b.pos, plim)) {
+            return Err(format!("boid {i} is beyond ±{COORD_LIMIT}"));
+        }
+        if let Some(i) = state.boids.iter().position(|b| outside(b.vel, vlim)) {
+            return Err(format!("boid {i} is faster than {MAX_SPEED}"));
+        }
+        if state.dt <= Fx::ZERO || state.dt > Fx::from_int(20) {
+            return Err(format!("the tick length {} is not in (0, 20]", state.dt));
+        }
+        self.state = state;
+        Ok(())
     }
 
     /// The scenario.

@@ -277,6 +277,57 @@ impl LineSim {
         Ok(sim)
     }
 
+    /// Replaces the state with a recorded one (a replay's frame, for the
+    /// viewer to step from), or says why the chasers cannot step from it:
+    /// as many targets and chasers as the scenario, all on the grid, every
+    /// plan a line between cells of the grid walked from its start, and
+    /// the scripted-move counter within the script. The sim is unchanged
+    /// on error.
+    pub fn restore(&mut self, state: LineState) -> Result<(), String> {
+        let grid = &self.cfg.grid;
+        if state.targets.len() != self.cfg.targets.len()
+            || state.chasers.len() != self.cfg.chasers.len()
+        {
+            return Err(format!(
+                "the state has {} targets and {} chasers, the scenario {} and {}",
+                state.targets.len(),
+                state.chasers.len(),
+                self.cfg.targets.len(),
+                self.cfg.chasers.len()
+            ));
+        }
+        if let Some(i) = state.targets.iter().position(|&t| !grid.contains(t)) {
+            return Err(format!("target {i} is off the grid"));
+        }
+        for (i, c) in state.chasers.iter().enumerate() {
+            if !grid.contains(c.pos) {
+                return Err(format!("chaser {i} is off the grid"));
+            }
+            if let Some(p) = &c.plan {
+                let l = p.line();
+                let ok = grid.contains(l.from) && grid.contains(l.to) && p.done() <= l.len() && {
+                    let mut s = Line::new(l.from, l.to).stepper();
+                    (0..p.done()).for_each(|_| {
+                        s.advance();
+                    });
+                    s == *p
+                };
+                if !ok {
+                    return Err(format!("chaser {i}'s plan is not a walk along a line"));
+                }
+            }
+        }
+        if state.next_move as usize > self.cfg.moves.len() {
+            return Err(format!(
+                "the state has applied {} scripted moves of {}",
+                state.next_move,
+                self.cfg.moves.len()
+            ));
+        }
+        self.state = state;
+        Ok(())
+    }
+
     /// The configuration.
     pub fn config(&self) -> &LineConfig {
         &self.cfg

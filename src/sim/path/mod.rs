@@ -893,6 +893,79 @@ impl PathSim {
         Ok(())
     }
 
+    /// Replaces the state with a recorded one (a replay's frame, for the
+    /// viewer to step from), or says why these searches cannot step from
+    /// it: one search per configured search, one `g` and link per cell,
+    /// links that point on the grid, open entries and the current cell on
+    /// the grid, and a found search's parent chain leading back to the
+    /// start. The sim is unchanged on error.
+    pub fn restore(&mut self, state: PathState) -> Result<(), String> {
+        let (w, h) = (self.cfg.grid.width(), self.cfg.grid.height());
+        let cells = (w * h) as usize;
+        if state.searches.len() != self.cfg.searches.len() {
+            return Err(format!(
+                "the state has {} searches, the scenario {}",
+                state.searches.len(),
+                self.cfg.searches.len()
+            ));
+        }
+        for (i, s) in state.searches.iter().enumerate() {
+            let fail = |m: String| Err(format!("search {i}: {m}"));
+            if s.g.len() != cells || s.link.len() != cells {
+                return fail(format!(
+                    "{} costs and {} links for a grid of {cells} cells",
+                    s.g.len(),
+                    s.link.len()
+                ));
+            }
+            for (c, &l) in s.link.iter().enumerate() {
+                let dir = l & !CLOSED;
+                if dir == NO_PARENT {
+                    continue;
+                }
+                let (x, y) = ((c as u32 % w) as i32, (c as u32 / w) as i32);
+                let ok = (dir as usize) < DIRS.len() && {
+                    let (dx, dy) = DIRS[dir as usize];
+                    self.cfg.grid.contains(Cell::new(x + dx, y + dy))
+                };
+                if !ok {
+                    return fail(format!("cell ({x}, {y}) has a link off the grid"));
+                }
+            }
+            if let Some(e) =
+                s.open.0.iter().find(|e| {
+                    e.cell as usize >= cells || u32::from(e.x) + u32::from(e.y) * w != e.cell
+                })
+            {
+                return fail(format!(
+                    "an open entry names cell {} at ({}, {})",
+                    e.cell, e.x, e.y
+                ));
+            }
+            if s.current.is_some_and(|c| c as usize >= cells) {
+                return fail("the current cell is off the grid".into());
+            }
+            if matches!(s.status, Status::Found(_)) {
+                let mut at = self.cfg.goal;
+                let mut steps = 0;
+                loop {
+                    let l = s.link[(at.y as u32 * w + at.x as u32) as usize] & !CLOSED;
+                    if l == NO_PARENT {
+                        break;
+                    }
+                    let (dx, dy) = DIRS[l as usize];
+                    at = Cell::new(at.x + dx, at.y + dy);
+                    steps += 1;
+                    if steps > cells {
+                        return fail("the parent links go round in a loop".into());
+                    }
+                }
+            }
+        }
+        self.state = state;
+        Ok(())
+    }
+
     /// The scenario.
     pub fn config(&self) -> &PathConfig {
         &self.cfg

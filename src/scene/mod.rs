@@ -1,0 +1,558 @@
+//! What the viewer draws, as data: a pure function from a sim (its
+//! configuration and state), the explain record of the step that produced
+//! that state, the view options and the camera to a list of shapes, text
+//! panels and a legend.
+//!
+//! Nothing here draws, reads a clock or touches floating point: positions
+//! are whole pixels computed in fixed point, colours are bytes, so a scene
+//! is the same on every machine and its text form can be snapshotted
+//! ([`Scene::summary`]). The viewer (`crate::viewer`) turns shapes into
+//! macroquad calls one to one, in order: later shapes cover earlier ones.
+//!
+//! Colours come from the Okabe–Ito palette, which stays distinct under the
+//! common colour-vision deficiencies, and every state that matters is told
+//! by shape as well as colour (open cells are rings, closed cells filled
+//! squares, walls crossed, blocked sight a cross on the blocker).
+#![deny(clippy::float_arithmetic)]
+
+mod flock;
+mod line;
+mod path;
+
+use crate::num::{Angle, Fx};
+use crate::sim::flock::FlockEvent;
+use crate::sim::line::LineEvent;
+use crate::sim::path::PathEvent;
+use crate::sim::{AnySim, Cell};
+use std::collections::BTreeSet;
+use std::fmt::Write as _;
+
+pub use flock::{boid_glyph_center, pick_boid, pick_obstacle, world_at};
+pub use line::{cell_at as line_cell_at, cell_center as line_cell_center};
+pub use path::{search_tiles, tile_cell_at};
+
+/// A colour: red, green, blue, alpha.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Rgba(pub u8, pub u8, pub u8, pub u8);
+
+/// The palette (Okabe–Ito, plus greys for the chrome).
+pub mod color {
+    use super::Rgba;
+    /// The background.
+    pub const BACKGROUND: Rgba = Rgba(24, 26, 32, 255);
+    /// Panels behind text.
+    pub const PANEL: Rgba = Rgba(36, 39, 48, 235);
+    /// Ordinary text.
+    pub const TEXT: Rgba = Rgba(230, 230, 230, 255);
+    /// Secondary text and thin guides.
+    pub const DIM: Rgba = Rgba(140, 144, 156, 255);
+    /// Boids, chasers' trails, grid lines.
+    pub const BOID: Rgba = Rgba(205, 208, 218, 255);
+    /// The selected (inspected) boid.
+    pub const SELECTED: Rgba = Rgba(240, 228, 66, 255);
+    /// Orange.
+    pub const ORANGE: Rgba = Rgba(230, 159, 0, 255);
+    /// Sky blue.
+    pub const SKY: Rgba = Rgba(86, 180, 233, 255);
+    /// Bluish green.
+    pub const GREEN: Rgba = Rgba(0, 158, 115, 255);
+    /// Blue.
+    pub const BLUE: Rgba = Rgba(0, 114, 178, 255);
+    /// Vermillion.
+    pub const VERMILLION: Rgba = Rgba(213, 94, 0, 255);
+    /// Reddish purple.
+    pub const PURPLE: Rgba = Rgba(204, 121, 167, 255);
+    /// Walls.
+    pub const WALL: Rgba = Rgba(8, 8, 10, 255);
+}
+
+/// A point in whole screen pixels (x right, y down).
+pub type P = [i32; 2];
+
+/// One thing to draw.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Shape {
+    /// A filled rectangle.
+    Rect {
+        /// Top-left corner.
+        at: P,
+        /// Width and height.
+        size: P,
+        /// Fill.
+        color: Rgba,
+    },
+    /// A rectangle's outline.
+    Frame {
+        /// Top-left corner.
+        at: P,
+        /// Width and height.
+        size: P,
+        /// Line width in pixels.
+        width: u16,
+        /// Colour.
+        color: Rgba,
+    },
+    /// A straight line.
+    Line {
+        /// From.
+        a: P,
+        /// To.
+        b: P,
+        /// Width in pixels.
+        width: u16,
+        /// Colour.
+        color: Rgba,
+    },
+    /// A filled disc.
+    Disc {
+        /// Centre.
+        c: P,
+        /// Radius in pixels.
+        r: i32,
+        /// Fill.
+        color: Rgba,
+    },
+    /// A circle's outline.
+    Ring {
+        /// Centre.
+        c: P,
+        /// Radius in pixels.
+        r: i32,
+        /// Line width.
+        width: u16,
+        /// Colour.
+        color: Rgba,
+    },
+    /// A filled triangle.
+    Tri {
+        /// Corners.
+        p: [P; 3],
+        /// Fill.
+        color: Rgba,
+    },
+    /// A label; `at` is the left end of its baseline.
+    Text {
+        /// Where.
+        at: P,
+        /// Font size in pixels.
+        size: u16,
+        /// Colour.
+        color: Rgba,
+        /// What it says.
+        text: String,
+    },
+}
+
+/// A block of text for the side panel (inspector, open list, error table).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Panel {
+    /// Its heading.
+    pub title: String,
+    /// Its lines, top to bottom.
+    pub lines: Vec<String>,
+}
+
+/// Everything the viewer draws for one frame of a sim.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Scene {
+    /// Shapes in drawing order.
+    pub shapes: Vec<Shape>,
+    /// Text panels, in order.
+    pub panels: Vec<Panel>,
+    /// What each colour means (rule arrows, cell states).
+    pub legend: Vec<(Rgba, String)>,
+}
+
+/// The part of the window the scene may use, in pixels.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Viewport {
+    /// Left edge.
+    pub x: i32,
+    /// Top edge.
+    pub y: i32,
+    /// Width.
+    pub w: i32,
+    /// Height.
+    pub h: i32,
+}
+
+/// How the world is looked at.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Camera {
+    /// Where on screen.
+    pub viewport: Viewport,
+    /// 3-D flocks: turn around the vertical axis.
+    pub yaw: Angle,
+    /// 3-D flocks: tilt (positive looks down on the tank).
+    pub pitch: Angle,
+    /// Zoom: 1 fits the world in the viewport.
+    pub zoom: Fx,
+}
+
+impl Camera {
+    /// A camera that fits the world into `viewport`, the 3-D one looking
+    /// slightly down and from the side.
+    pub fn fit(viewport: Viewport) -> Camera {
+        Camera {
+            viewport,
+            yaw: Angle::from_degrees_int(30),
+            pitch: Angle::from_degrees_int(20),
+            zoom: Fx::ONE,
+        }
+    }
+}
+
+/// The view options: what is shown and what is looked at.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct View {
+    /// The overlays switched on (names from the lesson schema, such as
+    /// `separation` or `open_list`).
+    pub overlays: BTreeSet<String>,
+    /// The inspected boid (flock) or chaser (line).
+    pub selected: Option<u32>,
+    /// The cell under the mouse (path, line).
+    pub hover: Option<Cell>,
+    /// The current beat's highlights (`boid:3`, `cell:4,5`, `start`).
+    pub highlight: Vec<String>,
+    /// Text size in percent (presenter mode makes it larger).
+    pub text_scale: u16,
+}
+
+impl Default for View {
+    fn default() -> View {
+        View {
+            overlays: BTreeSet::new(),
+            selected: None,
+            hover: None,
+            highlight: Vec::new(),
+            text_scale: 100,
+        }
+    }
+}
+
+impl View {
+    /// Whether an overlay is on.
+    pub fn on(&self, name: &str) -> bool {
+        self.overlays.contains(name)
+    }
+
+    /// The ids named by highlights of a kind (`boid` for `boid:3`).
+    pub fn highlighted(&self, kind: &str) -> Vec<u32> {
+        self.highlight
+            .iter()
+            .filter_map(|h| h.split_once(':'))
+            .filter(|(k, _)| *k == kind)
+            .filter_map(|(_, n)| n.parse().ok())
+            .collect()
+    }
+
+    /// The cells named by `cell:X,Y` highlights.
+    pub fn highlighted_cells(&self) -> Vec<Cell> {
+        self.highlight
+            .iter()
+            .filter_map(|h| h.strip_prefix("cell:"))
+            .filter_map(|xy| xy.split_once(','))
+            .filter_map(|(x, y)| Some(Cell::new(x.trim().parse().ok()?, y.trim().parse().ok()?)))
+            .collect()
+    }
+
+    /// A font size scaled for presenter mode.
+    pub fn font(&self, px: u16) -> u16 {
+        (u32::from(px) * u32::from(self.text_scale) / 100).clamp(6, 200) as u16
+    }
+}
+
+/// What the step into the current tick explained (nothing at tick 0, or
+/// when the viewer did not trace it).
+#[derive(Clone, Copy, Debug, Default)]
+pub enum Explain<'a> {
+    /// Nothing known.
+    #[default]
+    None,
+    /// A flock step's events (possibly only the inspected boids').
+    Flock(&'a [FlockEvent]),
+    /// A path step's events.
+    Path(&'a [PathEvent]),
+    /// A line step's events.
+    Line(&'a [LineEvent]),
+}
+
+/// Everything a scene is built from.
+#[derive(Clone, Copy, Debug)]
+pub struct Frame<'a> {
+    /// The sim: configuration and current state.
+    pub sim: &'a AnySim,
+    /// What the step into this state explained.
+    pub explain: Explain<'a>,
+    /// Earlier flock positions for the `trails` overlay, oldest first
+    /// (each a list of boid positions).
+    pub trail: &'a [Vec<crate::num::Vec3>],
+}
+
+/// Builds the scene of a frame.
+pub fn build(frame: &Frame, view: &View, cam: &Camera) -> Scene {
+    let mut out = Scene::default();
+    match frame.sim {
+        AnySim::Flock(s) => flock::build(s, frame, view, cam, &mut out),
+        AnySim::Path(s) => path::build(s, frame, view, cam, &mut out),
+        AnySim::Line(s) => line::build(s, frame, view, cam, &mut out),
+    }
+    out
+}
+
+impl Scene {
+    fn push(&mut self, s: Shape) {
+        self.shapes.push(s);
+    }
+
+    fn line(&mut self, a: P, b: P, width: u16, color: Rgba) {
+        self.push(Shape::Line { a, b, width, color });
+    }
+
+    fn text(&mut self, at: P, size: u16, color: Rgba, text: impl Into<String>) {
+        self.push(Shape::Text {
+            at,
+            size,
+            color,
+            text: text.into(),
+        });
+    }
+
+    /// An arrow from `a` to `b` with a head `head` pixels long.
+    fn arrow(&mut self, a: P, b: P, width: u16, head: i32, color: Rgba) {
+        let (dx, dy) = (i64::from(b[0] - a[0]), i64::from(b[1] - a[1]));
+        let len = isqrt_u64((dx * dx + dy * dy) as u64) as i64;
+        if len == 0 {
+            return;
+        }
+        let head = i64::from(head).min(len);
+        self.line(a, b, width, color);
+        // Unit direction scaled to the head length, integer only.
+        let (ux, uy) = (dx * head / len, dy * head / len);
+        let base = [b[0] - ux as i32, b[1] - uy as i32];
+        let (px, py) = (-uy / 2, ux / 2);
+        self.push(Shape::Tri {
+            p: [
+                b,
+                [base[0] + px as i32, base[1] + py as i32],
+                [base[0] - px as i32, base[1] - py as i32],
+            ],
+            color,
+        });
+    }
+
+    /// A text summary for snapshots: shape counts by kind and colour, the
+    /// first shapes of each kind with their coordinates, every label, the
+    /// panels and the legend.
+    pub fn summary(&self) -> String {
+        let mut counts: std::collections::BTreeMap<(String, String), usize> = Default::default();
+        for s in &self.shapes {
+            *counts
+                .entry((kind(s).to_owned(), color_name(shape_color(s))))
+                .or_default() += 1;
+        }
+        let mut out = String::new();
+        let _ = writeln!(out, "shapes: {}", self.shapes.len());
+        for ((k, c), n) in &counts {
+            let _ = writeln!(out, "  {k:<6} {c:<10} {n}");
+        }
+        let mut shown: std::collections::BTreeMap<&str, usize> = Default::default();
+        for s in &self.shapes {
+            let seen = shown.entry(kind(s)).or_default();
+            if *seen < 3 && !matches!(s, Shape::Text { .. }) {
+                *seen += 1;
+                let _ = writeln!(out, "  e.g. {}", describe(s));
+            }
+        }
+        let labels: Vec<&str> = self
+            .shapes
+            .iter()
+            .filter_map(|s| match s {
+                Shape::Text { text, .. } => Some(text.as_str()),
+                _ => None,
+            })
+            .collect();
+        if !labels.is_empty() {
+            let shown: Vec<&str> = labels.iter().take(24).copied().collect();
+            let _ = writeln!(
+                out,
+                "labels ({}): {}{}",
+                labels.len(),
+                shown.join(" | "),
+                if labels.len() > 24 { " | …" } else { "" }
+            );
+        }
+        for p in &self.panels {
+            let _ = writeln!(out, "panel {}:", p.title);
+            for l in p.lines.iter().take(16) {
+                let _ = writeln!(out, "  {l}");
+            }
+            if p.lines.len() > 16 {
+                let _ = writeln!(out, "  … {} more", p.lines.len() - 16);
+            }
+        }
+        if !self.legend.is_empty() {
+            let l: Vec<String> = self
+                .legend
+                .iter()
+                .map(|(c, n)| format!("{n}={}", color_name(*c)))
+                .collect();
+            let _ = writeln!(out, "legend: {}", l.join(", "));
+        }
+        out
+    }
+}
+
+fn kind(s: &Shape) -> &'static str {
+    match s {
+        Shape::Rect { .. } => "rect",
+        Shape::Frame { .. } => "frame",
+        Shape::Line { .. } => "line",
+        Shape::Disc { .. } => "disc",
+        Shape::Ring { .. } => "ring",
+        Shape::Tri { .. } => "tri",
+        Shape::Text { .. } => "text",
+    }
+}
+
+/// A shape's colour.
+pub fn shape_color(s: &Shape) -> Rgba {
+    match s {
+        Shape::Rect { color, .. }
+        | Shape::Frame { color, .. }
+        | Shape::Line { color, .. }
+        | Shape::Disc { color, .. }
+        | Shape::Ring { color, .. }
+        | Shape::Tri { color, .. }
+        | Shape::Text { color, .. } => *color,
+    }
+}
+
+fn describe(s: &Shape) -> String {
+    match s {
+        Shape::Rect { at, size, .. } => format!("rect {at:?} {size:?}"),
+        Shape::Frame { at, size, .. } => format!("frame {at:?} {size:?}"),
+        Shape::Line { a, b, width, .. } => format!("line {a:?}-{b:?} w{width}"),
+        Shape::Disc { c, r, .. } => format!("disc {c:?} r{r}"),
+        Shape::Ring { c, r, .. } => format!("ring {c:?} r{r}"),
+        Shape::Tri { p, .. } => format!("tri {:?} {:?} {:?}", p[0], p[1], p[2]),
+        Shape::Text { at, text, .. } => format!("text {at:?} {text:?}"),
+    }
+}
+
+/// A palette colour's name (for snapshots), or its bytes.
+pub fn color_name(c: Rgba) -> String {
+    use color::*;
+    let named = [
+        (BACKGROUND, "background"),
+        (PANEL, "panel"),
+        (TEXT, "text"),
+        (DIM, "dim"),
+        (BOID, "boid"),
+        (SELECTED, "selected"),
+        (ORANGE, "orange"),
+        (SKY, "sky"),
+        (GREEN, "green"),
+        (BLUE, "blue"),
+        (VERMILLION, "vermillion"),
+        (PURPLE, "purple"),
+        (WALL, "wall"),
+    ];
+    named.iter().find(|(k, _)| *k == c).map_or_else(
+        || format!("#{:02x}{:02x}{:02x}{:02x}", c.0, c.1, c.2, c.3),
+        |(_, n)| (*n).to_owned(),
+    )
+}
+
+/// A colour with another alpha.
+pub fn with_alpha(c: Rgba, a: u8) -> Rgba {
+    Rgba(c.0, c.1, c.2, a)
+}
+
+/// ⌊√n⌋.
+fn isqrt_u64(n: u64) -> u64 {
+    n.isqrt()
+}
+
+/// A number with two decimals, rounded half away from zero, from its exact
+/// fixed-point bits.
+pub fn fx2(v: Fx) -> String {
+    let bits = i128::from(v.to_bits());
+    let hundredths = (bits.abs() * 100 + (1 << 31)) >> 32;
+    let sign = if bits < 0 && hundredths != 0 { "-" } else { "" };
+    format!("{sign}{}.{:02}", hundredths / 100, hundredths % 100)
+}
+
+/// A number with 16 fractional bits (A*'s `f` and `h`) with one decimal,
+/// or as a whole number when it is one.
+pub fn f16_text(v: u64) -> String {
+    if v & 0xFFFF == 0 {
+        format!("{}", v >> 16)
+    } else {
+        let tenths = (u128::from(v) * 10 + (1 << 15)) >> 16;
+        format!("{}.{}", tenths / 10, tenths % 10)
+    }
+}
+
+/// Maps a 2-D world box onto a viewport, keeping its aspect ratio.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Map2 {
+    min: [Fx; 2],
+    /// Pixels per world unit.
+    scale: Fx,
+    origin: P,
+}
+
+impl Map2 {
+    /// Fits `[min, max]` into `vp` with `margin` pixels around, centred.
+    pub(crate) fn fit(min: [Fx; 2], max: [Fx; 2], vp: Viewport, margin: i32, zoom: Fx) -> Map2 {
+        let w = (max[0] - min[0]).max(Fx::DELTA);
+        let h = (max[1] - min[1]).max(Fx::DELTA);
+        let aw = Fx::from_int((vp.w - 2 * margin).max(1));
+        let ah = Fx::from_int((vp.h - 2 * margin).max(1));
+        let sx = aw.checked_div(w).unwrap_or(Fx::ONE);
+        let sy = ah.checked_div(h).unwrap_or(Fx::ONE);
+        let scale = sx.min(sy).saturating_mul(zoom).max(Fx::from_bits(1 << 16));
+        let used_w = w.saturating_mul(scale).round_int();
+        let used_h = h.saturating_mul(scale).round_int();
+        Map2 {
+            min,
+            scale,
+            origin: [vp.x + (vp.w - used_w) / 2, vp.y + (vp.h - used_h) / 2],
+        }
+    }
+
+    /// Pixels per world unit.
+    pub(crate) fn scale(&self) -> Fx {
+        self.scale
+    }
+
+    /// A world point on screen.
+    #[inline]
+    pub(crate) fn at(&self, x: Fx, y: Fx) -> P {
+        [
+            self.origin[0]
+                + (x.saturating_sub(self.min[0]))
+                    .saturating_mul(self.scale)
+                    .round_int(),
+            self.origin[1]
+                + (y.saturating_sub(self.min[1]))
+                    .saturating_mul(self.scale)
+                    .round_int(),
+        ]
+    }
+
+    /// The world point under a screen pixel.
+    pub(crate) fn inverse(&self, p: P) -> [Fx; 2] {
+        let u = |d: i32, min: Fx| {
+            min.saturating_add(Fx::from_int(d).checked_div(self.scale).unwrap_or(Fx::ZERO))
+        };
+        [
+            u(p[0] - self.origin[0], self.min[0]),
+            u(p[1] - self.origin[1], self.min[1]),
+        ]
+    }
+}
+
+#[cfg(test)]
+mod tests;

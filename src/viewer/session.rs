@@ -1,0 +1,454 @@
+//! What the player shows: a live lesson (simulated on demand, with history
+//! so it can go back) or a replay (read from its file, not re-simulated),
+//! seekable to any tick, with the explain record of the step into the
+//! current tick for the overlays.
+//!
+//! A live lesson keeps a copy of the sim every `K` ticks (`K` from the
+//! state size, as replays choose keyframes) and the interventions by tick;
+//! going back restores the copy at or before the tick and steps forward,
+//! which is deterministic, so the state shown at a tick never depends on
+//! how the teacher got there. A replay decodes the recorded state; for the
+//! overlays it restores the state one tick earlier into a sim
+//! ([`AnySim::restore`] checks it first) and steps once with tracing.
+
+use crate::lesson::Lesson;
+use crate::num::Vec3;
+use crate::replay::file::Replay;
+use crate::replay::run::{self, Source};
+use crate::sim::flock::FlockEvent;
+use crate::sim::line::LineEvent;
+use crate::sim::path::PathEvent;
+use crate::sim::{AnySim, Input, Sim, Sink};
+use std::collections::{BTreeMap, VecDeque};
+use std::io::{Read, Seek};
+use std::path::Path;
+
+/// A seekable byte source for replays (a file, or bytes in memory).
+pub trait ReadSeek: Read + Seek {}
+impl<T: Read + Seek> ReadSeek for T {}
+
+/// How many earlier positions the `trails` overlay shows.
+pub const TRAIL: usize = 24;
+
+/// The explain record of one step.
+#[derive(Clone, Debug, Default)]
+pub enum Explained {
+    /// Nothing (tick 0, or not traced).
+    #[default]
+    None,
+    /// Flock events (only the watched boids').
+    Flock(Vec<FlockEvent>),
+    /// Path events.
+    Path(Vec<PathEvent>),
+    /// Line events.
+    Line(Vec<LineEvent>),
+}
+
+impl Explained {
+    /// As the scene wants it.
+    pub fn as_scene(&self) -> crate::scene::Explain<'_> {
+        match self {
+            Explained::None => crate::scene::Explain::None,
+            Explained::Flock(e) => crate::scene::Explain::Flock(e),
+            Explained::Path(e) => crate::scene::Explain::Path(e),
+            Explained::Line(e) => crate::scene::Explain::Line(e),
+        }
+    }
+}
+
+/// A flock sink that keeps the tick event and the watched boids' reasoning.
+struct Watch<'a> {
+    ids: &'a [u32],
+    out: Vec<FlockEvent>,
+}
+
+impl Sink<FlockEvent> for Watch<'_> {
+    const ENABLED: bool = true;
+    fn record(&mut self, e: FlockEvent) {
+        let keep = match &e {
+            FlockEvent::Tick { .. } => true,
+            FlockEvent::Boid(b) => self.ids.contains(&b.id),
+        };
+        if keep {
+            self.out.push(e);
+        }
+    }
+}
+
+/// One traced step; `watch` names the boids whose reasoning is kept.
+fn traced_step(sim: &mut AnySim, watch: &[u32]) -> Explained {
+    match sim {
+        AnySim::Flock(s) => {
+            let mut w = Watch {
+                ids: watch,
+                out: Vec::new(),
+            };
+            s.step(&mut w);
+            Explained::Flock(w.out)
+        }
+        AnySim::Path(s) => {
+            let mut v = Vec::new();
+            s.step(&mut v);
+            Explained::Path(v)
+        }
+        AnySim::Line(s) => {
+            let mut v = Vec::new();
+            s.step(&mut v);
+            Explained::Line(v)
+        }
+    }
+}
+
+enum Kind {
+    Live {
+        /// Copies of the sim at ticks 0, K, 2K, … up to the frontier.
+        keep: Vec<AnySim>,
+        every: u64,
+        /// The furthest tick simulated.
+        frontier: u64,
+    },
+    Replay {
+        replay: Box<Replay<Box<dyn ReadSeek>>>,
+        /// The sim at tick 0 of the recorded lesson.
+        base: AnySim,
+    },
+}
+
+/// A lesson or replay being watched.
+pub struct Session {
+    /// The lesson (for a replay: the one it recorded).
+    pub lesson: Lesson,
+    /// Where the lesson came from.
+    pub source: Source,
+    /// The replay's file name, when this is one.
+    pub replay_file: Option<String>,
+    /// Interventions by the tick they lead into.
+    pub inputs: BTreeMap<u64, Vec<Input>>,
+    kind: Kind,
+    sim: AnySim,
+    explain: Explained,
+    trail: VecDeque<Vec<Vec3>>,
+    trail_tick: Option<u64>,
+    /// A remark about the last seek (a replay whose re-stepped explain
+    /// does not match its recording).
+    pub note: Option<String>,
+}
+
+impl Session {
+    /// A live lesson at tick 0.
+    pub fn lesson(source: Source) -> Result<Session, String> {
+        let lesson = source.lesson()?;
+        let sim = AnySim::new(&lesson.scenario).map_err(|m| format!("{}: {m}", source.file))?;
+        let every = u64::from(run::auto_keyframe_every(&sim.snapshot()));
+        Ok(Session {
+            lesson,
+            source,
+            replay_file: None,
+            inputs: BTreeMap::new(),
+            kind: Kind::Live {
+                keep: vec![sim.clone()],
+                every,
+                frontier: 0,
+            },
+            sim,
+            explain: Explained::None,
+            trail: VecDeque::new(),
+            trail_tick: None,
+            note: None,
+        })
+    }
+
+    /// A replay file, checked frame by frame on opening (a damaged frame is
+    /// reported with its byte offset and tick).
+    pub fn replay_file(path: &Path) -> Result<Session, String> {
+        let name = path.display().to_string();
+        let meta = std::fs::metadata(path).map_err(|e| format!("{name}: {e}"))?;
+        if meta.is_dir() {
+            return Err(format!("{name}: is a directory, not a replay file"));
+        }
+        let f = std::fs::File::open(path).map_err(|e| format!("{name}: {e}"))?;
+        Session::replay_from(Box::new(std::io::BufReader::new(f)), &name)
+    }
+
+    /// A replay from any seekable bytes; `name` names it in messages.
+    pub fn replay_from(src: Box<dyn ReadSeek>, name: &str) -> Result<Session, String> {
+        let mut replay = Replay::from_reader(src, name).map_err(|e| e.to_string())?;
+        let mut inputs = BTreeMap::new();
+        for f in replay.frames() {
+            let f = f.map_err(|e| e.to_string())?;
+            if !f.inputs.is_empty() {
+                inputs.insert(f.tick, f.inputs);
+            }
+        }
+        if replay.last_tick.is_none() {
+            return Err(format!("{name}: the replay holds no complete frame"));
+        }
+        let source = Source::of(&replay.meta);
+        let lesson = source
+            .lesson()
+            .map_err(|m| format!("{name}: the recorded lesson does not load: {m}"))?;
+        let base = AnySim::new(&lesson.scenario).map_err(|m| format!("{name}: {m}"))?;
+        if base.sim_name() != replay.header.sim {
+            return Err(format!(
+                "{name}: the header says {}, the recorded lesson {}",
+                replay.header.sim,
+                base.sim_name()
+            ));
+        }
+        let first = replay.first_tick;
+        let mut s = Session {
+            lesson,
+            source,
+            replay_file: Some(name.to_owned()),
+            inputs,
+            kind: Kind::Replay {
+                replay: Box::new(replay),
+                base: base.clone(),
+            },
+            sim: base,
+            explain: Explained::None,
+            trail: VecDeque::new(),
+            trail_tick: None,
+            note: None,
+        };
+        s.seek(first, &[])?;
+        Ok(s)
+    }
+
+    /// The sim at the current tick.
+    pub fn sim(&self) -> &AnySim {
+        &self.sim
+    }
+
+    /// The current tick.
+    pub fn tick(&self) -> u64 {
+        self.sim.tick()
+    }
+
+    /// What the step into the current tick explained.
+    pub fn explain(&self) -> &Explained {
+        &self.explain
+    }
+
+    /// Earlier flock positions, oldest first (see [`Session::ensure_trail`];
+    /// empty until it has run for the current tick).
+    pub fn trail(&self) -> Vec<Vec<Vec3>> {
+        if self.trail_tick == Some(self.sim.tick()) {
+            self.trail.iter().cloned().collect()
+        } else {
+            Vec::new()
+        }
+    }
+
+    /// The first tick that can be shown.
+    pub fn first_tick(&self) -> u64 {
+        match &self.kind {
+            Kind::Live { .. } => 0,
+            Kind::Replay { replay, .. } => replay.first_tick,
+        }
+    }
+
+    /// The last tick that can be shown.
+    pub fn last_tick(&self) -> u64 {
+        match &self.kind {
+            Kind::Live { frontier, .. } => self.lesson.ticks.max(*frontier),
+            Kind::Replay { replay, .. } => replay.last_tick.unwrap_or(0),
+        }
+    }
+
+    /// Whether this is a replay (no interventions).
+    pub fn is_replay(&self) -> bool {
+        matches!(self.kind, Kind::Replay { .. })
+    }
+
+    /// Shows `tick`: steps or seeks there, tracing the last step with the
+    /// boids in `watch`. On error (a damaged replay frame) the tick shown
+    /// does not change.
+    pub fn seek(&mut self, tick: u64, watch: &[u32]) -> Result<(), String> {
+        let from = self.sim.tick();
+        match &mut self.kind {
+            Kind::Live {
+                keep,
+                every,
+                frontier,
+            } => {
+                let every = *every;
+                if tick < from || tick > from.saturating_add(4 * every) {
+                    // Restore the copy at or before the tick before.
+                    let k = (tick.saturating_sub(1) / every) as usize;
+                    self.sim = keep[k.min(keep.len() - 1)].clone();
+                }
+                let inputs = &self.inputs;
+                let mut explain = Explained::None;
+                while self.sim.tick() < tick {
+                    let next = self.sim.tick() + 1;
+                    for i in inputs.get(&next).into_iter().flatten() {
+                        // Inputs were checked when they were made.
+                        let _ = self.sim.apply(i);
+                    }
+                    if next == tick {
+                        explain = traced_step(&mut self.sim, watch);
+                    } else {
+                        self.sim.step();
+                    }
+                    if next.is_multiple_of(every) && (next / every) as usize == keep.len() {
+                        keep.push(self.sim.clone());
+                    }
+                    *frontier = (*frontier).max(next);
+                }
+                self.explain = explain;
+                Ok(())
+            }
+            Kind::Replay { replay, base } => seek_replay(replay, base, &self.inputs, tick, watch)
+                .map(|(sim, explain, note)| {
+                    self.sim = sim;
+                    self.explain = explain;
+                    self.note = note;
+                }),
+        }
+    }
+
+    /// Computes the `trails` overlay's positions for the current tick:
+    /// the boids' positions at the [`TRAIL`] ticks before it, oldest first
+    /// — a function of the tick alone, however it was reached.
+    pub fn ensure_trail(&mut self) -> Result<(), String> {
+        let t = self.sim.tick();
+        if self.trail_tick == Some(t) || !matches!(self.sim, AnySim::Flock(_)) {
+            return Ok(());
+        }
+        let from = t.saturating_sub(TRAIL as u64).max(self.first_tick());
+        let positions = |s: &AnySim| match s {
+            AnySim::Flock(f) => f.state().boids.iter().map(|b| b.pos).collect(),
+            _ => Vec::new(),
+        };
+        let mut trail = VecDeque::new();
+        match &mut self.kind {
+            Kind::Live { keep, every, .. } => {
+                let mut sim = keep[((from / *every) as usize).min(keep.len() - 1)].clone();
+                while sim.tick() < t {
+                    if sim.tick() >= from {
+                        trail.push_back(positions(&sim));
+                    }
+                    let next = sim.tick() + 1;
+                    for i in self.inputs.get(&next).into_iter().flatten() {
+                        let _ = sim.apply(i);
+                    }
+                    sim.step();
+                }
+            }
+            Kind::Replay { replay, .. } => {
+                for k in from..t {
+                    let (state, _) = replay.state_at(k).map_err(|e| e.to_string())?;
+                    if let crate::sim::AnyState::Flock(f) = state {
+                        trail.push_back(f.boids.iter().map(|b| b.pos).collect());
+                    }
+                }
+            }
+        }
+        self.trail = trail;
+        self.trail_tick = Some(t);
+        Ok(())
+    }
+
+    /// Makes an intervention at the current tick: it leads into the next
+    /// tick. A live lesson that had been simulated further forgets what
+    /// came after (a new branch). Replays cannot be changed.
+    pub fn intervene(&mut self, input: Input) -> Result<(), String> {
+        let Kind::Live {
+            keep,
+            every,
+            frontier,
+        } = &mut self.kind
+        else {
+            return Err("a replay cannot be changed; open its lesson to try things".into());
+        };
+        let t = self.sim.tick();
+        let mut probe = self.sim.clone();
+        probe.apply(&input)?;
+        self.inputs.retain(|&k, _| k <= t + 1);
+        if let Some(v) = self.inputs.get_mut(&(t + 1)) {
+            // A later intervention at the same tick replaces nothing: both apply.
+            v.push(input);
+        } else {
+            self.inputs.insert(t + 1, vec![input]);
+        }
+        keep.truncate((t / *every) as usize + 1);
+        *frontier = t;
+        self.sim = probe;
+        Ok(())
+    }
+
+    /// Records the session (ticks `0..=` the furthest reached, with every
+    /// intervention) to a replay at `path`, written beside it first and
+    /// renamed when complete, so an existing file survives a failure.
+    pub fn save(&self, path: &Path) -> Result<u64, String> {
+        let last = match &self.kind {
+            Kind::Live { frontier, .. } => (*frontier).max(self.sim.tick()),
+            Kind::Replay { replay, .. } => replay.last_tick.unwrap_or(0),
+        };
+        let partial = path.with_extension("fsr.partial");
+        let f =
+            std::fs::File::create(&partial).map_err(|e| format!("{}: {e}", partial.display()))?;
+        let w = std::io::BufWriter::new(f);
+        let res = run::record(w, &self.source, last, None, &self.inputs, |_| {});
+        match res {
+            Ok((w, rec)) => {
+                drop(w);
+                std::fs::rename(&partial, path).map_err(|e| format!("{}: {e}", path.display()))?;
+                Ok(rec.bytes)
+            }
+            Err(m) => {
+                let _ = std::fs::remove_file(&partial);
+                Err(m)
+            }
+        }
+    }
+}
+
+type Seeked = (AnySim, Explained, Option<String>);
+
+fn seek_replay(
+    replay: &mut Replay<Box<dyn ReadSeek>>,
+    base: &AnySim,
+    inputs: &BTreeMap<u64, Vec<Input>>,
+    tick: u64,
+    watch: &[u32],
+) -> Result<Seeked, String> {
+    let (state, _) = replay.state_at(tick).map_err(|e| e.to_string())?;
+    let name = replay.file().to_owned();
+    // A sim whose configuration has every intervention up to `at` applied.
+    let configured = |at: u64| -> Result<AnySim, String> {
+        let mut sim = base.clone();
+        for (t, list) in inputs.range(..=at) {
+            for i in list {
+                sim.apply(i)
+                    .map_err(|m| format!("{name}: tick {t}: input {i:?}: {m}"))?;
+            }
+        }
+        Ok(sim)
+    };
+    let mut shown = configured(tick)?;
+    shown
+        .restore(state.clone())
+        .map_err(|m| format!("{name}: tick {tick}: {m}"))?;
+    if tick == 0 || !replay.has_tick(tick - 1) {
+        return Ok((shown, Explained::None, None));
+    }
+    // The overlays need the reasoning of the step into `tick`: step once
+    // from the recorded state before it.
+    let (before, _) = replay.state_at(tick - 1).map_err(|e| e.to_string())?;
+    let mut sim = configured(tick - 1)?;
+    sim.restore(before)
+        .map_err(|m| format!("{name}: tick {}: {m}", tick - 1))?;
+    for i in inputs.get(&tick).into_iter().flatten() {
+        let _ = sim.apply(i);
+    }
+    let explain = traced_step(&mut sim, watch);
+    let note = (!sim.state_eq(&state)).then(|| {
+        format!(
+            "tick {tick}: this build steps the recorded tick {} differently from the recording; the overlays show this build's reasoning",
+            tick - 1
+        )
+    });
+    Ok((shown, explain, note))
+}

@@ -1,0 +1,218 @@
+//! Scene snapshots: every bundled lesson at each of its beats, built the way
+//! the viewer builds it (app → player → scene) for a 1280×720 window, as
+//! text — shape counts by kind and colour, a few coordinates, the labels,
+//! the panels. A change here is a change in what a class sees.
+
+use flockstep::lesson::BUNDLED;
+use flockstep::scene::{self, Camera, Frame, Shape, View, Viewport, color};
+use flockstep::sim::{AnySim, Sim};
+use flockstep::viewer::app::{App, Cmd, Layout};
+use flockstep::viewer::timeline::Command;
+
+fn layout() -> Layout {
+    Layout::of(1280, 720, 100)
+}
+
+#[test]
+fn every_lesson_at_every_beat() {
+    for b in BUNDLED {
+        let mut app = App::new();
+        app.open(b.id, &[]);
+        assert!(app.error.is_none(), "{}: {:?}", b.id, app.error);
+        let beats: Vec<u64> = {
+            let p = app.player().unwrap();
+            let mut v: Vec<u64> = p.session.lesson.beats.iter().map(|b| b.at).collect();
+            if v.is_empty() {
+                v.push(0);
+            }
+            v
+        };
+        let mut out = String::new();
+        for (i, at) in beats.iter().enumerate() {
+            app.handle(Cmd::Time(Command::Scrub(*at)));
+            assert!(app.error.is_none(), "{} beat {i}: {:?}", b.id, app.error);
+            let p = app.player().unwrap();
+            assert_eq!(p.session.tick(), *at, "{} beat {i}", b.id);
+            let s = p.scene(layout().scene, 100);
+            assert!(!s.shapes.is_empty(), "{} beat {i}: an empty scene", b.id);
+            out.push_str(&format!(
+                "== beat {} at tick {at} · overlays {:?}\n{}\n",
+                i + 1,
+                p.overlays(),
+                s.summary()
+            ));
+        }
+        insta::assert_snapshot!(b.id, out);
+    }
+}
+
+/// Every shape of every lesson's scene at its last beat lies in the window
+/// or crosses it (nothing is drawn at absurd coordinates).
+#[test]
+fn shapes_stay_near_the_window() {
+    for b in BUNDLED {
+        let mut app = App::new();
+        app.open(b.id, &[]);
+        let last = app.player().unwrap().session.lesson.ticks;
+        app.handle(Cmd::Time(Command::Scrub(last.min(300))));
+        let s = app.player().unwrap().scene(layout().scene, 100);
+        for sh in &s.shapes {
+            let pts: Vec<[i32; 2]> = match sh {
+                Shape::Rect { at, .. } | Shape::Frame { at, .. } | Shape::Text { at, .. } => {
+                    vec![*at]
+                }
+                Shape::Line { a, b, .. } => vec![*a, *b],
+                Shape::Disc { c, .. } | Shape::Ring { c, .. } => vec![*c],
+                Shape::Tri { p, .. } => p.to_vec(),
+            };
+            for p in pts {
+                assert!(
+                    (-5000..7000).contains(&p[0]) && (-5000..7000).contains(&p[1]),
+                    "{}: {sh:?}",
+                    b.id
+                );
+            }
+        }
+    }
+}
+
+/// The inspected boid is drawn last, in the selection colour, around its
+/// projected position — in 2-D and in the 3-D tank, from any camera angle.
+#[test]
+fn the_selected_boid_is_drawn_on_top_where_it_is() {
+    for (id, boid) in [
+        ("flock-separation", 3),
+        ("flock-aquarium", 3),
+        ("flock-field-of-view", 1),
+    ] {
+        let mut app = App::new();
+        app.open(id, &[]);
+        app.handle(Cmd::Time(Command::Scrub(20)));
+        app.handle(Cmd::Select(Some(boid)));
+        for (yaw, pitch) in [(0, 0), (40, 10), (100, -30)] {
+            app.handle(Cmd::Orbit(yaw, pitch));
+            let p = app.player().unwrap();
+            let cam = p.camera(layout().scene);
+            let s = p.scene(layout().scene, 100);
+            let centre = scene::boid_glyph_center(p.session.sim(), &cam, boid).unwrap();
+            let last_tri = s
+                .shapes
+                .iter()
+                .rev()
+                .find_map(|sh| match sh {
+                    Shape::Tri { p, color } if *color == color::SELECTED => Some(*p),
+                    _ => None,
+                })
+                .expect("a selected glyph");
+            let inside = |q: [[i32; 2]; 3]| {
+                let s = |a: [i32; 2], b: [i32; 2], c: [i32; 2]| {
+                    (b[0] - a[0]) as i64 * (c[1] - a[1]) as i64
+                        - (b[1] - a[1]) as i64 * (c[0] - a[0]) as i64
+                };
+                let (d1, d2, d3) = (
+                    s(q[0], q[1], centre),
+                    s(q[1], q[2], centre),
+                    s(q[2], q[0], centre),
+                );
+                !((d1 < 0 || d2 < 0 || d3 < 0) && (d1 > 0 || d2 > 0 || d3 > 0))
+            };
+            assert!(inside(last_tri), "{id}: {centre:?} not in {last_tri:?}");
+            assert_eq!(
+                scene::pick_boid(p.session.sim(), &cam, centre),
+                Some(boid),
+                "{id}"
+            );
+        }
+    }
+}
+
+/// Open cells are rings and closed cells filled squares, exactly where the
+/// search state says, in every tile.
+#[test]
+fn a_star_cells_are_drawn_where_the_state_says() {
+    let mut app = App::new();
+    app.open("path-dijkstra-astar-greedy", &[]);
+    app.handle(Cmd::Time(Command::Scrub(15)));
+    let p = app.player().unwrap();
+    let AnySim::Path(ps) = p.session.sim() else {
+        panic!()
+    };
+    let vp = layout().scene;
+    let view = View {
+        overlays: ["open", "closed"].iter().map(|s| s.to_string()).collect(),
+        ..View::default()
+    };
+    let frame = Frame {
+        sim: p.session.sim(),
+        explain: scene::Explain::None,
+        trail: &[],
+    };
+    let s = scene::build(&frame, &view, &Camera::fit(vp));
+    let w = ps.config().grid.width();
+    let tiles = scene::search_tiles(ps.state().searches.len(), vp);
+    let cam = Camera::fit(vp);
+    for (t, st) in ps.state().searches.iter().enumerate() {
+        let (mut open, mut closed) = (0, 0);
+        for (i, g) in st.g.iter().enumerate() {
+            if *g == u64::MAX {
+                continue;
+            }
+            let c = flockstep::sim::Cell::new((i as u32 % w) as i32, (i as u32 / w) as i32);
+            let hit = |sh: &Shape| {
+                let at = match sh {
+                    Shape::Ring { c, .. } => *c,
+                    Shape::Rect { at, size, .. } => [at[0] + size[0] / 2, at[1] + size[1] / 2],
+                    _ => return false,
+                };
+                scene::tile_cell_at(p.session.sim(), &cam, at) == Some((t, c))
+            };
+            if st.is_closed(i as u32) {
+                closed += 1;
+                assert!(
+                    s.shapes.iter().any(|sh| matches!(sh, Shape::Rect { color, .. } if color.2 == color::BLUE.2 && color.0 == color::BLUE.0) && hit(sh)),
+                    "closed {c} of search {t}"
+                );
+            } else {
+                open += 1;
+                assert!(
+                    s.shapes.iter().any(
+                        |sh| matches!(sh, Shape::Ring { color, .. } if *color == color::ORANGE)
+                            && hit(sh)
+                    ),
+                    "open {c} of search {t}"
+                );
+            }
+        }
+        assert!(
+            open > 0 && closed > 0,
+            "search {t}: {open} open, {closed} closed"
+        );
+        assert!(tiles[t].w > 0);
+    }
+}
+
+/// Scenes are pure: the same frame gives the same scene, and building one
+/// does not change the sim.
+#[test]
+fn scenes_are_pure() {
+    let mut app = App::new();
+    app.open("flock-obstacle", &[]);
+    app.handle(Cmd::Time(Command::Scrub(30)));
+    app.handle(Cmd::Select(Some(0)));
+    let p = app.player().unwrap();
+    let h = p.session.sim().state_hash();
+    let a = p.scene(layout().scene, 100);
+    let b = p.scene(layout().scene, 100);
+    assert_eq!(a, b);
+    assert_eq!(h, p.session.sim().state_hash());
+    let _ = Viewport {
+        x: 0,
+        y: 0,
+        w: 1,
+        h: 1,
+    };
+    let AnySim::Flock(f) = p.session.sim() else {
+        panic!()
+    };
+    assert_eq!(f.tick(), 30);
+}
