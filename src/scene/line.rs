@@ -153,7 +153,7 @@ pub(super) fn build(sim: &LineSim, frame: &Frame, view: &View, cam: &Camera, out
                 out.push(Shape::Rect {
                     at: [o[0] + s.cell.x * cell + m, o[1] + s.cell.y * cell + m],
                     size: [cell - 2 * m, cell - 2 * m],
-                    color: with_alpha(color::ORANGE, 200),
+                    color: color::ORANGE,
                 });
             }
         }

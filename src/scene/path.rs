@@ -335,7 +335,7 @@ fn draw_search(
             out.push(Shape::Rect {
                 at: [at[0] + m, at[1] + m],
                 size: [cell - 2 * m, cell - 2 * m],
-                color: with_alpha(color::BLUE, 220),
+                color: color::BLUE,
             });
         } else if !closed && view.on("open") {
             out.push(Shape::Ring {

@@ -129,6 +129,9 @@ pub struct Session {
     explain: Explained,
     trail: VecDeque<Vec<Vec3>>,
     trail_tick: Option<u64>,
+    /// The tick whose interventions are already applied to the shown sim
+    /// (an intervention shows at once, before the step it leads into).
+    pre_applied: Option<u64>,
     /// A remark about the last seek (a replay whose re-stepped explain
     /// does not match its recording).
     pub note: Option<String>,
@@ -154,6 +157,7 @@ impl Session {
             explain: Explained::None,
             trail: VecDeque::new(),
             trail_tick: None,
+            pre_applied: None,
             note: None,
         })
     }
@@ -209,6 +213,7 @@ impl Session {
             explain: Explained::None,
             trail: VecDeque::new(),
             trail_tick: None,
+            pre_applied: None,
             note: None,
         };
         s.seek(first, &[])?;
@@ -277,14 +282,17 @@ impl Session {
                     // Restore the copy at or before the tick before.
                     let k = (tick.saturating_sub(1) / every) as usize;
                     self.sim = keep[k.min(keep.len() - 1)].clone();
+                    self.pre_applied = None;
                 }
                 let inputs = &self.inputs;
                 let mut explain = Explained::None;
                 while self.sim.tick() < tick {
                     let next = self.sim.tick() + 1;
-                    for i in inputs.get(&next).into_iter().flatten() {
-                        // Inputs were checked when they were made.
-                        let _ = self.sim.apply(i);
+                    if self.pre_applied.take() != Some(next) {
+                        for i in inputs.get(&next).into_iter().flatten() {
+                            // Inputs were checked when they were made.
+                            let _ = self.sim.apply(i);
+                        }
                     }
                     if next == tick {
                         explain = traced_step(&mut self.sim, watch);
@@ -375,6 +383,8 @@ impl Session {
         keep.truncate((t / *every) as usize + 1);
         *frontier = t;
         self.sim = probe;
+        self.pre_applied = Some(t + 1);
+        self.trail_tick = None;
         Ok(())
     }
 

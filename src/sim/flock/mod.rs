@@ -507,6 +507,12 @@ pub struct FlockSim {
     near_m: Vec<u32>,
 }
 
+/// Whether a component of `v` lies outside `[−lim, lim]` (no `abs`, which
+/// would overflow on `Fx::MIN`).
+fn beyond(v: Vec3, lim: Fx) -> bool {
+    [v.x, v.y, v.z].iter().any(|&c| c > lim || c < -lim)
+}
+
 /// A uniform random fixed-point number in `[lo, hi]`.
 fn uniform(rng: &mut Pcg32, lo: Fx, hi: Fx) -> Fx {
     let span = (hi.to_bits() - lo.to_bits()) as u64;
@@ -651,7 +657,7 @@ impl FlockSim {
             return Err("the new boid must be inside the world box (z = 0 in 2-D)".into());
         }
         let vlim = Fx::from_int(MAX_SPEED);
-        if [vel.x, vel.y, vel.z].iter().any(|c| c.abs() > vlim) {
+        if beyond(vel, vlim) {
             return Err(format!("the new boid is faster than {MAX_SPEED}"));
         }
         let mut boid = Boid { pos, vel };
@@ -713,10 +719,7 @@ impl FlockSim {
             (ModelState::Gems { attitude }, Model::Gems(_)) => attitude.len(),
             (ModelState::Weighted { acc }, Model::Weighted(_)) => {
                 let lim = Fx::from_int(MAX_RESTORED_ACC);
-                if let Some(i) = acc
-                    .iter()
-                    .position(|a| [a.x, a.y, a.z].iter().any(|c| c.abs() > lim))
-                {
+                if let Some(i) = acc.iter().position(|a| beyond(*a, lim)) {
                     return Err(format!(
                         "boid {i}'s acceleration is beyond ±{MAX_RESTORED_ACC}"
                     ));
@@ -736,11 +739,10 @@ impl FlockSim {
             ));
         }
         let (plim, vlim) = (Fx::from_int(COORD_LIMIT), Fx::from_int(MAX_SPEED));
-        let outside = |v: Vec3, lim: Fx| [v.x, v.y, v.z].iter().any(|c| c.abs() > lim);
-        if let Some(i) = state.boids.iter().position(|b| outside(b.pos, plim)) {
+        if let Some(i) = state.boids.iter().position(|b| beyond(b.pos, plim)) {
             return Err(format!("boid {i} is beyond ±{COORD_LIMIT}"));
         }
-        if let Some(i) = state.boids.iter().position(|b| outside(b.vel, vlim)) {
+        if let Some(i) = state.boids.iter().position(|b| beyond(b.vel, vlim)) {
             return Err(format!("boid {i} is faster than {MAX_SPEED}"));
         }
         if state.dt <= Fx::ZERO || state.dt > Fx::from_int(20) {

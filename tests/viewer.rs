@@ -1,0 +1,485 @@
+//! The viewer without a window: the app state machine driven by commands
+//! and frame times, live sessions with history, replays, interventions
+//! saved as replays, damaged files, and restoring recorded states.
+
+use flockstep::lesson::find_bundled;
+use flockstep::num::{Fx, Pcg32, Vec3};
+use flockstep::replay::codec;
+use flockstep::replay::file::Replay;
+use flockstep::replay::run::{self, Source, Verdict};
+use flockstep::sim::{AnySim, AnyState, Cell, Input};
+use flockstep::viewer::app::{App, Cmd, Screen, picker_entries};
+use flockstep::viewer::timeline::Command;
+use std::path::{Path, PathBuf};
+
+fn temp(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("flockstep-viewer-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(name)
+}
+
+/// Per-tick hashes of a plain run of a bundled lesson.
+fn reference(id: &str, ticks: u64) -> Vec<u64> {
+    let lesson = Source::bundled(id, &[]).unwrap().lesson().unwrap();
+    let mut sim = AnySim::new(&lesson.scenario).unwrap();
+    let mut out = vec![sim.state_hash()];
+    for _ in 0..ticks {
+        sim.step();
+        out.push(sim.state_hash());
+    }
+    out
+}
+
+fn open(id: &str) -> App {
+    let mut app = App::new();
+    app.open(id, &[]);
+    assert!(app.error.is_none(), "{id}: {:?}", app.error);
+    app
+}
+
+fn tick_and_hash(app: &App) -> (u64, u64) {
+    let p = app.player().unwrap();
+    (p.session.tick(), p.session.sim().state_hash())
+}
+
+/// Whatever way the teacher reaches a tick — stepping, stepping back,
+/// scrubbing, jumping beats, playing at any speed under any frame times —
+/// the state shown is the one a plain run has at that tick.
+#[test]
+fn any_way_to_a_tick_shows_the_same_state() {
+    for id in [
+        "flock-obstacle",
+        "path-open-list",
+        "line-chase-arc",
+        "flock-aquarium",
+    ] {
+        let mut app = open(id);
+        let last = app.player().unwrap().timeline.last();
+        let refs = reference(id, last);
+        let mut rng = Pcg32::new(7, 1);
+        for _ in 0..150 {
+            let cmd = match rng.next_u32() % 9 {
+                0 | 1 => Cmd::Time(Command::StepForward),
+                2 => Cmd::Time(Command::StepBack),
+                3 => Cmd::Time(Command::Scrub(u64::from(rng.next_u32()) % (last + 1))),
+                4 => Cmd::Time(Command::NextBeat),
+                5 => Cmd::Time(Command::PrevBeat),
+                6 => Cmd::Time(Command::TogglePlay),
+                7 => Cmd::Time(if rng.next_u32().is_multiple_of(2) {
+                    Command::Faster
+                } else {
+                    Command::Slower
+                }),
+                _ => Cmd::Frame(u64::from(rng.next_u32() % 200_000)),
+            };
+            app.handle(cmd.clone());
+            assert!(app.error.is_none(), "{id}: {cmd:?}: {:?}", app.error);
+            let (t, h) = tick_and_hash(&app);
+            assert_eq!(t, app.player().unwrap().timeline.tick(), "{id}");
+            assert_eq!(h, refs[t as usize], "{id}: tick {t} after {cmd:?}");
+        }
+    }
+}
+
+/// A pause beat stops playback exactly at its tick, and Space goes on.
+#[test]
+fn playback_holds_at_pause_beats() {
+    let mut app = open("line-chase-arc");
+    let p = app.player().unwrap();
+    let pause = p
+        .session
+        .lesson
+        .beats
+        .iter()
+        .find(|b| b.pause && b.at > 0)
+        .map(|b| b.at)
+        .expect("a pause beat");
+    app.handle(Cmd::Time(Command::TogglePlay));
+    for _ in 0..100 {
+        app.handle(Cmd::Frame(1_000_000));
+    }
+    assert_eq!(app.player().unwrap().session.tick(), pause);
+    app.handle(Cmd::Time(Command::TogglePlay));
+    app.handle(Cmd::Frame(1_000_000));
+    assert!(app.player().unwrap().session.tick() > pause);
+}
+
+/// Interventions become inputs: a session with a dragged target, goal or
+/// obstacle and a dropped boid saves as a replay that `verify` re-simulates
+/// identically, and that the viewer plays back with the same states.
+#[test]
+fn interventions_save_as_replays_that_replay_identically() {
+    let cases: Vec<(&str, Vec<(u64, Input)>)> = vec![
+        (
+            "line-chase-arc",
+            vec![(
+                4,
+                Input::MoveTarget {
+                    target: 0,
+                    to: Cell::new(2, 2),
+                },
+            )],
+        ),
+        (
+            "path-open-list",
+            vec![(
+                3,
+                Input::MoveGoal {
+                    to: Cell::new(4, 0),
+                },
+            )],
+        ),
+        (
+            "flock-obstacle",
+            vec![
+                (
+                    5,
+                    Input::AddBoid {
+                        pos: Vec3::from_ints(100, 100, 0),
+                        vel: Vec3::from_ints(1, 1, 0),
+                    },
+                ),
+                (
+                    9,
+                    Input::MoveObstacle {
+                        obstacle: 0,
+                        to: Vec3::from_ints(200, 150, 0),
+                    },
+                ),
+            ],
+        ),
+    ];
+    for (id, inputs) in cases {
+        let mut app = open(id);
+        for (at, input) in &inputs {
+            app.handle(Cmd::Time(Command::Scrub(*at)));
+            app.handle(Cmd::Intervene(input.clone()));
+            assert!(app.error.is_none(), "{id}: {:?}", app.error);
+        }
+        app.handle(Cmd::Time(Command::Scrub(20)));
+        let live = tick_and_hash(&app);
+        assert_eq!(live.0, 20);
+        // Back and forth past the interventions: the same states.
+        app.handle(Cmd::Time(Command::Scrub(2)));
+        app.handle(Cmd::Time(Command::Scrub(20)));
+        assert_eq!(tick_and_hash(&app), live, "{id}");
+
+        let file = temp(&format!("{id}-session.fsr"));
+        app.handle(Cmd::Save(file.clone()));
+        assert!(app.error.is_none(), "{id}: {:?}", app.error);
+        assert!(app.status.as_deref().unwrap_or("").contains("saved"));
+        let verdict = run::verify(&mut Replay::open(&file).unwrap(), |_| {}).unwrap();
+        assert!(
+            matches!(verdict, Verdict::Match { .. }),
+            "{id}: {verdict:?}"
+        );
+
+        let mut r = App::new();
+        r.open(file.to_str().unwrap(), &[]);
+        assert!(r.error.is_none(), "{id}: {:?}", r.error);
+        r.handle(Cmd::Time(Command::Scrub(20)));
+        assert_eq!(
+            tick_and_hash(&r),
+            live,
+            "{id}: the replay shows another state"
+        );
+        // Replays cannot be changed.
+        r.handle(Cmd::Intervene(inputs[0].1.clone()));
+        assert!(
+            r.error
+                .as_deref()
+                .unwrap_or("")
+                .contains("cannot be changed")
+        );
+    }
+}
+
+/// Going back before the frontier and intervening starts a new branch:
+/// the later interventions are forgotten.
+#[test]
+fn intervening_in_the_past_starts_a_new_branch() {
+    let mut app = open("line-chase-arc");
+    let a = Input::MoveTarget {
+        target: 0,
+        to: Cell::new(2, 2),
+    };
+    app.handle(Cmd::Time(Command::Scrub(8)));
+    app.handle(Cmd::Intervene(a));
+    app.handle(Cmd::Time(Command::Scrub(15)));
+    app.handle(Cmd::Time(Command::Scrub(3)));
+    let b = Input::MoveTarget {
+        target: 0,
+        to: Cell::new(3, 3),
+    };
+    app.handle(Cmd::Intervene(b.clone()));
+    let p = app.player().unwrap();
+    assert_eq!(
+        p.session.inputs.iter().collect::<Vec<_>>(),
+        vec![(&4, &vec![b])]
+    );
+    // An intervention that does not fit is refused with a message.
+    app.handle(Cmd::Intervene(Input::MoveGoal {
+        to: Cell::new(0, 0),
+    }));
+    assert!(
+        app.error
+            .as_deref()
+            .unwrap_or("")
+            .contains("does not apply")
+    );
+}
+
+fn golden(id: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("recordings")
+        .join(format!("{id}.fsr"))
+}
+
+/// A replay plays back its recorded states, and the overlays' reasoning
+/// at a tick is the same as a live lesson's.
+#[test]
+fn replays_show_their_recorded_states_and_the_same_reasoning() {
+    for id in [
+        "flock-obstacle",
+        "flock-separation",
+        "path-cliffs",
+        "line-of-sight",
+    ] {
+        let path = golden(id);
+        let mut replay = Replay::open(&path).unwrap();
+        let mut app = App::new();
+        app.open(path.to_str().unwrap(), &[]);
+        assert!(app.error.is_none(), "{id}: {:?}", app.error);
+        let mut live = open(id);
+        let ticks: Vec<u64> = [1u64, 17, 3, 100, 42, 150]
+            .into_iter()
+            .filter(|&t| replay.has_tick(t))
+            .collect();
+        for t in ticks {
+            app.handle(Cmd::Time(Command::Scrub(t)));
+            app.handle(Cmd::Select(Some(0)));
+            live.handle(Cmd::Time(Command::Scrub(t)));
+            live.handle(Cmd::Select(Some(0)));
+            let (state, info) = replay.state_at(t).unwrap();
+            let (tick, hash) = tick_and_hash(&app);
+            assert_eq!((tick, hash), (t, info.hash), "{id}");
+            assert_eq!(state.state_hash(), hash);
+            let rp = app.player().unwrap();
+            let lp = live.player().unwrap();
+            assert!(rp.session.note.is_none(), "{id}: {:?}", rp.session.note);
+            assert_eq!(
+                format!("{:?}", rp.session.explain()),
+                format!("{:?}", lp.session.explain()),
+                "{id}: tick {t}"
+            );
+            let vp = flockstep::scene::Viewport {
+                x: 0,
+                y: 0,
+                w: 900,
+                h: 600,
+            };
+            assert_eq!(rp.scene(vp, 100), lp.scene(vp, 100), "{id}: tick {t}");
+        }
+    }
+}
+
+/// Damaged and missing files open as an error in the window, over the
+/// picker, naming the file and the place; a truncated replay plays what
+/// it holds.
+#[test]
+fn bad_files_show_an_error_instead_of_crashing() {
+    let bytes = std::fs::read(golden("flock-obstacle")).unwrap();
+    let mut rng = Pcg32::new(3, 3);
+    for _ in 0..40 {
+        let mut b = bytes.clone();
+        let at = (rng.next_u32() as usize) % b.len();
+        b[at] ^= 1 << (rng.next_u32() % 8);
+        let f = temp("damaged.fsr");
+        std::fs::write(&f, &b).unwrap();
+        let mut app = App::new();
+        app.open(f.to_str().unwrap(), &[]);
+        let e = app.error.clone().expect("an error");
+        assert!(e.contains("damaged.fsr"), "{e}");
+        assert!(matches!(app.screen, Screen::Picker));
+        app.handle(Cmd::Back);
+        assert!(app.error.is_none() && !app.quit);
+    }
+    let cut = temp("cut.fsr");
+    std::fs::write(&cut, &bytes[..bytes.len() * 2 / 3]).unwrap();
+    let mut app = App::new();
+    app.open(cut.to_str().unwrap(), &[]);
+    assert!(app.error.is_none(), "{:?}", app.error);
+    let last = app.player().unwrap().timeline.last();
+    let full = Replay::open(&golden("flock-obstacle"))
+        .unwrap()
+        .last_tick
+        .unwrap();
+    assert!(last >= 1 && last < full, "{last} of {full}");
+    app.handle(Cmd::Time(Command::Scrub(last)));
+    assert_eq!(app.player().unwrap().session.tick(), last);
+
+    for (arg, want) in [
+        ("no-such-lesson", "no lesson `no-such-lesson`"),
+        ("/nonexistent/x.fsr", "/nonexistent/x.fsr"),
+        ("flock-obstacle.toml", "flock-obstacle.toml"),
+    ] {
+        let mut app = App::new();
+        app.open(arg, &[]);
+        let e = app.error.clone().expect("an error");
+        assert!(e.contains(want), "{arg}: {e}");
+    }
+    let bad = temp("bad.toml");
+    std::fs::write(&bad, "[lesson]\nid = \"x\"\ntitle = \"t\"\nsummary = \"s\"\nticks = 5\n[scenario]\nsim = \"flok\"\n").unwrap();
+    let mut app = App::new();
+    app.open(bad.to_str().unwrap(), &[]);
+    let e = app.error.clone().unwrap();
+    assert!(
+        e.contains("bad.toml:7:7") && e.contains("did you mean `flock`"),
+        "{e}"
+    );
+}
+
+/// A recorded state that a step could not take is refused by `restore`;
+/// one it accepts steps without panicking. Random byte flips of real
+/// states from every sim.
+#[test]
+fn restore_accepts_only_states_a_step_can_take() {
+    let mut refused = 0;
+    let mut accepted = 0;
+    for id in [
+        "flock-obstacle",
+        "flock-aquarium",
+        "flock-weights",
+        "path-cliffs",
+        "line-of-sight",
+        "line-chase-arc",
+    ] {
+        let lesson = Source::bundled(id, &[]).unwrap().lesson().unwrap();
+        let mut sim = AnySim::new(&lesson.scenario).unwrap();
+        for _ in 0..12 {
+            sim.step();
+        }
+        let bytes = codec::encode(&sim.snapshot()).unwrap();
+        let mut rng = Pcg32::new(11, id.len() as u64);
+        for trial in 0..300 {
+            let mut b = bytes.clone();
+            for _ in 0..1 + trial % 3 {
+                let at = rng.next_u32() as usize % b.len();
+                b[at] = rng.next_u32() as u8;
+            }
+            let Ok(state) = codec::decode::<AnyState>(&b) else {
+                continue;
+            };
+            let mut s = AnySim::new(&lesson.scenario).unwrap();
+            match s.restore(state) {
+                Err(_) => refused += 1,
+                Ok(()) => {
+                    accepted += 1;
+                    let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                        for _ in 0..3 {
+                            s.step();
+                        }
+                        let _ = flockstep::scene::build(
+                            &flockstep::scene::Frame {
+                                sim: &s,
+                                explain: flockstep::scene::Explain::None,
+                                trail: &[],
+                            },
+                            &flockstep::scene::View::default(),
+                            &flockstep::scene::Camera::fit(flockstep::scene::Viewport {
+                                x: 0,
+                                y: 0,
+                                w: 800,
+                                h: 600,
+                            }),
+                        );
+                    }));
+                    assert!(
+                        r.is_ok(),
+                        "{id}: trial {trial}: a restored state panicked a step"
+                    );
+                }
+            }
+        }
+        // The sim's own states are accepted.
+        let mut s = AnySim::new(&lesson.scenario).unwrap();
+        s.restore(sim.snapshot()).unwrap();
+        assert_eq!(s.state_hash(), sim.state_hash());
+        // Another sim's state is not.
+        let other = if id.starts_with("flock") {
+            "path-cliffs"
+        } else {
+            "flock-obstacle"
+        };
+        let o = AnySim::new(
+            &Source::bundled(other, &[])
+                .unwrap()
+                .lesson()
+                .unwrap()
+                .scenario,
+        )
+        .unwrap();
+        assert!(s.restore(o.snapshot()).is_err());
+    }
+    assert!(
+        refused > 50 && accepted > 50,
+        "refused {refused}, accepted {accepted}"
+    );
+}
+
+/// The picker lists every bundled lesson grouped by sim, moves with the
+/// arrows (wrapping) and opens the chosen one; Esc goes back, then quits.
+#[test]
+fn the_picker_groups_lessons_and_opens_them() {
+    let e = picker_entries();
+    assert_eq!(e.len(), flockstep::lesson::BUNDLED.len());
+    let sims: Vec<&str> = e.iter().map(|x| x.sim.as_str()).collect();
+    let mut sorted = sims.clone();
+    sorted.sort();
+    assert_eq!(sims, sorted, "grouped by sim");
+    let mut app = App::new();
+    app.handle(Cmd::PickerMove(-1));
+    assert_eq!(app.picked, e.len() - 1);
+    app.handle(Cmd::PickerMove(2));
+    assert_eq!(app.picked, 1);
+    app.handle(Cmd::PickerOpen(None));
+    let p = app.player().expect("a player");
+    assert_eq!(p.session.lesson.id, e[1].id);
+    assert!(find_bundled(&e[1].id).is_some());
+    app.handle(Cmd::Help);
+    assert!(app.help);
+    app.handle(Cmd::Back);
+    assert!(!app.help && app.player().is_some());
+    app.handle(Cmd::Back);
+    assert!(matches!(app.screen, Screen::Picker));
+    app.handle(Cmd::Back);
+    assert!(app.quit);
+}
+
+/// Overlay keys toggle against the beat's choice; a new beat starts from
+/// its own overlays again. Presenter scale and zoom stay in range.
+#[test]
+fn overlay_toggles_follow_the_beats() {
+    let mut app = open("path-open-list");
+    let before = app.player().unwrap().overlays();
+    let names = flockstep::viewer::app::overlays_of("path");
+    let i = names.iter().position(|n| *n == "g").unwrap();
+    app.handle(Cmd::ToggleOverlay(i));
+    let after = app.player().unwrap().overlays();
+    assert_ne!(before.contains("g"), after.contains("g"));
+    app.handle(Cmd::Time(Command::NextBeat));
+    let beat = app.player().unwrap().timeline.beat().unwrap();
+    let want: std::collections::BTreeSet<String> = app.player().unwrap().session.lesson.beats[beat]
+        .overlays
+        .iter()
+        .cloned()
+        .collect();
+    assert_eq!(app.player().unwrap().overlays(), want);
+    for _ in 0..100 {
+        app.handle(Cmd::TextScale(1));
+        app.handle(Cmd::Zoom(1));
+    }
+    assert_eq!(app.text_scale, 300);
+    assert_eq!(app.player().unwrap().zoom, 800);
+    let _ = Fx::ONE;
+}

@@ -1,0 +1,397 @@
+//! The real window: `flockstep render` draws frames in a macroquad window
+//! (under Xvfb when there is no display) and the PNGs are checked against
+//! the scene — the inspected boid's colour where the camera projects it,
+//! A*'s closed and open cells where the search state has them, the line's
+//! walked cells — and for being a picture at all. The same tick rendered
+//! twice gives the same bytes.
+//!
+//! These tests need an X display or `xvfb-run` (Debian: `apt-get install
+//! xvfb`; `.ci/run` installs it). Without either they fail and say so;
+//! `FLOCKSTEP_SKIP_WINDOW_TESTS=1` skips them deliberately.
+
+use flockstep::scene::{self, Rgba, color};
+use flockstep::sim::{AnySim, Cell, Sim};
+use flockstep::viewer::app::{Layout, prepare_render};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+const W: i32 = 960;
+const H: i32 = 600;
+
+fn out_dir() -> PathBuf {
+    let d = std::env::temp_dir().join(format!("flockstep-window-{}", std::process::id()));
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+/// Runs `flockstep ARGS` where a window can open: on the display if there
+/// is one, else inside xvfb-run. `None` when skipped on purpose.
+fn with_display(args: &[&str]) -> Option<Output> {
+    if std::env::var_os("FLOCKSTEP_SKIP_WINDOW_TESTS").is_some() {
+        eprintln!("window tests skipped: FLOCKSTEP_SKIP_WINDOW_TESTS is set");
+        return None;
+    }
+    let bin = env!("CARGO_BIN_EXE_flockstep");
+    if flockstep::viewer::window::display_available().is_ok() {
+        return Some(Command::new(bin).args(args).output().unwrap());
+    }
+    let xvfb = Command::new("xvfb-run")
+        .args(["-a", "-s", "-screen 0 1280x720x24", bin])
+        .args(args)
+        .output();
+    match xvfb {
+        Ok(o) => Some(o),
+        Err(e) => panic!(
+            "no X display and no xvfb-run ({e}): install Xvfb (Debian: apt-get install xvfb) or set FLOCKSTEP_SKIP_WINDOW_TESTS=1"
+        ),
+    }
+}
+
+struct Png {
+    w: u32,
+    h: u32,
+    rgba: Vec<u8>,
+}
+
+impl Png {
+    fn read(p: &Path) -> Png {
+        let d = png::Decoder::new(std::io::BufReader::new(std::fs::File::open(p).unwrap()));
+        let mut r = d.read_info().unwrap();
+        let mut buf = vec![0; r.output_buffer_size()];
+        let info = r.next_frame(&mut buf).unwrap();
+        assert_eq!(info.color_type, png::ColorType::Rgba);
+        buf.truncate(info.buffer_size());
+        Png {
+            w: info.width,
+            h: info.height,
+            rgba: buf,
+        }
+    }
+
+    fn at(&self, p: [i32; 2]) -> [u8; 3] {
+        let i = (p[1] as usize * self.w as usize + p[0] as usize) * 4;
+        [self.rgba[i], self.rgba[i + 1], self.rgba[i + 2]]
+    }
+}
+
+fn rgb(c: Rgba) -> [u8; 3] {
+    [c.0, c.1, c.2]
+}
+
+/// Renders and returns the image, or `None` when window tests are skipped.
+fn render(name: &str, args: &[&str]) -> Option<(PathBuf, Png)> {
+    let out = out_dir().join(name);
+    let size = format!("{W}x{H}");
+    let mut all: Vec<&str> = vec!["render"];
+    all.extend_from_slice(args);
+    all.extend_from_slice(&["--size", &size, "-o", out.to_str().unwrap()]);
+    let o = with_display(&all)?;
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "flockstep {all:?}: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let png = Png::read(&out);
+    assert_eq!((png.w, png.h), (W as u32, H as u32));
+    // A picture, not a blank or single-colour frame.
+    let mut colours: Vec<[u8; 3]> = png
+        .rgba
+        .chunks_exact(4)
+        .map(|p| [p[0], p[1], p[2]])
+        .collect();
+    let bg = colours
+        .iter()
+        .filter(|c| **c == rgb(color::BACKGROUND))
+        .count();
+    colours.sort_unstable();
+    colours.dedup();
+    assert!(colours.len() > 8, "{name}: only {} colours", colours.len());
+    assert!(
+        bg < png.rgba.len() / 4 * 95 / 100,
+        "{name}: mostly background"
+    );
+    Some((out, png))
+}
+
+fn scene_viewport() -> scene::Viewport {
+    Layout::of(W, H, 100).scene
+}
+
+#[test]
+fn flock_the_inspected_boid_is_where_the_camera_puts_it() {
+    for (id, tick, boid) in [
+        ("flock-separation", "40", 3u32),
+        ("flock-aquarium", "30", 5),
+    ] {
+        let args = [id, "--tick", tick, "--select", &boid.to_string()].map(str::to_owned);
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let Some((_, png)) = render(&format!("{id}.png"), &args) else {
+            return;
+        };
+        let app = prepare_render(id, &[], tick.parse().unwrap(), &[], Some(boid), 100).unwrap();
+        let p = app.player().unwrap();
+        let cam = p.camera(scene_viewport());
+        let c = scene::boid_glyph_center(p.session.sim(), &cam, boid).unwrap();
+        assert_eq!(
+            png.at(c),
+            rgb(color::SELECTED),
+            "{id}: boid {boid} at {c:?}"
+        );
+        // Somewhere else there are ordinary boids.
+        let AnySim::Flock(f) = p.session.sim() else {
+            panic!()
+        };
+        let other = (0..f.config().boid_count() as u32)
+            .find(|&i| i != boid)
+            .unwrap();
+        let o = scene::boid_glyph_center(p.session.sim(), &cam, other).unwrap();
+        assert_ne!(
+            png.at(o),
+            rgb(color::SELECTED),
+            "{id}: boid {other} at {o:?}"
+        );
+    }
+}
+
+#[test]
+fn a_star_closed_and_open_cells_are_where_the_search_has_them() {
+    let id = "path-open-list";
+    let Some((_, png)) = render(
+        "path.png",
+        &[
+            id,
+            "--tick",
+            "12",
+            "--overlay",
+            "open",
+            "--overlay",
+            "closed",
+        ],
+    ) else {
+        return;
+    };
+    let app = prepare_render(id, &[], 12, &["open".into(), "closed".into()], None, 100).unwrap();
+    let p = app.player().unwrap();
+    let AnySim::Path(ps) = p.session.sim() else {
+        panic!()
+    };
+    let cam = p.camera(scene_viewport());
+    let grid = &ps.config().grid;
+    let (mut closed, mut open, mut empty) = (0, 0, 0);
+    for (t, tile) in scene::search_tiles(ps.state().searches.len(), cam.viewport)
+        .iter()
+        .enumerate()
+    {
+        let st = &ps.state().searches[t];
+        // Find every cell's centre by scanning the tile for where the scene
+        // maps each pixel.
+        let mut centres = std::collections::BTreeMap::new();
+        for y in tile.y..tile.y + tile.h {
+            for x in tile.x..tile.x + tile.w {
+                if let Some((tt, c)) = scene::tile_cell_at(p.session.sim(), &cam, [x, y])
+                    && tt == t
+                {
+                    let e = centres.entry((c.y, c.x)).or_insert([x, y, x, y]);
+                    e[2] = e[2].max(x);
+                    e[3] = e[3].max(y);
+                }
+            }
+        }
+        for ((cy, cx), b) in centres {
+            let c = Cell::new(cx, cy);
+            let i = (cy as u32 * grid.width() + cx as u32) as usize;
+            let mid = [(b[0] + b[2]) / 2, (b[1] + b[3]) / 2];
+            let box_has =
+                |col: [u8; 3]| (b[1]..=b[3]).any(|y| (b[0]..=b[2]).any(|x| png.at([x, y]) == col));
+            if grid.height_at(c).is_none() || c == ps.config().start || c == ps.config().goal {
+                continue;
+            }
+            if st.g[i] == u64::MAX {
+                empty += 1;
+                assert!(
+                    !box_has(rgb(color::BLUE)) && !box_has(rgb(color::ORANGE)),
+                    "search {t}: {c} unreached"
+                );
+            } else if st.is_closed(i as u32) {
+                closed += 1;
+                assert_eq!(
+                    png.at(mid),
+                    rgb(color::BLUE),
+                    "search {t}: closed {c} at {mid:?}"
+                );
+            } else {
+                open += 1;
+                assert!(box_has(rgb(color::ORANGE)), "search {t}: open {c}");
+                assert_ne!(png.at(mid), rgb(color::BLUE), "search {t}: open {c}");
+            }
+        }
+    }
+    assert!(
+        closed >= 8 && open >= 1 && empty >= 10,
+        "{closed} closed, {open} open, {empty} empty"
+    );
+}
+
+#[test]
+fn line_the_walked_cells_are_drawn() {
+    let id = "line-error-term";
+    let Some((_, png)) = render("line.png", &[id, "--tick", "8", "--overlay", "walked"]) else {
+        return;
+    };
+    let app = prepare_render(id, &[], 8, &["walked".into()], None, 100).unwrap();
+    let p = app.player().unwrap();
+    let AnySim::Line(ls) = p.session.sim() else {
+        panic!()
+    };
+    let cam = p.camera(scene_viewport());
+    let plan = ls.state().chasers[0].plan.unwrap();
+    let walked: Vec<Cell> = plan
+        .line()
+        .stepper()
+        .take(plan.done() as usize)
+        .map(|s| s.cell)
+        .collect();
+    assert_eq!(walked.len(), 8);
+    let size = {
+        let a = scene::line_cell_center(p.session.sim(), &cam, Cell::new(0, 0)).unwrap();
+        let b = scene::line_cell_center(p.session.sim(), &cam, Cell::new(1, 0)).unwrap();
+        b[0] - a[0]
+    };
+    for c in &walked {
+        let m = scene::line_cell_center(p.session.sim(), &cam, *c).unwrap();
+        // Off the centre (where the chaser's disc may be), inside the fill.
+        let q = [
+            m[0] - size / 2 + size / 5 + 2,
+            m[1] - size / 2 + size / 5 + 2,
+        ];
+        assert_eq!(png.at(q), rgb(color::ORANGE), "walked {c} at {q:?}");
+    }
+    // The line's first cell is not walked: no fill there.
+    let from = scene::line_cell_center(p.session.sim(), &cam, plan.line().from).unwrap();
+    let q = [
+        from[0] - size / 2 + size / 5 + 2,
+        from[1] - size / 2 + size / 5 + 2,
+    ];
+    assert_ne!(png.at(q), rgb(color::ORANGE));
+}
+
+#[test]
+fn the_same_tick_renders_to_the_same_bytes() {
+    let args = ["flock-obstacle", "--tick", "25", "--select", "0"];
+    let Some((a, _)) = render("same-a.png", &args) else {
+        return;
+    };
+    let Some((b, _)) = render("same-b.png", &args) else {
+        return;
+    };
+    assert_eq!(std::fs::read(a).unwrap(), std::fs::read(b).unwrap());
+}
+
+fn without_display(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_flockstep"))
+        .args(args)
+        .env_remove("DISPLAY")
+        .env_remove("WAYLAND_DISPLAY")
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn no_display_is_a_clear_error() {
+    let png = out_dir().join("never.png");
+    for args in [
+        vec!["view"],
+        vec![],
+        vec!["view", "flock-obstacle"],
+        vec![
+            "render",
+            "flock-obstacle",
+            "--tick",
+            "3",
+            "-o",
+            png.to_str().unwrap(),
+        ],
+    ] {
+        let o = without_display(&args);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        assert!(
+            err.contains("xvfb-run") && err.contains("display"),
+            "{args:?}: {err}"
+        );
+    }
+    assert!(!png.exists());
+}
+
+#[test]
+fn render_refuses_bad_input_before_opening_a_window() {
+    let png = out_dir().join("bad.png");
+    let damaged = out_dir().join("damaged.fsr");
+    let mut bytes =
+        std::fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join("recordings/flock-obstacle.fsr"))
+            .unwrap();
+    let n = bytes.len();
+    bytes[n / 2] ^= 0x10;
+    std::fs::write(&damaged, bytes).unwrap();
+    let p = png.to_str().unwrap();
+    for (args, want) in [
+        (
+            vec!["render", "flock-obstacle", "--tick", "100000", "-o", p],
+            "outside ticks 0..=",
+        ),
+        (
+            vec![
+                "render",
+                "flock-obstacle",
+                "--tick",
+                "3",
+                "--overlay",
+                "nope",
+                "-o",
+                p,
+            ],
+            "unknown overlay `nope`",
+        ),
+        (
+            vec!["render", "no-such", "--tick", "3", "-o", p],
+            "no lesson `no-such`",
+        ),
+        (
+            vec!["render", damaged.to_str().unwrap(), "--tick", "3", "-o", p],
+            "damaged.fsr: byte",
+        ),
+        (
+            vec![
+                "render",
+                "flock-obstacle",
+                "--tick",
+                "3",
+                "--size",
+                "10x10",
+                "-o",
+                p,
+            ],
+            "64..=8192",
+        ),
+        (
+            vec![
+                "render",
+                "flock-obstacle",
+                "--tick",
+                "3",
+                "--select",
+                "999",
+                "-o",
+                p,
+            ],
+            "--select 999",
+        ),
+    ] {
+        let o = without_display(&args);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains(want), "{args:?}: {err}");
+    }
+    assert!(!png.exists());
+}
