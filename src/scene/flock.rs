@@ -16,6 +16,10 @@ const TIP: i32 = 9;
 const TAIL: i32 = 5;
 const HALF_WIDTH: i32 = 4;
 
+/// Flocks up to this size show every boid's trail; larger ones only the
+/// inspected boids'.
+pub const TRAIL_ALL_MAX: usize = 1_000;
+
 /// The colour of a rule's arrow.
 pub(super) fn rule_color(r: Rule) -> Rgba {
     match r {
@@ -48,11 +52,13 @@ struct Orbit {
     center: Vec3,
     /// 1 / the world's half-diagonal: points are normalised to about unit size.
     inv_r: Fx,
-    r: Fx,
-    cy: Fx,
-    sy: Fx,
-    cp: Fx,
-    sp: Fx,
+    /// The camera's rotation (rows: screen x, screen up, depth).
+    rx: [Fx; 3],
+    ry: [Fx; 3],
+    /// The rotation's rows scaled by `inv_r` (for points).
+    px: [Fx; 3],
+    py: [Fx; 3],
+    pz: [Fx; 3],
     dist: Fx,
     /// Pixels per normalised unit at depth 1.
     f: Fx,
@@ -60,26 +66,61 @@ struct Orbit {
 }
 
 impl Orbit {
-    /// Screen position and depth of a world point (`None` behind the camera).
+    fn new(center: Vec3, inv_r: Fx, yaw: Angle, pitch: Angle, dist: Fx, f: Fx, c: P) -> Orbit {
+        let (cy, sy, cp, sp) = (yaw.cos(), yaw.sin(), pitch.cos(), pitch.sin());
+        // Turn by the yaw around the vertical, then tilt by the pitch.
+        let rx = [cy, Fx::ZERO, -sy];
+        let ry = [-(sy * sp), cp, -(cy * sp)];
+        let rz = [sy * cp, sp, cy * cp];
+        let scaled = |r: [Fx; 3]| r.map(|v| v * inv_r);
+        Orbit {
+            center,
+            inv_r,
+            px: scaled(rx),
+            py: scaled(ry),
+            pz: scaled(rz),
+            rx,
+            ry,
+            dist,
+            f,
+            c,
+        }
+    }
+
+    /// Screen position, depth and pixels per world unit there of a world
+    /// point (`None` behind the camera).
     #[inline]
-    fn project(&self, p: Vec3) -> Option<(P, Fx)> {
-        let rel = (p - self.center) * self.inv_r;
-        let x1 = rel.x * self.cy - rel.z * self.sy;
-        let z1 = rel.x * self.sy + rel.z * self.cy;
-        let y2 = rel.y * self.cp - z1 * self.sp;
-        let z2 = rel.y * self.sp + z1 * self.cp;
+    fn project(&self, p: Vec3) -> Option<(P, Fx, Fx)> {
+        let r = p - self.center;
+        let x1 = r.x * self.px[0] + r.z * self.px[2];
+        let y2 = r.x * self.py[0] + r.y * self.py[1] + r.z * self.py[2];
+        let z2 = r.x * self.pz[0] + r.y * self.pz[1] + r.z * self.pz[2];
         let d = self.dist + z2;
-        if d < Fx::from_ratio(1, 10)? {
+        if d < Fx::from_bits(1 << 28) {
+            // Nearer than 1/16: behind or at the eye.
             return None;
         }
-        let k = self.f.checked_div(d)?;
+        // f / d through a 64-bit reciprocal of d (d ≥ 1/16, so 1/d ≤ 16):
+        // one integer division instead of a 128-bit one.
+        let inv_d = Fx::from_bits(((1i64 << 62) / d.to_bits()) << 2);
+        let k = self.f.saturating_mul(inv_d);
         Some((
             [
                 self.c[0] + x1.saturating_mul(k).round_int(),
                 self.c[1] - y2.saturating_mul(k).round_int(),
             ],
             d,
+            k.saturating_mul(self.inv_r),
         ))
+    }
+
+    /// A world vector turned into camera space: its on-screen x and y
+    /// (y down), in world units, without perspective.
+    #[inline]
+    fn rot(&self, v: Vec3) -> (Fx, Fx) {
+        let x1 = v.x * self.rx[0] + v.z * self.rx[2];
+        let y2 = v.x * self.ry[0] + v.y * self.ry[1] + v.z * self.ry[2];
+        (x1, -y2)
     }
 
     /// Pixels per world unit at depth `d`.
@@ -108,18 +149,15 @@ impl Proj {
                 .unwrap_or(Fx::from_int(3));
             let f =
                 Fx::from_int(vp.w.min(vp.h)) * Fx::from_ratio(46, 100).unwrap_or(Fx::HALF) * dist;
-            Proj::Orbit(Orbit {
+            Proj::Orbit(Orbit::new(
                 center,
-                inv_r: Fx::ONE.checked_div(r).unwrap_or(Fx::ONE),
-                r,
-                cy: cam.yaw.cos(),
-                sy: cam.yaw.sin(),
-                cp: cam.pitch.cos(),
-                sp: cam.pitch.sin(),
+                Fx::ONE.checked_div(r).unwrap_or(Fx::ONE),
+                cam.yaw,
+                cam.pitch,
                 dist,
                 f,
-                c: [vp.x + vp.w / 2, vp.y + vp.h / 2],
-            })
+                [vp.x + vp.w / 2, vp.y + vp.h / 2],
+            ))
         } else {
             Proj::Flat(Map2::fit(
                 [lo.x, lo.y],
@@ -133,9 +171,24 @@ impl Proj {
 
     #[inline]
     fn at(&self, p: Vec3) -> Option<(P, Fx)> {
+        self.at_scaled(p).map(|(c, d, _)| (c, d))
+    }
+
+    /// Screen point, depth and pixels per world unit there.
+    #[inline]
+    fn at_scaled(&self, p: Vec3) -> Option<(P, Fx, Fx)> {
         match self {
-            Proj::Flat(m) => Some((m.at(p.x, p.y), Fx::ONE)),
+            Proj::Flat(m) => Some((m.at(p.x, p.y), Fx::ONE, m.scale())),
             Proj::Orbit(o) => o.project(p),
+        }
+    }
+
+    /// A world vector on screen, in world units (see [`Orbit::rot`]).
+    #[inline]
+    fn rot(&self, v: Vec3) -> (Fx, Fx) {
+        match self {
+            Proj::Flat(_) => (v.x, v.y),
+            Proj::Orbit(o) => o.rot(v),
         }
     }
 
@@ -199,31 +252,23 @@ fn glyph(c: P, dx: Fx, dy: Fx, size: i32) -> [P; 3] {
     ]
 }
 
-/// Screen direction of a world direction at a point: exact in 2-D, by
-/// projecting a short step in 3-D.
+/// Screen direction (a unit vector, y down) of a world direction: exact
+/// in 2-D; in 3-D the direction turned by the camera, without the small
+/// perspective correction.
 #[inline]
-fn screen_dir(proj: &Proj, at: P, pos: Vec3, dir: Vec3) -> (Fx, Fx) {
-    match proj {
-        Proj::Flat(_) => (dir.x, dir.y),
-        Proj::Orbit(o) => {
-            let step = dir * (o.r / Fx::from_int(16));
-            match o.project(pos + step) {
-                Some((q, _)) => {
-                    let v = Vec3::new(
-                        Fx::from_int(q[0] - at[0]),
-                        Fx::from_int(q[1] - at[1]),
-                        Fx::ZERO,
-                    );
-                    if v.is_zero() {
-                        (Fx::ZERO, -Fx::ONE)
-                    } else {
-                        let n = v.fast_normalize();
-                        (n.x, n.y)
-                    }
-                }
-                None => (Fx::ONE, Fx::ZERO),
-            }
-        }
+fn screen_dir(proj: &Proj, _at: P, _pos: Vec3, dir: Vec3) -> (Fx, Fx) {
+    unit2(proj.rot(dir))
+}
+
+/// A screen vector as a unit vector (straight up when it is zero).
+#[inline]
+fn unit2((x, y): (Fx, Fx)) -> (Fx, Fx) {
+    let v = Vec3::new(x, y, Fx::ZERO);
+    if v.is_zero() {
+        (Fx::ZERO, -Fx::ONE)
+    } else {
+        let n = v.fast_normalize();
+        (n.x, n.y)
     }
 }
 
@@ -285,7 +330,8 @@ pub(super) fn build(sim: &FlockSim, frame: &Frame, view: &View, cam: &Camera, ou
         super::Explain::Flock(e) => e,
         _ => &[],
     };
-    out.shapes.reserve(st.boids.len() + 64);
+    out.shapes
+        .reserve(st.boids.len() * if view.on("velocity") { 2 } else { 1 } + 64);
 
     // The world: its box, the search grid, obstacles.
     draw_world(sim, &proj, view, out);
@@ -295,7 +341,14 @@ pub(super) fn build(sim: &FlockSim, frame: &Frame, view: &View, cam: &Camera, ou
         let (lo, hi) = world_box(sim);
         let jump = (hi.x - lo.x).max(hi.y - lo.y) / Fx::from_int(2);
         let trail_color = with_alpha(color::DIM, 150);
+        // Every boid's trail in lesson-sized flocks; in large ones only the
+        // inspected boids' (thousands of trails are a grey smear).
+        let all = st.boids.len() <= TRAIL_ALL_MAX;
+        let watched = focus(sim, view);
         for (i, b) in st.boids.iter().enumerate() {
+            if !all && !watched.contains(&(i as u32)) {
+                continue;
+            }
             let mut prev: Option<(Vec3, P)> = None;
             for pts in frame
                 .trail
@@ -319,30 +372,24 @@ pub(super) fn build(sim: &FlockSim, frame: &Frame, view: &View, cam: &Camera, ou
     }
 
     // The boids: far ones first in 3-D.
-    let mut order: Vec<(i64, u32)> = Vec::new();
-    if d3 {
-        order = st
-            .boids
-            .iter()
-            .enumerate()
-            .filter_map(|(i, b)| proj.at(b.pos).map(|(_, d)| (-d.to_bits(), i as u32)))
-            .collect();
-        order.sort_unstable();
-    }
+    // Each boid projected once: screen point and depth (3-D: sorted far
+    // to near, ties by id).
     let velocity = view.on("velocity");
     let vel_ticks = st.dt.mul_int(10);
-    let draw_boid = |out: &mut Scene, i: usize, fill: Rgba| {
+    let draw_boid = |out: &mut Scene, i: usize, c: P, depth_bits: i64, k: Fx, fill: Rgba| {
         let b = &st.boids[i];
-        let Some((c, d)) = proj.at(b.pos) else { return };
-        let dir = facing(sim, i);
-        let (dx, dy) = screen_dir(&proj, c, b.pos, dir);
+        // The velocity on screen gives both the glyph's direction and the
+        // velocity line (a standing boid faces its heading, or +x).
+        let rv = proj.rot(b.vel);
+        let (dx, dy) = if b.vel.is_zero() {
+            screen_dir(&proj, c, b.pos, facing(sim, i))
+        } else {
+            unit2(rv)
+        };
         let size = if d3 {
-            // Nearer fish are larger: 60 %..200 % by depth.
-            (Fx::from_int(300)
-                .checked_div(d)
-                .unwrap_or(Fx::ONE)
-                .round_int())
-            .clamp(60, 200)
+            // Nearer fish are larger: 300 % / depth, within 60 %..200 %
+            // (an integer division of the raw depth).
+            ((300i64 << 32) / depth_bits.max(1)).clamp(60, 200) as i32
         } else {
             100
         };
@@ -350,17 +397,44 @@ pub(super) fn build(sim: &FlockSim, frame: &Frame, view: &View, cam: &Camera, ou
             p: glyph(c, dx, dy, size),
             color: fill,
         });
-        if velocity && let Some((e, _)) = proj.at(b.pos + b.vel * vel_ticks) {
+        if velocity {
+            // Where the boid will be in ten ticks, drawn from its glyph.
+            let (vx, vy) = (rv.0 * vel_ticks, rv.1 * vel_ticks);
+            let e = [
+                c[0] + vx.saturating_mul(k).round_int(),
+                c[1] + vy.saturating_mul(k).round_int(),
+            ];
             out.line(c, e, 1, color::SKY);
         }
     };
     if d3 {
-        for &(_, i) in &order {
-            draw_boid(out, i as usize, color::BOID);
+        // Far to near, ties by id: one u64 key per boid, depth (higher
+        // bits, inverted) then id (low 20 bits; at most 2²⁰ boids).
+        let mut at: Vec<(P, Fx)> = Vec::with_capacity(st.boids.len());
+        let mut keys: Vec<u64> = Vec::with_capacity(st.boids.len());
+        for (i, b) in st.boids.iter().enumerate() {
+            match proj.at_scaled(b.pos) {
+                Some((c, d, k)) => {
+                    // 1/16 ≤ d < 2¹¹ for anything in front of the camera.
+                    let depth = (d.to_bits().clamp(0, (1 << 43) - 1)) as u64;
+                    keys.push((((1u64 << 43) - 1 - depth) << 20) | i as u64);
+                    at.push((c, k));
+                }
+                None => at.push(([0, 0], Fx::ZERO)),
+            }
+        }
+        keys.sort_unstable();
+        for key in keys {
+            let i = (key & 0xF_FFFF) as usize;
+            let depth = ((1i64 << 43) - 1) - (key >> 20) as i64;
+            let (c, k) = at[i];
+            draw_boid(out, i, c, depth, k, color::BOID);
         }
     } else {
-        for i in 0..st.boids.len() {
-            draw_boid(out, i, color::BOID);
+        for (i, b) in st.boids.iter().enumerate() {
+            if let Some((c, d, k)) = proj.at_scaled(b.pos) {
+                draw_boid(out, i, c, d.to_bits(), k, color::BOID);
+            }
         }
     }
 
@@ -370,7 +444,9 @@ pub(super) fn build(sim: &FlockSim, frame: &Frame, view: &View, cam: &Camera, ou
         draw_reasoning(sim, &proj, events, id, view, out);
     }
     for &id in &focus {
-        draw_boid(out, id as usize, color::SELECTED);
+        if let Some((c, d, k)) = proj.at_scaled(st.boids[id as usize].pos) {
+            draw_boid(out, id as usize, c, d.to_bits(), k, color::SELECTED);
+        }
     }
 
     // Panels and legend.

@@ -302,17 +302,17 @@ impl Player {
 
     /// A scene of the current tick.
     pub fn scene(&self, viewport: Viewport, text_scale: u16) -> scene::Scene {
-        let trail = if self.overlays().contains("trails") {
-            self.session.trail()
-        } else {
-            Vec::new()
-        };
+        let view = self.view(text_scale);
         let frame = scene::Frame {
             sim: self.session.sim(),
             explain: self.session.explain().as_scene(),
-            trail: &trail,
+            trail: if view.on("trails") {
+                self.session.trail()
+            } else {
+                &[]
+            },
         };
-        scene::build(&frame, &self.view(text_scale), &self.camera(viewport))
+        scene::build(&frame, &view, &self.camera(viewport))
     }
 }
 

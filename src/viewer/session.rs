@@ -19,7 +19,7 @@ use crate::sim::flock::FlockEvent;
 use crate::sim::line::LineEvent;
 use crate::sim::path::PathEvent;
 use crate::sim::{AnySim, Input, Sim, Sink};
-use std::collections::{BTreeMap, VecDeque};
+use std::collections::BTreeMap;
 use std::io::{Read, Seek};
 use std::path::Path;
 
@@ -127,7 +127,7 @@ pub struct Session {
     kind: Kind,
     sim: AnySim,
     explain: Explained,
-    trail: VecDeque<Vec<Vec3>>,
+    trail: Vec<Vec<Vec3>>,
     trail_tick: Option<u64>,
     /// The tick whose interventions are already applied to the shown sim
     /// (an intervention shows at once, before the step it leads into).
@@ -155,7 +155,7 @@ impl Session {
             },
             sim,
             explain: Explained::None,
-            trail: VecDeque::new(),
+            trail: Vec::new(),
             trail_tick: None,
             pre_applied: None,
             note: None,
@@ -211,7 +211,7 @@ impl Session {
             },
             sim: base,
             explain: Explained::None,
-            trail: VecDeque::new(),
+            trail: Vec::new(),
             trail_tick: None,
             pre_applied: None,
             note: None,
@@ -237,11 +237,11 @@ impl Session {
 
     /// Earlier flock positions, oldest first (see [`Session::ensure_trail`];
     /// empty until it has run for the current tick).
-    pub fn trail(&self) -> Vec<Vec<Vec3>> {
+    pub fn trail(&self) -> &[Vec<Vec3>] {
         if self.trail_tick == Some(self.sim.tick()) {
-            self.trail.iter().cloned().collect()
+            &self.trail
         } else {
-            Vec::new()
+            &[]
         }
     }
 
@@ -329,13 +329,13 @@ impl Session {
             AnySim::Flock(f) => f.state().boids.iter().map(|b| b.pos).collect(),
             _ => Vec::new(),
         };
-        let mut trail = VecDeque::new();
+        let mut trail = Vec::new();
         match &mut self.kind {
             Kind::Live { keep, every, .. } => {
                 let mut sim = keep[((from / *every) as usize).min(keep.len() - 1)].clone();
                 while sim.tick() < t {
                     if sim.tick() >= from {
-                        trail.push_back(positions(&sim));
+                        trail.push(positions(&sim));
                     }
                     let next = sim.tick() + 1;
                     for i in self.inputs.get(&next).into_iter().flatten() {
@@ -348,7 +348,7 @@ impl Session {
                 for k in from..t {
                     let (state, _) = replay.state_at(k).map_err(|e| e.to_string())?;
                     if let crate::sim::AnyState::Flock(f) = state {
-                        trail.push_back(f.boids.iter().map(|b| b.pos).collect());
+                        trail.push(f.boids.iter().map(|b| b.pos).collect());
                     }
                 }
             }
