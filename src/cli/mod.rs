@@ -67,6 +67,9 @@ pub enum Command {
         /// Override a scenario parameter of a lesson (as for `run`)
         #[arg(long = "set", value_name = "KEY=VALUE")]
         set: Vec<String>,
+        /// Draw and time N frames first, then print mean/median/worst frame time (measures the GPU or llvmpipe)
+        #[arg(long, value_name = "N", default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=100_000))]
+        time_frames: u32,
     },
     /// List the bundled lessons
     Lessons,
@@ -340,8 +343,16 @@ pub fn execute(cli: Cli) -> Result<String, Failure> {
             select,
             text_scale,
             set,
+            time_frames,
         }) => render(
-            &target, tick, output, size, &overlays, select, text_scale, &set,
+            &target,
+            tick,
+            output,
+            (size, time_frames),
+            &overlays,
+            select,
+            text_scale,
+            &set,
         ),
         Some(Command::Lessons) => Ok(lessons_table()),
         Some(Command::Record {
@@ -433,10 +444,9 @@ fn view(target: Option<&str>, set: &[String]) -> Result<String, Failure> {
     crate::viewer::window::display_available().map_err(bad)?;
     let mut app = crate::viewer::app::App::new();
     if let Some(t) = target {
+        // A lesson or replay that does not open is shown in the window
+        // over the picker, and printed on standard error by the window.
         app.open(t, set);
-        if let Some(e) = &app.error {
-            eprintln!("error: {e}");
-        }
     } else if !set.is_empty() {
         return Err(bad("--set needs a lesson to apply to"));
     }
@@ -450,7 +460,7 @@ fn render(
     target: &str,
     tick: u64,
     output: std::path::PathBuf,
-    size: (i32, i32),
+    (size, time_frames): ((i32, i32), u32),
     overlays: &[String],
     select: Option<u32>,
     text_scale: u16,
@@ -466,6 +476,7 @@ fn render(
         app,
         size,
         out: output,
+        time_frames,
     })
     .map_err(bad)?;
     Ok(String::new())

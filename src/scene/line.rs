@@ -90,7 +90,11 @@ pub(super) fn build(sim: &LineSim, frame: &Frame, view: &View, cam: &Camera, out
                         out.text(
                             [at[0] + 3, at[1] + cell - 4],
                             (cell / 3).clamp(8, 14) as u16,
-                            color::DIM,
+                            if shade > 120 {
+                                color::WALL
+                            } else {
+                                color::TEXT
+                            },
                             v.to_string(),
                         );
                     }

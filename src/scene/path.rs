@@ -4,7 +4,7 @@
 //! squares; g/h/f per cell, parent arrows, the current cell, the path; the
 //! open list in priority order and the hovered cell's move costs as panels.
 
-use super::{Camera, Frame, P, Panel, Scene, Shape, View, Viewport, color, f16_text, with_alpha};
+use super::{Camera, Frame, P, Panel, Scene, Shape, View, Viewport, color, f16_text};
 use crate::sim::path::{Blocked, CLOSED, NO_PARENT, PathEvent, PathSim, SearchState, Status};
 use crate::sim::{AnySim, Cell, Grid, Sim};
 
@@ -143,7 +143,12 @@ pub(super) fn build(sim: &PathSim, frame: &Frame, view: &View, cam: &Camera, out
                             out.text(
                                 [at[0] + cell / 2 - 3, at[1] + cell / 2 + 5],
                                 (cell / 3).clamp(8, 16) as u16,
-                                with_alpha(color::BACKGROUND, 200),
+                                // Dark on light shades, light on dark.
+                                if shade > 120 {
+                                    color::WALL
+                                } else {
+                                    color::TEXT
+                                },
                                 v.to_string(),
                             );
                         }

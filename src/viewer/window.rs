@@ -82,6 +82,9 @@ pub struct RenderJob {
     pub size: (i32, i32),
     /// The PNG to write.
     pub out: PathBuf,
+    /// Draw this many frames before the one saved and print their times
+    /// (0: just the frames needed).
+    pub time_frames: u32,
 }
 
 /// Draws one frame of `job.app` in a window and writes it as a PNG; the
@@ -92,11 +95,33 @@ pub fn render(job: RenderJob) -> Result<(), String> {
     let (w, h) = job.size;
     macroquad::Window::from_config(conf("flockstep render", w, h), async move {
         let job = job;
-        // Two frames: the first one settles the window's size.
-        for frame in 0..3 {
+        // Two frames settle the window's size; the third is saved. With
+        // --time-frames, that many more are drawn and timed first (each
+        // from the start of drawing to the end of the buffer swap).
+        let timed = job.time_frames as usize;
+        let mut times = Vec::with_capacity(timed);
+        for frame in 0..3 + timed {
+            let start = std::time::Instant::now();
             let (sw, sh) = (screen_width() as i32, screen_height() as i32);
             draw_app(&job.app, sw, sh);
-            if frame == 2 {
+            if frame == 2 + timed {
+                if timed > 0 {
+                    times.sort();
+                    let mean = times.iter().sum::<std::time::Duration>() / timed as u32;
+                    println!(
+                        "frames: {timed} at {sw}x{sh}, {} shapes: mean {:.2} ms, median {:.2} ms, worst {:.2} ms",
+                        job.app.player().map_or(0, |p| p
+                            .scene(
+                                Layout::of(sw, sh, job.app.text_scale).scene,
+                                job.app.text_scale
+                            )
+                            .shapes
+                            .len()),
+                        mean.as_secs_f64() * 1e3,
+                        times[timed / 2].as_secs_f64() * 1e3,
+                        times[timed - 1].as_secs_f64() * 1e3
+                    );
+                }
                 let img = get_screen_data();
                 let code = match write_png(&img, &job.out) {
                     Ok(()) => 0,
@@ -108,6 +133,9 @@ pub fn render(job: RenderJob) -> Result<(), String> {
                 std::process::exit(code);
             }
             next_frame().await;
+            if frame >= 2 {
+                times.push(start.elapsed());
+            }
         }
     });
     Ok(())
