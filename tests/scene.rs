@@ -216,3 +216,69 @@ fn scenes_are_pure() {
     };
     assert_eq!(f.tick(), 30);
 }
+
+/// Boids at the edge of the coordinate range, at top speed, seen from any
+/// angle at any zoom with every overlay on: the scene is built without
+/// overflow, every point clamped near the window.
+#[test]
+fn extreme_states_draw_without_overflow() {
+    use flockstep::num::{Fx, Vec3};
+    use flockstep::sim::AnyState;
+    use flockstep::sim::flock::{COORD_LIMIT, MAX_SPEED};
+    // Open bounds (the box grows to hold the boids) and a one-unit box the
+    // boids are far outside of (hundreds of pixels per unit, zoomed 8×).
+    let tiny: &[&str] = &[
+        "world_min=[0, 0]",
+        "world_max=[1, 1]",
+        "spawn_min=[0, 0]",
+        "spawn_max=[1, 1]",
+    ];
+    for (id, sets) in [
+        ("flock-aquarium", &["bounds=\"none\""][..]),
+        ("flock-obstacle", &["bounds=\"none\""][..]),
+        ("flock-weights", tiny),
+    ] {
+        let lesson = flockstep::replay::run::Source::bundled(id, sets)
+            .unwrap()
+            .lesson()
+            .unwrap();
+        let mut sim = AnySim::new(&lesson.scenario).unwrap();
+        let AnyState::Flock(mut st) = sim.snapshot() else {
+            panic!()
+        };
+        let (l, v) = (Fx::from_int(COORD_LIMIT), Fx::from_int(MAX_SPEED));
+        let d3 = st.boids.iter().any(|b| b.pos.z != Fx::ZERO);
+        for (i, b) in st.boids.iter_mut().enumerate() {
+            let s = if i % 2 == 0 { Fx::ONE } else { -Fx::ONE };
+            let z = if d3 { l * s } else { Fx::ZERO };
+            b.pos = Vec3::new(l * s, -(l * s), z);
+            b.vel = Vec3::new(v * s, v, if d3 { -v } else { Fx::ZERO });
+        }
+        sim.restore(AnyState::Flock(st)).unwrap();
+        let all: std::collections::BTreeSet<String> = flockstep::viewer::app::overlays_of("flock")
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        let view = View {
+            overlays: all,
+            selected: Some(1),
+            ..View::default()
+        };
+        for zoom in [20, 100, 800] {
+            for yaw in [0, 90, 200] {
+                let cam = Camera {
+                    zoom: Fx::from_ratio(zoom, 100).unwrap(),
+                    yaw: flockstep::num::Angle::from_degrees_int(yaw),
+                    ..Camera::fit(layout().scene)
+                };
+                let frame = Frame {
+                    sim: &sim,
+                    explain: scene::Explain::None,
+                    trail: &[],
+                };
+                let s = scene::build(&frame, &view, &cam);
+                assert!(!s.shapes.is_empty(), "{id}");
+            }
+        }
+    }
+}

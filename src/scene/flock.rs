@@ -106,8 +106,8 @@ impl Orbit {
         let k = self.f.saturating_mul(inv_d);
         Some((
             [
-                self.c[0] + x1.saturating_mul(k).round_int(),
-                self.c[1] - y2.saturating_mul(k).round_int(),
+                super::px(self.c[0], x1.saturating_mul(k)),
+                super::px(self.c[1], -y2.saturating_mul(k)),
             ],
             d,
             k.saturating_mul(self.inv_r),
@@ -202,7 +202,9 @@ impl Proj {
 
     /// A world length at depth `d` in pixels.
     fn len(&self, l: Fx, d: Fx) -> i32 {
-        l.saturating_mul(self.scale(d)).round_int()
+        l.saturating_mul(self.scale(d))
+            .round_int()
+            .clamp(0, super::FAR)
     }
 }
 
@@ -401,8 +403,8 @@ pub(super) fn build(sim: &FlockSim, frame: &Frame, view: &View, cam: &Camera, ou
             // Where the boid will be in ten ticks, drawn from its glyph.
             let (vx, vy) = (rv.0 * vel_ticks, rv.1 * vel_ticks);
             let e = [
-                c[0] + vx.saturating_mul(k).round_int(),
-                c[1] + vy.saturating_mul(k).round_int(),
+                super::px(c[0], vx.saturating_mul(k)),
+                super::px(c[1], vy.saturating_mul(k)),
             ];
             out.line(c, e, 1, color::SKY);
         }

@@ -320,7 +320,10 @@ impl Scene {
 
     /// An arrow from `a` to `b` with a head `head` pixels long.
     fn arrow(&mut self, a: P, b: P, width: u16, head: i32, color: Rgba) {
-        let (dx, dy) = (i64::from(b[0] - a[0]), i64::from(b[1] - a[1]));
+        let (dx, dy) = (
+            i64::from(b[0]) - i64::from(a[0]),
+            i64::from(b[1]) - i64::from(a[1]),
+        );
         let len = isqrt_u64((dx * dx + dy * dy) as u64) as i64;
         if len == 0 {
             return;
@@ -494,6 +497,18 @@ pub fn f16_text(v: u64) -> String {
     }
 }
 
+/// The farthest a point is placed from the origin, in pixels: far
+/// off-screen, yet small enough that the offsets added to it (glyphs,
+/// arrows, labels) cannot overflow `i32`.
+pub const FAR: i32 = 1 << 28;
+
+/// `origin + offset`, rounded and kept within ±[`FAR`].
+#[inline]
+pub(crate) fn px(origin: i32, offset: Fx) -> i32 {
+    (i64::from(origin) + i64::from(offset.round_int())).clamp(-i64::from(FAR), i64::from(FAR))
+        as i32
+}
+
 /// Maps a 2-D world box onto a viewport, keeping its aspect ratio.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Map2 {
@@ -513,8 +528,8 @@ impl Map2 {
         let sx = aw.checked_div(w).unwrap_or(Fx::ONE);
         let sy = ah.checked_div(h).unwrap_or(Fx::ONE);
         let scale = sx.min(sy).saturating_mul(zoom).max(Fx::from_bits(1 << 16));
-        let used_w = w.saturating_mul(scale).round_int();
-        let used_h = h.saturating_mul(scale).round_int();
+        let used_w = w.saturating_mul(scale).round_int().clamp(0, FAR);
+        let used_h = h.saturating_mul(scale).round_int().clamp(0, FAR);
         Map2 {
             min,
             scale,
@@ -531,14 +546,14 @@ impl Map2 {
     #[inline]
     pub(crate) fn at(&self, x: Fx, y: Fx) -> P {
         [
-            self.origin[0]
-                + (x.saturating_sub(self.min[0]))
-                    .saturating_mul(self.scale)
-                    .round_int(),
-            self.origin[1]
-                + (y.saturating_sub(self.min[1]))
-                    .saturating_mul(self.scale)
-                    .round_int(),
+            px(
+                self.origin[0],
+                x.saturating_sub(self.min[0]).saturating_mul(self.scale),
+            ),
+            px(
+                self.origin[1],
+                y.saturating_sub(self.min[1]).saturating_mul(self.scale),
+            ),
         ]
     }
 
