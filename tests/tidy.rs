@@ -105,3 +105,47 @@ fn the_checker_catches_what_it_should() {
     assert!(offences("let f64x = 3; let my_thread_id = 1;").is_empty());
     assert!(offences("#[cfg(test)]\nmod t { let x = 1.0f64; }").is_empty());
 }
+
+/// Floating point lives only in the viewer's drawing code: the scene, the
+/// app state machine, the session and the timeline never mention it (nor
+/// macroquad), so what is drawn is the same on every machine.
+#[test]
+fn floats_live_only_in_the_window() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = Vec::new();
+    rust_files(&root.join("src/scene"), &mut files);
+    for f in ["app.rs", "session.rs", "timeline.rs", "mod.rs"] {
+        files.push(root.join("src/viewer").join(f));
+    }
+    files.sort();
+    let mut bad = Vec::new();
+    for f in &files {
+        let text = std::fs::read_to_string(f).unwrap();
+        for (n, line) in text.lines().enumerate() {
+            if line.trim_start().starts_with("#[cfg(test)]") {
+                break;
+            }
+            let code = line.split("//").next().unwrap_or("");
+            for w in ["f32", "f64", "macroquad"] {
+                if is_word_hit(code, w) {
+                    bad.push(format!(
+                        "{}:{}: `{w}`: {}",
+                        f.strip_prefix(root).unwrap().display(),
+                        n + 1,
+                        line.trim()
+                    ));
+                }
+            }
+        }
+    }
+    assert!(
+        bad.is_empty(),
+        "floats or macroquad outside the window:\n{}",
+        bad.join("\n")
+    );
+    let scene = std::fs::read_to_string(root.join("src/scene/mod.rs")).unwrap();
+    assert!(
+        scene.contains("#![deny(clippy::float_arithmetic)]"),
+        "src/scene lost its float lint"
+    );
+}

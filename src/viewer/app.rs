@@ -3,6 +3,7 @@
 //! scale. Every key and mouse action becomes a [`Cmd`]; [`App::handle`]
 //! applies it. No window, no clock, no floating point: tests drive it
 //! with commands and frame times and look at the result.
+#![deny(clippy::float_arithmetic)]
 
 use super::session::Session;
 use super::timeline::{Command, Mark, Timeline};

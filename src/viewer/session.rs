@@ -10,6 +10,7 @@
 //! how the teacher got there. A replay decodes the recorded state; for the
 //! overlays it restores the state one tick earlier into a sim
 //! ([`AnySim::restore`] checks it first) and steps once with tracing.
+#![deny(clippy::float_arithmetic)]
 
 use crate::lesson::Lesson;
 use crate::num::Vec3;
