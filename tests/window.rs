@@ -27,6 +27,10 @@ fn out_dir() -> PathBuf {
 /// Runs `flockstep ARGS` where a window can open: on the display if there
 /// is one, else inside xvfb-run. `None` when skipped on purpose.
 fn with_display(args: &[&str]) -> Option<Output> {
+    // One window at a time: concurrent `xvfb-run -a` can pick the same
+    // display number.
+    static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    let _guard = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
     if std::env::var_os("FLOCKSTEP_SKIP_WINDOW_TESTS").is_some() {
         eprintln!("window tests skipped: FLOCKSTEP_SKIP_WINDOW_TESTS is set");
         return None;
