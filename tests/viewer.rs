@@ -483,3 +483,34 @@ fn overlay_toggles_follow_the_beats() {
     assert_eq!(app.player().unwrap().zoom, 800);
     let _ = Fx::ONE;
 }
+
+/// A found search whose parent links go round in a loop is refused (a
+/// path drawn from it would never end).
+#[test]
+fn restore_refuses_parent_loops() {
+    let lesson = Source::bundled("path-open-list", &[])
+        .unwrap()
+        .lesson()
+        .unwrap();
+    let mut sim = AnySim::new(&lesson.scenario).unwrap();
+    for _ in 0..10_000 {
+        sim.step();
+    }
+    let AnySim::Path(p) = &sim else { panic!() };
+    let goal = p.config().goal;
+    let w = p.config().grid.width();
+    let AnyState::Path(mut st) = sim.snapshot() else {
+        panic!()
+    };
+    assert!(matches!(
+        st.searches[0].status,
+        flockstep::sim::path::Status::Found(_)
+    ));
+    // The goal's parent is its left neighbour, whose parent is the goal.
+    let g = (goal.y as u32 * w + goal.x as u32) as usize;
+    // Directions: 0 left, 1 up, 2 right, 3 down.
+    st.searches[0].link[g] &= 0x80;
+    st.searches[0].link[g - 1] = (st.searches[0].link[g - 1] & 0x80) | 2;
+    let e = sim.restore(AnyState::Path(st)).unwrap_err();
+    assert!(e.contains("loop"), "{e}");
+}

@@ -58,50 +58,20 @@ pub(super) fn build(sim: &LineSim, frame: &Frame, view: &View, cam: &Camera, out
         _ => &[],
     };
 
-    // Terrain.
-    for y in 0..h {
-        for x in 0..w {
-            let c = Cell::new(x, y);
-            let at = [o[0] + x * cell, o[1] + y * cell];
-            match grid.height_at(c) {
-                None => {
-                    out.push(Shape::Rect {
-                        at,
-                        size: [cell, cell],
-                        color: color::WALL,
-                    });
-                    let m = cell / 5;
-                    let (a, b) = ([at[0] + m, at[1] + m], [at[0] + cell - m, at[1] + cell - m]);
-                    out.line(a, b, 1, color::DIM);
-                    out.line([a[0], b[1]], [b[0], a[1]], 1, color::DIM);
-                }
-                Some(v) => {
-                    let shade = if view.on("heights") {
-                        (52 + u32::from(v.min(9)) * 16) as u8
-                    } else {
-                        52
-                    };
-                    out.push(Shape::Rect {
-                        at,
-                        size: [cell, cell],
-                        color: super::Rgba(shade, shade, shade.saturating_add(6), 255),
-                    });
-                    if view.on("heights") && v > 0 && cell >= 16 {
-                        out.text(
-                            [at[0] + 3, at[1] + cell - 4],
-                            (cell / 3).clamp(8, 14) as u16,
-                            if shade > 120 {
-                                color::WALL
-                            } else {
-                                color::TEXT
-                            },
-                            v.to_string(),
-                        );
-                    }
-                }
-            }
-        }
-    }
+    super::terrain(
+        out,
+        grid,
+        o,
+        cell,
+        &super::TerrainStyle {
+            heights: view.on("heights"),
+            numbers_from: 16,
+            flat: 52,
+            gap: false,
+            zeros: false,
+            number_at: |cell| [3, cell - 4],
+        },
+    );
     if view.on("grid") {
         for x in 0..=w {
             out.line(

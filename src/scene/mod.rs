@@ -497,6 +497,85 @@ pub fn f16_text(v: u64) -> String {
     }
 }
 
+/// How [`terrain`] draws a map.
+pub(crate) struct TerrainStyle {
+    /// Shade the ground by height (the `heights` overlay).
+    pub heights: bool,
+    /// Write each height on cells at least this many pixels wide (0: never).
+    pub numbers_from: i32,
+    /// The ground's grey when heights are not shaded.
+    pub flat: u8,
+    /// Leave a 1-pixel gap between cells (a grid without grid lines).
+    pub gap: bool,
+    /// Where a height is written, from the cell's top-left corner.
+    pub number_at: fn(i32) -> P,
+    /// Whether height 0 is written too.
+    pub zeros: bool,
+}
+
+/// A height map: walls black and crossed (shape, not only colour), ground
+/// grey or shaded by height with the heights written in a colour that
+/// reads on the shade.
+pub(crate) fn terrain(
+    out: &mut Scene,
+    grid: &crate::sim::Grid,
+    o: P,
+    cell: i32,
+    st: &TerrainStyle,
+) {
+    for y in 0..grid.height() as i32 {
+        for x in 0..grid.width() as i32 {
+            let at = [o[0] + x * cell, o[1] + y * cell];
+            match grid.height_at(Cell::new(x, y)) {
+                None => {
+                    out.push(Shape::Rect {
+                        at,
+                        size: [cell, cell],
+                        color: color::WALL,
+                    });
+                    if cell >= 8 {
+                        let m = cell / 5;
+                        let (a, b) = ([at[0] + m, at[1] + m], [at[0] + cell - m, at[1] + cell - m]);
+                        out.line(a, b, 1, color::DIM);
+                        out.line([a[0], b[1]], [b[0], a[1]], 1, color::DIM);
+                    }
+                }
+                Some(v) => {
+                    let shade = if st.heights {
+                        (48 + u32::from(v.min(9)) * 17) as u8
+                    } else {
+                        st.flat
+                    };
+                    let side = cell - i32::from(st.gap && cell > 6);
+                    out.push(Shape::Rect {
+                        at,
+                        size: [side, side],
+                        color: Rgba(shade, shade, shade.saturating_add(6), 255),
+                    });
+                    if st.heights
+                        && st.numbers_from > 0
+                        && cell >= st.numbers_from
+                        && (v > 0 || st.zeros)
+                    {
+                        let d = (st.number_at)(cell);
+                        out.text(
+                            [at[0] + d[0], at[1] + d[1]],
+                            (cell / 3).clamp(8, 16) as u16,
+                            // Dark on light shades, light on dark.
+                            if shade > 120 {
+                                color::WALL
+                            } else {
+                                color::TEXT
+                            },
+                            v.to_string(),
+                        );
+                    }
+                }
+            }
+        }
+    }
+}
+
 /// The farthest a point is placed from the origin, in pixels: far
 /// off-screen, yet small enough that the offsets added to it (glyphs,
 /// arrows, labels) cannot overflow `i32`.

@@ -108,54 +108,20 @@ pub(super) fn build(sim: &PathSim, frame: &Frame, view: &View, cam: &Camera, out
             title_color,
             format!("{} — {status}{expansions}", sc.label),
         );
-        // Terrain.
-        for y in 0..h as i32 {
-            for x in 0..w as i32 {
-                let c = Cell::new(x, y);
-                let at = [o[0] + x * cell, o[1] + y * cell];
-                match grid.height_at(c) {
-                    None => {
-                        out.push(Shape::Rect {
-                            at,
-                            size: [cell, cell],
-                            color: color::WALL,
-                        });
-                        if view.on("walls") || cell >= 8 {
-                            let m = cell / 5;
-                            let (a, b) =
-                                ([at[0] + m, at[1] + m], [at[0] + cell - m, at[1] + cell - m]);
-                            out.line(a, b, 1, color::DIM);
-                            out.line([a[0], b[1]], [b[0], a[1]], 1, color::DIM);
-                        }
-                    }
-                    Some(v) => {
-                        let shade = if view.on("heights") {
-                            (48 + u32::from(v.min(9)) * 17) as u8
-                        } else {
-                            70
-                        };
-                        out.push(Shape::Rect {
-                            at,
-                            size: [cell - i32::from(cell > 6), cell - i32::from(cell > 6)],
-                            color: super::Rgba(shade, shade, shade.saturating_add(6), 255),
-                        });
-                        if view.on("heights") && cell >= 18 && !small_text {
-                            out.text(
-                                [at[0] + cell / 2 - 3, at[1] + cell / 2 + 5],
-                                (cell / 3).clamp(8, 16) as u16,
-                                // Dark on light shades, light on dark.
-                                if shade > 120 {
-                                    color::WALL
-                                } else {
-                                    color::TEXT
-                                },
-                                v.to_string(),
-                            );
-                        }
-                    }
-                }
-            }
-        }
+        super::terrain(
+            out,
+            grid,
+            o,
+            cell,
+            &super::TerrainStyle {
+                heights: view.on("heights"),
+                numbers_from: if small_text { 0 } else { 18 },
+                flat: 70,
+                gap: true,
+                zeros: true,
+                number_at: |cell| [cell / 2 - 3, cell / 2 + 5],
+            },
+        );
         // Cliffs: the edges the rule forbids in at least one direction.
         if view.on("cliffs") {
             for y in 0..h as i32 {

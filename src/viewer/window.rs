@@ -515,28 +515,38 @@ fn draw_help(app: &App, sim: &AnySim, w: i32, h: i32, font: &dyn Fn(u16) -> u16)
             if on.contains(*name) { "x" } else { " " }
         ));
     }
-    let lh = font(15) as i32 + 4;
-    let bh = lh * (lines.len() as i32 + 1) + 10;
+    modal(
+        &lines,
+        w,
+        h,
+        font(15),
+        (Color::from_rgba(20, 22, 28, 245), 2.0, color::SKY),
+        None,
+    );
+}
+
+/// A box in the middle of the window with lines of text (and a dimmer
+/// footer): the help and the error.
+fn modal(
+    lines: &[String],
+    w: i32,
+    h: i32,
+    px: u16,
+    (fill, border, edge): (Color, f32, Rgba),
+    footer: Option<&str>,
+) {
+    let lh = px as i32 + 4;
+    let bh = lh * (lines.len() as i32 + 1 + i32::from(footer.is_some())) + 16;
     let (bx, by, bw) = (w / 8, (h - bh).max(0) / 2, w * 3 / 4);
-    draw_rectangle(
-        bx as f32,
-        by as f32,
-        bw as f32,
-        bh as f32,
-        Color::from_rgba(20, 22, 28, 245),
-    );
-    draw_rectangle_lines(
-        bx as f32,
-        by as f32,
-        bw as f32,
-        bh as f32,
-        2.0,
-        c(color::SKY),
-    );
-    let mut y = by + lh + 4;
-    for l in &lines {
-        text(l, bx + 16, y, font(15), color::TEXT);
+    draw_rectangle(bx as f32, by as f32, bw as f32, bh as f32, fill);
+    draw_rectangle_lines(bx as f32, by as f32, bw as f32, bh as f32, border, c(edge));
+    let mut y = by + lh + 6;
+    for l in lines {
+        text(l, bx + 16, y, px, color::TEXT);
         y += lh;
+    }
+    if let Some(f) = footer {
+        text(f, bx + 16, y + 6, px.saturating_sub(2), color::DIM);
     }
 }
 
@@ -545,30 +555,14 @@ fn draw_error(e: &str, w: i32, h: i32, font: &dyn Fn(u16) -> u16) {
         e,
         ((w * 3 / 4) / (font(16) as i32 / 2 + 1)).max(20) as usize,
     );
-    let lh = font(16) as i32 + 4;
-    let bh = lh * (lines.len() as i32 + 2) + 16;
-    let (bx, by, bw) = (w / 8, (h - bh).max(0) / 2, w * 3 / 4);
-    draw_rectangle(
-        bx as f32,
-        by as f32,
-        bw as f32,
-        bh as f32,
-        Color::from_rgba(40, 16, 16, 245),
+    modal(
+        &lines,
+        w,
+        h,
+        font(16),
+        (Color::from_rgba(40, 16, 16, 245), 3.0, color::VERMILLION),
+        Some("Esc to dismiss"),
     );
-    draw_rectangle_lines(
-        bx as f32,
-        by as f32,
-        bw as f32,
-        bh as f32,
-        3.0,
-        c(color::VERMILLION),
-    );
-    let mut y = by + lh + 6;
-    for l in &lines {
-        text(l, bx + 16, y, font(16), color::TEXT);
-        y += lh;
-    }
-    text("Esc to dismiss", bx + 16, y + 6, font(14), color::DIM);
 }
 
 /// Keys and mouse → commands.

@@ -751,19 +751,27 @@ impl<Q: OpenQueue> SearchState<Q> {
         if !matches!(self.status, Status::Found(_)) {
             return Vec::new();
         }
-        let mut out = vec![goal];
-        let mut at = goal;
-        loop {
+        let mut out: Vec<Cell> = core::iter::once(goal)
+            .chain(self.parents(width, goal))
+            .collect();
+        out.reverse();
+        out
+    }
+
+    /// The cells from `at`'s parent back to the start, following the links
+    /// (endless if the links form a loop, which a search never makes and
+    /// [`PathSim::restore`] refuses).
+    fn parents(&self, width: u32, at: Cell) -> impl Iterator<Item = Cell> + '_ {
+        let mut at = at;
+        core::iter::from_fn(move || {
             let link = self.link[(at.y as u32 * width + at.x as u32) as usize] & !CLOSED;
             if link == NO_PARENT {
-                break;
+                return None;
             }
             let (dx, dy) = DIRS[link as usize];
             at = Cell::new(at.x + dx, at.y + dy);
-            out.push(at);
-        }
-        out.reverse();
-        out
+            Some(at)
+        })
     }
 
     /// The live open entries in priority order (stale copies left out).
@@ -945,21 +953,10 @@ impl PathSim {
             if s.current.is_some_and(|c| c as usize >= cells) {
                 return fail("the current cell is off the grid".into());
             }
-            if matches!(s.status, Status::Found(_)) {
-                let mut at = self.cfg.goal;
-                let mut steps = 0;
-                loop {
-                    let l = s.link[(at.y as u32 * w + at.x as u32) as usize] & !CLOSED;
-                    if l == NO_PARENT {
-                        break;
-                    }
-                    let (dx, dy) = DIRS[l as usize];
-                    at = Cell::new(at.x + dx, at.y + dy);
-                    steps += 1;
-                    if steps > cells {
-                        return fail("the parent links go round in a loop".into());
-                    }
-                }
+            if matches!(s.status, Status::Found(_))
+                && s.parents(w, self.cfg.goal).nth(cells).is_some()
+            {
+                return fail("the parent links go round in a loop".into());
             }
         }
         self.state = state;
