@@ -514,3 +514,34 @@ fn restore_refuses_parent_loops() {
     let e = sim.restore(AnyState::Path(st)).unwrap_err();
     assert!(e.contains("loop"), "{e}");
 }
+
+/// The trails overlay shows the same positions at a tick whether the
+/// teacher stepped there one tick at a time or jumped there.
+#[test]
+fn trails_depend_on_the_tick_alone() {
+    let trails = flockstep::viewer::app::overlays_of("flock")
+        .iter()
+        .position(|o| *o == "trails")
+        .unwrap();
+    let stepped = {
+        let mut app = open("flock-obstacle");
+        app.handle(Cmd::Time(Command::StepForward));
+        if !app.player().unwrap().overlays().contains("trails") {
+            app.handle(Cmd::ToggleOverlay(trails));
+        }
+        for _ in 0..39 {
+            app.handle(Cmd::Time(Command::StepForward));
+        }
+        let p = app.player().unwrap();
+        assert!(p.overlays().contains("trails"));
+        assert_eq!(p.session.tick(), 40);
+        p.session.trail().to_vec()
+    };
+    assert_eq!(stepped.len(), flockstep::viewer::session::TRAIL);
+    let mut app = open("flock-obstacle");
+    app.handle(Cmd::Time(Command::Scrub(40)));
+    if !app.player().unwrap().overlays().contains("trails") {
+        app.handle(Cmd::ToggleOverlay(trails));
+    }
+    assert_eq!(app.player().unwrap().session.trail(), &stepped[..]);
+}

@@ -272,6 +272,25 @@ impl Session {
     /// does not change.
     pub fn seek(&mut self, tick: u64, watch: &[u32]) -> Result<(), String> {
         let from = self.sim.tick();
+        // One tick forward with a trail in hand: the trail moves on by the
+        // positions being left (no re-simulation for the trails overlay).
+        let carry =
+            (tick == from + 1 && self.trail_tick == Some(from)).then(|| positions(&self.sim));
+        let result = self.seek_to(tick, watch);
+        if result.is_ok()
+            && let Some(p) = carry
+        {
+            self.trail.push(p);
+            if self.trail.len() > TRAIL {
+                self.trail.remove(0);
+            }
+            self.trail_tick = Some(tick);
+        }
+        result
+    }
+
+    fn seek_to(&mut self, tick: u64, watch: &[u32]) -> Result<(), String> {
+        let from = self.sim.tick();
         match &mut self.kind {
             Kind::Live {
                 keep,
@@ -326,10 +345,6 @@ impl Session {
             return Ok(());
         }
         let from = t.saturating_sub(TRAIL as u64).max(self.first_tick());
-        let positions = |s: &AnySim| match s {
-            AnySim::Flock(f) => f.state().boids.iter().map(|b| b.pos).collect(),
-            _ => Vec::new(),
-        };
         let mut trail = Vec::new();
         match &mut self.kind {
             Kind::Live { keep, every, .. } => {
@@ -413,6 +428,14 @@ impl Session {
                 Err(m)
             }
         }
+    }
+}
+
+/// A flock's boid positions (nothing for other sims).
+fn positions(s: &AnySim) -> Vec<Vec3> {
+    match s {
+        AnySim::Flock(f) => f.state().boids.iter().map(|b| b.pos).collect(),
+        _ => Vec::new(),
     }
 }
 
