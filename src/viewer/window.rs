@@ -10,7 +10,7 @@
 use super::app::{App, Cmd, Layout, OVERLAY_KEYS, Screen, overlays_of, wrap};
 use super::timeline::{Command, SPEEDS};
 use crate::scene::{self, Rgba, Scene, Shape, Viewport, color};
-use crate::sim::{AnySim, Input};
+use crate::sim::{AnySim, Input, Sim as _};
 use macroquad::prelude::*;
 use std::path::PathBuf;
 
@@ -809,5 +809,3 @@ fn drag_end(p: &super::app::Player, cam: &scene::Camera, m: [i32; 2], cmds: &mut
         }
     }
 }
-
-use crate::sim::Sim as _;
