@@ -427,61 +427,99 @@ pub fn draw_app(app: &App, w: i32, h: i32) {
     }
 }
 
-fn draw_picker(app: &App, w: i32, _h: i32, font: &dyn Fn(u16) -> u16) {
-    text("flockstep - pick a lesson", 24, 40, font(30), color::TEXT);
-    text(
-        "Up/Down and Enter, or click. Esc quits. flockstep view FILE.fsr plays a replay.",
-        24,
-        66,
-        font(16),
-        color::DIM,
-    );
-    let mut y = 100;
-    let mut sim = "";
+fn draw_picker(app: &App, w: i32, h: i32, font: &dyn Fn(u16) -> u16) {
     let lh = font(17) as i32 + 6;
-    for (i, e) in app.entries.iter().enumerate() {
-        if e.sim != sim {
-            sim = &e.sim;
-            y += 6;
-            text(&format!("{} lessons", e.sim), 24, y, font(18), color::SKY);
-            y += lh;
+    let mut last = 0;
+    for (i, (e, row)) in app.entries.iter().zip(picker_rows(app, h)).enumerate() {
+        if let Some(hy) = row.header {
+            text(&format!("{} lessons", e.sim), 24, hy, font(18), color::SKY);
         }
         if i == app.picked {
-            draw_rectangle(
-                16.0,
-                (y - lh + 6) as f32,
-                (w - 32) as f32,
-                lh as f32,
-                c(color::PANEL),
-            );
+            let top = (row.y - lh + 6) as f32;
+            draw_rectangle(16.0, top, (w - 32) as f32, lh as f32, c(color::PANEL));
         }
         let col = if i == app.picked {
             color::SELECTED
         } else {
             color::TEXT
         };
-        text(&format!("{:<28} {}", e.id, e.title), 36, y, font(16), col);
-        y += lh;
+        text(
+            &format!("{:<28} {}", e.id, e.title),
+            36,
+            row.y,
+            font(16),
+            col,
+        );
+        last = row.y;
     }
+    // The title and the chosen lesson's summary stay in place over the list.
+    let (title_y, sub_y) = (font(30) as i32 + 10, font(30) as i32 + font(16) as i32 + 20);
+    draw_rectangle(
+        0.0,
+        0.0,
+        w as f32,
+        (sub_y + 10) as f32,
+        c(color::BACKGROUND),
+    );
+    text(
+        "flockstep - pick a lesson",
+        24,
+        title_y,
+        font(30),
+        color::TEXT,
+    );
+    text(
+        "Up/Down and Enter, or click. Esc quits. flockstep view FILE.fsr plays a replay.",
+        24,
+        sub_y,
+        font(16),
+        color::DIM,
+    );
     if let Some(e) = app.entries.get(app.picked) {
-        text(&e.summary, 24, y + 16, font(16), color::DIM);
+        let y = (last + 16 + lh).min(h - 12);
+        draw_rectangle(
+            0.0,
+            (y - lh) as f32,
+            w as f32,
+            (h - y + lh) as f32,
+            c(color::BACKGROUND),
+        );
+        text(&e.summary, 24, y, font(16), color::DIM);
     }
 }
 
-/// The rows of the picker, for mouse picking: the y of each entry's baseline.
-fn picker_rows(app: &App) -> Vec<i32> {
+/// One picker row: its baseline, and the baseline of the sim heading
+/// above it when it starts a group.
+struct PickerRow {
+    y: i32,
+    header: Option<i32>,
+}
+
+/// The picker's rows in a window `h` pixels high, scrolled so that the
+/// chosen lesson is on screen.
+fn picker_rows(app: &App, h: i32) -> Vec<PickerRow> {
     let font = |px: u16| (u32::from(px) * u32::from(app.text_scale) / 100) as u16;
     let lh = font(17) as i32 + 6;
-    let mut y = 100;
+    // Below the title and the hint line (see draw_picker).
+    let mut y = font(30) as i32 + font(16) as i32 + 30 + lh;
     let mut sim = "";
     let mut rows = Vec::new();
     for e in &app.entries {
+        let mut header = None;
         if e.sim != sim {
             sim = &e.sim;
+            header = Some(y + 6);
             y += 6 + lh;
         }
-        rows.push(y);
+        rows.push(PickerRow { y, header });
         y += lh;
+    }
+    // Keep the chosen row above the summary line at the bottom.
+    let bottom = h - 2 * lh - 16;
+    let shift = rows.get(app.picked).map_or(0, |r| (r.y - bottom).max(0));
+    for r in &mut rows {
+        r.y -= shift;
+        r.header = r.header.map(|hy| hy - shift);
     }
     rows
 }
@@ -584,20 +622,21 @@ fn input(app: &mut App, l: &Layout) {
     }
     match &app.screen {
         Screen::Picker => {
-            if is_key_pressed(KeyCode::Down) {
+            if pressed_or_repeat(KeyCode::Down) {
                 app.handle(Cmd::PickerMove(1));
             }
-            if is_key_pressed(KeyCode::Up) {
+            if pressed_or_repeat(KeyCode::Up) {
                 app.handle(Cmd::PickerMove(-1));
             }
             if is_key_pressed(KeyCode::Enter) || is_key_pressed(KeyCode::KpEnter) {
                 app.handle(Cmd::PickerOpen(None));
             }
             if is_mouse_button_pressed(MouseButton::Left) && app.error.is_none() {
-                let lh = (17 * i32::from(app.text_scale) / 100) + 6;
-                if let Some(i) = picker_rows(app)
+                let f = |px: i32| px * i32::from(app.text_scale) / 100;
+                let (lh, header) = (f(17) + 6, f(30) + f(16) + 30);
+                if let Some(i) = picker_rows(app, screen_height() as i32)
                     .iter()
-                    .position(|&y| m[1] > y - lh + 6 && m[1] <= y + 6)
+                    .position(|r| m[1] > header && m[1] > r.y - lh + 6 && m[1] <= r.y + 6)
                 {
                     app.handle(Cmd::PickerOpen(Some(i)));
                 }
@@ -618,10 +657,10 @@ fn input(app: &mut App, l: &Layout) {
                 .filter(|(k, _)| is_key_pressed(*k))
                 .map(|(_, c)| Cmd::Time(*c))
                 .collect();
-            if !shift && is_key_pressed(KeyCode::Right) {
+            if !shift && pressed_or_repeat(KeyCode::Right) {
                 cmds.push(Cmd::Time(Command::StepForward));
             }
-            if !shift && is_key_pressed(KeyCode::Left) {
+            if !shift && pressed_or_repeat(KeyCode::Left) {
                 cmds.push(Cmd::Time(Command::StepBack));
             }
             if !ctrl && (is_key_pressed(KeyCode::Equal) || is_key_pressed(KeyCode::KpAdd)) {
@@ -760,6 +799,34 @@ fn input(app: &mut App, l: &Layout) {
             }
         }
     }
+}
+
+/// A key press, repeated while the key is held (after 0.4 s, every 50 ms):
+/// holding → steps through ticks, ↓ runs down the picker.
+fn pressed_or_repeat(k: KeyCode) -> bool {
+    thread_local! {
+        static HELD: std::cell::RefCell<Vec<(KeyCode, f64)>> = const { std::cell::RefCell::new(Vec::new()) };
+    }
+    let now = get_time();
+    HELD.with(|h| {
+        let mut h = h.borrow_mut();
+        if is_key_pressed(k) {
+            h.retain(|(c, _)| *c != k);
+            h.push((k, now + 0.4));
+            return true;
+        }
+        if !is_key_down(k) {
+            h.retain(|(c, _)| *c != k);
+            return false;
+        }
+        match h.iter_mut().find(|(c, _)| *c == k) {
+            Some((_, next)) if now >= *next => {
+                *next = now + 0.05;
+                true
+            }
+            _ => false,
+        }
+    })
 }
 
 thread_local! {
