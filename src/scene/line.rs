@@ -187,25 +187,7 @@ pub(super) fn build(sim: &LineSim, frame: &Frame, view: &View, cam: &Camera, out
         }
     }
 
-    // Highlighted cells.
-    for c in view.highlighted_cells() {
-        if grid.contains(c) {
-            out.push(Shape::Frame {
-                at: [o[0] + c.x * cell - 2, o[1] + c.y * cell - 2],
-                size: [cell + 4, cell + 4],
-                width: 3,
-                color: color::SELECTED,
-            });
-        }
-    }
-    if let Some(hv) = view.hover.filter(|c| grid.contains(*c)) {
-        out.push(Shape::Frame {
-            at: [o[0] + hv.x * cell, o[1] + hv.y * cell],
-            size: [cell, cell],
-            width: 2,
-            color: color::TEXT,
-        });
-    }
+    super::cell_marks(out, grid, o, cell, view);
 
     // Targets (rings) and chasers (discs) on top.
     let hl_t = view.highlighted("target");

@@ -576,6 +576,29 @@ pub(crate) fn terrain(
     }
 }
 
+/// On a map: the beat's highlighted cells (a thick frame) and the cell
+/// under the mouse (a thin one).
+pub(crate) fn cell_marks(out: &mut Scene, grid: &crate::sim::Grid, o: P, cell: i32, view: &View) {
+    for c in view.highlighted_cells() {
+        if grid.contains(c) {
+            out.push(Shape::Frame {
+                at: [o[0] + c.x * cell - 2, o[1] + c.y * cell - 2],
+                size: [cell + 4, cell + 4],
+                width: 3,
+                color: color::SELECTED,
+            });
+        }
+    }
+    if let Some(hv) = view.hover.filter(|c| grid.contains(*c)) {
+        out.push(Shape::Frame {
+            at: [o[0] + hv.x * cell, o[1] + hv.y * cell],
+            size: [cell, cell],
+            width: 2,
+            color: color::TEXT,
+        });
+    }
+}
+
 /// The farthest a point is placed from the origin, in pixels: far
 /// off-screen, yet small enough that the offsets added to it (glyphs,
 /// arrows, labels) cannot overflow `i32`.

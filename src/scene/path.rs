@@ -77,7 +77,6 @@ pub(super) fn build(sim: &PathSim, frame: &Frame, view: &View, cam: &Camera, out
     };
     let tiles = search_tiles(cfg.searches.len(), cam.viewport);
     let small_text = w * h > 4096;
-    let hl_cells = view.highlighted_cells();
     let hl_search = view.highlighted("search");
     for (si, ((s, sc), tile)) in st
         .searches
@@ -181,24 +180,7 @@ pub(super) fn build(sim: &PathSim, frame: &Frame, view: &View, cam: &Camera, out
             color::PURPLE,
             "G",
         );
-        for c in &hl_cells {
-            if grid.contains(*c) {
-                out.push(Shape::Frame {
-                    at: [o[0] + c.x * cell - 2, o[1] + c.y * cell - 2],
-                    size: [cell + 4, cell + 4],
-                    width: 3,
-                    color: color::SELECTED,
-                });
-            }
-        }
-        if let Some(hv) = view.hover.filter(|c| grid.contains(*c)) {
-            out.push(Shape::Frame {
-                at: [o[0] + hv.x * cell, o[1] + hv.y * cell],
-                size: [cell, cell],
-                width: 2,
-                color: color::TEXT,
-            });
-        }
+        super::cell_marks(out, grid, o, cell, view);
     }
 
     // Panels.
