@@ -254,15 +254,10 @@ fn glyph(c: P, dx: Fx, dy: Fx, size: i32) -> [P; 3] {
     ]
 }
 
-/// Screen direction (a unit vector, y down) of a world direction: exact
-/// in 2-D; in 3-D the direction turned by the camera, without the small
-/// perspective correction.
-#[inline]
-fn screen_dir(proj: &Proj, _at: P, _pos: Vec3, dir: Vec3) -> (Fx, Fx) {
-    unit2(proj.rot(dir))
-}
-
-/// A screen vector as a unit vector (straight up when it is zero).
+/// A screen vector as a unit vector (straight up when it is zero). A
+/// world direction's screen direction is `unit2(proj.rot(dir))`: exact in
+/// 2-D; in 3-D turned by the camera without the small perspective
+/// correction.
 #[inline]
 fn unit2((x, y): (Fx, Fx)) -> (Fx, Fx) {
     let v = Vec3::new(x, y, Fx::ZERO);
@@ -384,7 +379,7 @@ pub(super) fn build(sim: &FlockSim, frame: &Frame, view: &View, cam: &Camera, ou
         // velocity line (a standing boid faces its heading, or +x).
         let rv = proj.rot(b.vel);
         let (dx, dy) = if b.vel.is_zero() {
-            screen_dir(&proj, c, b.pos, facing(sim, i))
+            unit2(proj.rot(facing(sim, i)))
         } else {
             unit2(rv)
         };
@@ -721,7 +716,7 @@ fn draw_reasoning(
                 let unit = v.fast_normalize();
                 let frac = v.fast_length().checked_div(longest).unwrap_or(Fx::ONE);
                 let len = (frac.mul_int(70)).round_int().max(6);
-                let (dx, dy) = screen_dir(proj, c, b.pos, unit);
+                let (dx, dy) = unit2(proj.rot(unit));
                 let e = [
                     c[0] + dx.mul_int(len.into()).round_int(),
                     c[1] + dy.mul_int(len.into()).round_int(),
@@ -732,7 +727,7 @@ fn draw_reasoning(
                 let deg = ((t.unsigned_abs() as u128 * 360) >> 32) as i32;
                 let len = 18 + deg.min(60);
                 let e3 = turned(dir, t.signum() * (1i64 << 29).min(t.abs()).max(1 << 26));
-                let (dx, dy) = screen_dir(proj, c, b.pos, e3);
+                let (dx, dy) = unit2(proj.rot(e3));
                 let e = [
                     c[0] + dx.mul_int(len.into()).round_int(),
                     c[1] + dy.mul_int(len.into()).round_int(),

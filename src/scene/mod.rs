@@ -324,7 +324,7 @@ impl Scene {
             i64::from(b[0]) - i64::from(a[0]),
             i64::from(b[1]) - i64::from(a[1]),
         );
-        let len = isqrt_u64((dx * dx + dy * dy) as u64) as i64;
+        let len = ((dx * dx + dy * dy) as u64).isqrt() as i64;
         if len == 0 {
             return;
         }
@@ -470,11 +470,6 @@ pub fn color_name(c: Rgba) -> String {
 /// A colour with another alpha.
 pub fn with_alpha(c: Rgba, a: u8) -> Rgba {
     Rgba(c.0, c.1, c.2, a)
-}
-
-/// ⌊√n⌋.
-fn isqrt_u64(n: u64) -> u64 {
-    n.isqrt()
 }
 
 /// A number with two decimals, rounded half away from zero, from its exact

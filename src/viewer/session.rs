@@ -262,11 +262,6 @@ impl Session {
         }
     }
 
-    /// Whether this is a replay (no interventions).
-    pub fn is_replay(&self) -> bool {
-        matches!(self.kind, Kind::Replay { .. })
-    }
-
     /// Shows `tick`: steps or seeks there, tracing the last step with the
     /// boids in `watch`. On error (a damaged replay frame) the tick shown
     /// does not change.
