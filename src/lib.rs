@@ -23,6 +23,8 @@
 //! - [`viewer`]: the macroquad lesson player and `flockstep render`: the
 //!   clock ([`viewer::timeline`]), the app state machine
 //!   ([`viewer::app`]), and the one module that draws.
+//! - [`selftest`]: the cross-platform determinism report (every lesson's
+//!   per-tick hashes and replay bytes), run natively and in wasm.
 //! - [`cli`]: the `flockstep` command line.
 //!
 //! # Invariants, stated as absences
@@ -42,5 +44,6 @@ pub mod lesson;
 pub mod num;
 pub mod replay;
 pub mod scene;
+pub mod selftest;
 pub mod sim;
 pub mod viewer;

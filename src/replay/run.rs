@@ -116,53 +116,181 @@ pub fn record<W: Write + Send>(
         overrides: source.overrides.clone(),
     };
     let io = |e: std::io::Error| format!("cannot write the replay: {e}");
-    let mut writer = Writer::new(w, &header, &meta).map_err(io)?;
-    let (tx, rx) = std::sync::mpsc::sync_channel::<(u64, Vec<Input>, AnyState)>(PIPELINE);
-    std::thread::scope(|scope| {
-        let worker = scope.spawn(move || {
-            let mut hash = 0;
-            for (tick, applied, state) in rx {
-                hash = state.state_hash();
-                writer.frame(tick, &applied, state, hash).map_err(io)?;
-            }
-            let (w, bytes) = writer.finish().map_err(io)?;
-            Ok::<_, String>((w, bytes, hash))
-        });
-        let mut failed = None;
+    let writer = Writer::new(w, &header, &meta).map_err(io)?;
+    let sink = FrameWriter {
+        writer,
+        hash: 0,
+        error: None,
+    };
+    let (failed, done) = pipeline(sink, |send| {
         for tick in 0..=ticks {
             let applied = if tick == 0 {
                 Vec::new()
             } else {
                 let applied = inputs.get(&tick).cloned().unwrap_or_default();
                 if let Some(m) = applied.iter().find_map(|i| sim.apply(i).err()) {
-                    failed = Some(format!("input for tick {tick}: {m}"));
-                    break;
+                    return Some(format!("input for tick {tick}: {m}"));
                 }
                 sim.step();
                 applied
             };
-            if tx.send((tick, applied, sim.snapshot())).is_err() {
-                break; // the worker stopped: its error is reported below
+            if !send((tick, applied, sim.snapshot())) {
+                break; // the writer stopped: its error is reported below
             }
             progress(tick);
         }
+        None
+    })?;
+    if let Some(m) = failed {
+        return Err(m);
+    }
+    let (w, bytes, final_hash) = done?;
+    Ok((
+        w,
+        Recorded {
+            last_tick: ticks,
+            bytes,
+            final_hash,
+        },
+    ))
+}
+
+/// The consuming end of a [`pipeline`].
+trait Sink<T> {
+    /// What the sink gives back when the producer is done.
+    type Output;
+    /// Takes the next item; `false` asks the producer to stop.
+    fn push(&mut self, item: T) -> bool;
+    /// Ends the stream.
+    fn finish(self) -> Self::Output;
+}
+
+/// Runs `produce` on the calling thread, feeding what it sends, in order,
+/// to `sink`: on a worker thread a few items behind where threads exist,
+/// inline on wasm32 (no threads there). Either way the sink sees the same
+/// items in the same order, so its output is the same. `send` returns
+/// `false` once the sink has stopped.
+fn pipeline<T: Send, S: Sink<T> + Send, P>(
+    sink: S,
+    produce: impl FnOnce(&mut dyn FnMut(T) -> bool) -> P,
+) -> Result<(P, S::Output), String>
+where
+    S::Output: Send,
+{
+    if cfg!(target_arch = "wasm32") {
+        Ok(pipeline_inline(sink, produce))
+    } else {
+        pipeline_threaded(sink, produce)
+    }
+}
+
+fn pipeline_inline<T, S: Sink<T>, P>(
+    mut sink: S,
+    produce: impl FnOnce(&mut dyn FnMut(T) -> bool) -> P,
+) -> (P, S::Output) {
+    let mut open = true;
+    let p = produce(&mut |item| {
+        open = open && sink.push(item);
+        open
+    });
+    (p, sink.finish())
+}
+
+fn pipeline_threaded<T: Send, S: Sink<T> + Send, P>(
+    mut sink: S,
+    produce: impl FnOnce(&mut dyn FnMut(T) -> bool) -> P,
+) -> Result<(P, S::Output), String>
+where
+    S::Output: Send,
+{
+    let stop = AtomicBool::new(false);
+    let (tx, rx) = std::sync::mpsc::sync_channel::<T>(PIPELINE);
+    std::thread::scope(|scope| {
+        let stop = &stop;
+        let worker = scope.spawn(move || {
+            for item in rx {
+                if !sink.push(item) {
+                    stop.store(true, Ordering::Relaxed);
+                    break;
+                }
+            }
+            sink.finish()
+        });
+        let p = produce(&mut |item| !stop.load(Ordering::Relaxed) && tx.send(item).is_ok());
         drop(tx);
-        let done = worker
+        let out = worker
             .join()
-            .map_err(|_| "the replay writer stopped unexpectedly".to_owned())?;
-        if let Some(m) = failed {
+            .map_err(|_| "the worker thread stopped unexpectedly".to_owned())?;
+        Ok((p, out))
+    })
+}
+
+/// Hashes, encodes and writes the recorder's states in tick order.
+struct FrameWriter<W: Write> {
+    writer: Writer<W>,
+    hash: u64,
+    error: Option<String>,
+}
+
+impl<W: Write> Sink<(u64, Vec<Input>, AnyState)> for FrameWriter<W> {
+    type Output = Result<(W, u64, u64), String>;
+
+    fn push(&mut self, (tick, applied, state): (u64, Vec<Input>, AnyState)) -> bool {
+        self.hash = state.state_hash();
+        match self.writer.frame(tick, &applied, state, self.hash) {
+            Ok(()) => true,
+            Err(e) => {
+                self.error = Some(format!("cannot write the replay: {e}"));
+                false
+            }
+        }
+    }
+
+    fn finish(self) -> Self::Output {
+        if let Some(m) = self.error {
             return Err(m);
         }
-        let (w, bytes, final_hash) = done?;
-        Ok((
-            w,
-            Recorded {
-                last_tick: ticks,
-                bytes,
-                final_hash,
-            },
-        ))
-    })
+        let (w, bytes) = self
+            .writer
+            .finish()
+            .map_err(|e| format!("cannot write the replay: {e}"))?;
+        Ok((w, bytes, self.hash))
+    }
+}
+
+/// Compares re-simulated states with the recorded hashes; keeps the first
+/// mismatch.
+struct HashCheck(Option<(u64, u64, u64, AnyState)>);
+
+impl Sink<(u64, u64, AnyState)> for HashCheck {
+    type Output = Option<(u64, u64, u64, AnyState)>;
+
+    fn push(&mut self, (tick, recorded, state): (u64, u64, AnyState)) -> bool {
+        let now = state.state_hash();
+        if now != recorded {
+            self.0 = Some((tick, recorded, now, state));
+            return false;
+        }
+        true
+    }
+
+    fn finish(self) -> Self::Output {
+        self.0
+    }
+}
+
+/// The state hash of each tick `0..=ticks` of a lesson run without
+/// interventions: what a recording of it would hold, without the file.
+pub fn tick_hashes(source: &Source, ticks: u64) -> Result<Vec<u64>, String> {
+    let lesson = source.lesson()?;
+    let mut sim = AnySim::new(&lesson.scenario).map_err(|m| format!("{}: {m}", source.file))?;
+    let mut out = Vec::with_capacity(usize::try_from(ticks).unwrap_or(0).saturating_add(1));
+    out.push(sim.state_hash());
+    for _ in 0..ticks {
+        sim.step();
+        out.push(sim.state_hash());
+    }
+    Ok(out)
 }
 
 /// Where two runs part.
@@ -255,25 +383,9 @@ pub fn verify<R: Read + Seek>(
         ));
     }
     let name = r.file().to_owned();
-    let stop = AtomicBool::new(false);
-    let (tx, rx) = std::sync::mpsc::sync_channel::<(u64, u64, AnyState)>(PIPELINE);
-    let (mismatch, last, failed) = std::thread::scope(|scope| {
-        let stop = &stop;
-        let hasher = scope.spawn(move || {
-            for (tick, recorded, state) in rx {
-                let now = state.state_hash();
-                if now != recorded {
-                    stop.store(true, Ordering::Relaxed);
-                    return Some((tick, recorded, now, state));
-                }
-            }
-            None
-        });
+    let ((last, failed), mismatch) = pipeline(HashCheck(None), |send| {
         let (mut last, mut failed) = (None, None);
         for info in r.frames() {
-            if stop.load(Ordering::Relaxed) {
-                break;
-            }
             let info = match info {
                 Ok(info) => info,
                 Err(e) => {
@@ -293,16 +405,15 @@ pub fn verify<R: Read + Seek>(
                 }
                 sim.step();
             }
-            if tx.send((info.tick, info.hash, sim.snapshot())).is_err() {
+            if !send((info.tick, info.hash, sim.snapshot())) {
                 break;
             }
             last = Some(info.tick);
             progress(info.tick);
         }
-        drop(tx);
-        let mismatch = hasher.join().unwrap_or(None);
-        (mismatch, last, failed)
-    });
+        (last, failed)
+    })
+    .map_err(|m| fail(r, None, m))?;
     // A divergence comes before any later problem with the file.
     if let Some((tick, old_hash, new_hash, now)) = mismatch {
         let (old, _) = r.state_at(tick)?;
@@ -430,4 +541,57 @@ pub fn report(d: &Divergence, old: &str, new: &str) -> String {
         );
     }
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Keeps what it is given; stops after `limit` items.
+    struct Keep {
+        got: Vec<u32>,
+        limit: usize,
+    }
+
+    impl Sink<u32> for Keep {
+        type Output = Vec<u32>;
+        fn push(&mut self, item: u32) -> bool {
+            self.got.push(item);
+            self.got.len() < self.limit
+        }
+        fn finish(self) -> Vec<u32> {
+            self.got
+        }
+    }
+
+    fn produce(send: &mut dyn FnMut(u32) -> bool) -> u32 {
+        let mut sent = 0;
+        for i in 0..1000 {
+            if !send(i * 7) {
+                break;
+            }
+            sent += 1;
+        }
+        sent
+    }
+
+    #[test]
+    fn the_inline_pipeline_feeds_the_sink_as_the_threaded_one_does() {
+        let all = |limit| Keep {
+            got: Vec::new(),
+            limit,
+        };
+        let (sent, got) = pipeline_inline(all(usize::MAX), produce);
+        assert_eq!(sent, 1000);
+        assert_eq!(got, (0..1000).map(|i| i * 7).collect::<Vec<_>>());
+        let threaded = pipeline_threaded(all(usize::MAX), produce).unwrap();
+        assert_eq!(threaded, (sent, got));
+        // A sink that stops: the inline producer is told at once; the
+        // threaded one within the channel's depth. The sink sees the same.
+        let (sent, got) = pipeline_inline(all(10), produce);
+        assert_eq!((sent, got.len()), (9, 10));
+        let (tsent, tgot) = pipeline_threaded(all(10), produce).unwrap();
+        assert_eq!(tgot, got);
+        assert!((9..=10 + PIPELINE as u32 + 1).contains(&tsent), "{tsent}");
+    }
 }

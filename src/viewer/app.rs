@@ -132,6 +132,17 @@ pub enum Cmd {
     Intervene(Input),
     /// Save the session as a replay.
     Save(PathBuf),
+    /// Record the session as a replay in memory, to be handed to the
+    /// user under this file name (the web build's download).
+    Download(String),
+    /// Open a file given as bytes (dropped on the window or picked on the
+    /// web page): a replay or a lesson, told apart as on the command line.
+    OpenFile {
+        /// Its name, for messages.
+        name: String,
+        /// Its contents.
+        bytes: Vec<u8>,
+    },
     /// Close the window.
     Quit,
 }
@@ -344,6 +355,8 @@ pub struct App {
     pub help: bool,
     /// Whether the window should close.
     pub quit: bool,
+    /// A recorded session waiting to be downloaded (file name, bytes).
+    pub download: Option<(String, Vec<u8>)>,
 }
 
 impl Default for App {
@@ -364,6 +377,7 @@ impl App {
             text_scale: 100,
             help: false,
             quit: false,
+            download: None,
         }
     }
 
@@ -416,6 +430,17 @@ impl App {
                     self.picked = (self.picked as i64 + i64::from(d)).rem_euclid(n) as usize;
                 }
             }
+            Cmd::OpenFile { name, bytes } => match open_bytes(&name, bytes) {
+                Ok(s) => {
+                    self.screen = Screen::Player(Box::new(Player::new(s)));
+                    self.error = None;
+                    self.status = None;
+                }
+                Err(m) => {
+                    self.screen = Screen::Picker;
+                    self.error = Some(m);
+                }
+            },
             Cmd::PickerOpen(i) => {
                 if let Some(e) = self.entries.get(i.unwrap_or(self.picked)).cloned() {
                     self.picked = i.unwrap_or(self.picked);
@@ -483,6 +508,14 @@ impl App {
             Cmd::Save(path) => match p.session.save(&path) {
                 Ok(bytes) => {
                     self.status = Some(format!("saved {} ({bytes} bytes)", path.display()));
+                    Ok(())
+                }
+                Err(m) => Err(format!("could not save the session: {m}")),
+            },
+            Cmd::Download(name) => match p.session.save_bytes() {
+                Ok(bytes) => {
+                    self.status = Some(format!("downloading {name} ({} bytes)", bytes.len()));
+                    self.download = Some((name, bytes));
                     Ok(())
                 }
                 Err(m) => Err(format!("could not save the session: {m}")),
@@ -573,6 +606,24 @@ pub fn open_session(arg: &str, overrides: &[String]) -> Result<Session, String> 
     })
 }
 
+/// A session for a file's bytes (dropped on the window, or opened on the
+/// web page): the same decision and the same messages as
+/// [`open_session`] on a file of that name with those bytes.
+pub fn open_bytes(name: &str, bytes: Vec<u8>) -> Result<Session, String> {
+    if name.ends_with(".fsr") || bytes.starts_with(&REPLAY_MAGIC) {
+        return Session::replay_from(Box::new(std::io::Cursor::new(bytes)), name);
+    }
+    let text = crate::cli::lesson_text(name, bytes).map_err(|f| f.message)?;
+    Session::lesson(Source {
+        file: name.to_owned(),
+        text,
+        overrides: Vec::new(),
+    })
+}
+
+/// The first bytes of every replay file.
+const REPLAY_MAGIC: [u8; 4] = [0x89, b'F', b'S', b'R'];
+
 /// Whether a path names a replay: by its extension, or by its first bytes.
 pub fn is_replay(path: &std::path::Path) -> bool {
     if path.extension().is_some_and(|e| e == "fsr") {
@@ -582,7 +633,7 @@ pub fn is_replay(path: &std::path::Path) -> bool {
     std::fs::File::open(path)
         .and_then(|mut f| std::io::Read::read_exact(&mut f, &mut head))
         .is_ok()
-        && head == [0x89, b'F', b'S', b'R']
+        && head == REPLAY_MAGIC
 }
 
 /// Where the window's parts go, in pixels, for a window of `w`×`h` at a

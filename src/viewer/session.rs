@@ -403,15 +403,11 @@ impl Session {
     /// intervention) to a replay at `path`, written beside it first and
     /// renamed when complete, so an existing file survives a failure.
     pub fn save(&self, path: &Path) -> Result<u64, String> {
-        let last = match &self.kind {
-            Kind::Live { frontier, .. } => (*frontier).max(self.sim.tick()),
-            Kind::Replay { replay, .. } => replay.last_tick.unwrap_or(0),
-        };
         let partial = path.with_extension("fsr.partial");
         let f =
             std::fs::File::create(&partial).map_err(|e| format!("{}: {e}", partial.display()))?;
         let w = std::io::BufWriter::new(f);
-        let res = run::record(w, &self.source, last, None, &self.inputs, |_| {});
+        let res = run::record(w, &self.source, self.save_last(), None, &self.inputs, |_| {});
         match res {
             Ok((w, rec)) => {
                 drop(w);
@@ -423,6 +419,28 @@ impl Session {
                 Err(m)
             }
         }
+    }
+
+    /// The last tick a saved replay holds: the furthest reached.
+    fn save_last(&self) -> u64 {
+        match &self.kind {
+            Kind::Live { frontier, .. } => (*frontier).max(self.sim.tick()),
+            Kind::Replay { replay, .. } => replay.last_tick.unwrap_or(0),
+        }
+    }
+
+    /// The replay [`Session::save`] would write, as bytes (the web build
+    /// hands them to the browser as a download).
+    pub fn save_bytes(&self) -> Result<Vec<u8>, String> {
+        let (bytes, _) = run::record(
+            Vec::new(),
+            &self.source,
+            self.save_last(),
+            None,
+            &self.inputs,
+            |_| {},
+        )?;
+        Ok(bytes)
     }
 }
 
