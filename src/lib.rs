@@ -25,7 +25,8 @@
 //!   ([`viewer::app`]), and the one module that draws.
 //! - [`selftest`]: the cross-platform determinism report (every lesson's
 //!   per-tick hashes and replay bytes), run natively and in wasm.
-//! - [`cli`]: the `flockstep` command line.
+//! - `cli`: the `flockstep` command line (not in the wasm32 build, whose
+//!   binary is the viewer alone).
 //!
 //! # Invariants, stated as absences
 //! `num` and `sim` never touch floating point, read a clock or a file, start
@@ -39,6 +40,7 @@
 //! reproductions of published algorithms, built to be watched and compared.
 
 pub mod canon;
+#[cfg(not(target_arch = "wasm32"))]
 pub mod cli;
 pub mod lesson;
 pub mod num;

@@ -3,7 +3,7 @@
 //!
 //! Exit codes: 0 success, 1 a check failed, 2 bad input or usage.
 
-use crate::lesson::{BUNDLED, Lesson, LessonError, MAX_TICKS, Override, find_bundled};
+use crate::lesson::{BUNDLED, Lesson, LessonError, MAX_TICKS, Override};
 use crate::sim::line::{Line, Step};
 use crate::sim::path::{
     CostRule, Heuristic, HeuristicKind, PathEvent, SearchConfig, Status, TieBreak,
@@ -512,43 +512,10 @@ pub fn load_lesson(arg: &str, overrides: &[Override]) -> Result<Lesson, Failure>
     Ok(Lesson::parse_with(&src, &file, overrides)?)
 }
 
-/// A lesson file's text from its bytes: UTF-8 is required, and anything
-/// else (a picture, a replay renamed) is named for what it is not, with the
-/// byte offset where the text stops being UTF-8.
-pub fn lesson_text(name: &str, bytes: Vec<u8>) -> Result<String, Failure> {
-    String::from_utf8(bytes).map_err(|e| {
-        bad(format!(
-            "{name}: not a lesson or a replay: a lesson is TOML text, but byte {} is not UTF-8 (a replay starts with the bytes 89 46 53 52 or is named .fsr)",
-            e.utf8_error().valid_up_to()
-        ))
-    })
-}
-
-/// A lesson's text and the name messages use for it: a file path, or a
-/// bundled id (`lessons/ID.toml`).
+/// A lesson's text and the name messages use for it: see
+/// [`crate::lesson::source_of`].
 pub fn lesson_source(arg: &str) -> Result<(String, String), Failure> {
-    let path = std::path::Path::new(arg);
-    let looks_like_path = arg.ends_with(".toml") || arg.contains('/') || arg.contains('\\');
-    if path.is_file() || looks_like_path {
-        let bytes =
-            std::fs::read(path).map_err(|e| bad(format!("{arg}: cannot read the lesson: {e}")))?;
-        return Ok((lesson_text(arg, bytes)?, arg.to_owned()));
-    }
-    match find_bundled(arg) {
-        Some(b) => Ok((b.source.to_owned(), b.path.to_owned())),
-        None => {
-            let hint = BUNDLED
-                .iter()
-                .map(|b| (crate::lesson::node::edit_distance(arg, b.id), b.id))
-                .filter(|(d, _)| *d <= 3)
-                .min()
-                .map(|(_, id)| format!(" Did you mean `{id}`?"))
-                .unwrap_or_default();
-            Err(bad(format!(
-                "no lesson `{arg}`: no such file, and no bundled lesson has that id (see `flockstep lessons`).{hint}"
-            )))
-        }
-    }
+    crate::lesson::source_of(arg).map_err(bad)
 }
 
 fn run(

@@ -18,3 +18,44 @@ include!(concat!(env!("OUT_DIR"), "/bundled_lessons.rs"));
 pub fn find_bundled(id: &str) -> Option<&'static BundledLesson> {
     BUNDLED.iter().find(|l| l.id == id)
 }
+
+/// A lesson file's text from its bytes: UTF-8 is required, and anything
+/// else (a picture, a replay renamed) is named for what it is not, with the
+/// byte offset where the text stops being UTF-8.
+pub fn lesson_text(name: &str, bytes: Vec<u8>) -> Result<String, String> {
+    String::from_utf8(bytes).map_err(|e| {
+        format!(
+            "{name}: not a lesson or a replay: a lesson is TOML text, but byte {} is not UTF-8 (a replay starts with the bytes 89 46 53 52 or is named .fsr)",
+            e.utf8_error().valid_up_to()
+        )
+    })
+}
+
+/// A lesson's text and the name messages use for it: a file path (an
+/// existing file, or anything ending in `.toml` or containing a slash), or
+/// a bundled id (named `lessons/ID.toml`). An unknown id suggests the
+/// nearest bundled one.
+pub fn source_of(arg: &str) -> Result<(String, String), String> {
+    let path = std::path::Path::new(arg);
+    let looks_like_path = arg.ends_with(".toml") || arg.contains('/') || arg.contains('\\');
+    if path.is_file() || looks_like_path {
+        let bytes =
+            std::fs::read(path).map_err(|e| format!("{arg}: cannot read the lesson: {e}"))?;
+        return Ok((lesson_text(arg, bytes)?, arg.to_owned()));
+    }
+    match find_bundled(arg) {
+        Some(b) => Ok((b.source.to_owned(), b.path.to_owned())),
+        None => {
+            let hint = BUNDLED
+                .iter()
+                .map(|b| (super::node::edit_distance(arg, b.id), b.id))
+                .filter(|(d, _)| *d <= 3)
+                .min()
+                .map(|(_, id)| format!(" Did you mean `{id}`?"))
+                .unwrap_or_default();
+            Err(format!(
+                "no lesson `{arg}`: no such file, and no bundled lesson has that id (see `flockstep lessons`).{hint}"
+            ))
+        }
+    }
+}

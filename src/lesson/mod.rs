@@ -38,7 +38,7 @@ mod line;
 pub mod node;
 mod path;
 
-pub use bundled::{BUNDLED, BundledLesson, find_bundled};
+pub use bundled::{BUNDLED, BundledLesson, find_bundled, lesson_text, source_of};
 pub use flock::OVERLAYS as FLOCK_OVERLAYS;
 pub use line::OVERLAYS as LINE_OVERLAYS;
 pub use path::OVERLAYS as PATH_OVERLAYS;

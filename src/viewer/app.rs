@@ -598,7 +598,7 @@ pub fn open_session(arg: &str, overrides: &[String]) -> Result<Session, String> 
         }
         return Session::replay_file(path);
     }
-    let (text, file) = crate::cli::lesson_source(arg).map_err(|f| f.message)?;
+    let (text, file) = crate::lesson::source_of(arg)?;
     Session::lesson(Source {
         file,
         text,
@@ -613,7 +613,7 @@ pub fn open_bytes(name: &str, bytes: Vec<u8>) -> Result<Session, String> {
     if name.ends_with(".fsr") || bytes.starts_with(&REPLAY_MAGIC) {
         return Session::replay_from(Box::new(std::io::Cursor::new(bytes)), name);
     }
-    let text = crate::cli::lesson_text(name, bytes).map_err(|f| f.message)?;
+    let text = crate::lesson::lesson_text(name, bytes)?;
     Session::lesson(Source {
         file: name.to_owned(),
         text,

@@ -44,34 +44,115 @@ fn conf(title: &str, w: i32, h: i32) -> Conf {
     }
 }
 
-/// Opens the viewer window on `app` and runs it until it is closed.
+/// Opens the viewer window on `app` and runs it until it is closed. In
+/// the web build this starts the page's animation loop and returns; the
+/// page's files, links and Save button arrive through [`super::web`].
 pub fn run(app: App) -> Result<(), String> {
+    #[cfg(not(target_arch = "wasm32"))]
     display_available()?;
     macroquad::Window::from_config(conf("flockstep", 1280, 800), async move {
         let mut app = app;
         let mut shown_error: Option<String> = None;
+        let mut drawn = 0u64;
         loop {
             let (w, h) = (screen_width() as i32, screen_height() as i32);
             let layout = Layout::of(w, h, app.text_scale);
+            for f in get_dropped_files() {
+                let name = f
+                    .path
+                    .map_or_else(|| "dropped file".to_owned(), |p| p.display().to_string());
+                match f.bytes {
+                    Some(bytes) => app.handle(Cmd::OpenFile { name, bytes }),
+                    None => app.error = Some(format!("{name}: the dropped file could not be read")),
+                }
+            }
+            page_events(&mut app);
             input(&mut app, &layout);
             // Real time in whole microseconds; the timeline keeps remainders.
             let us = (get_frame_time().clamp(0.0, 0.5) * 1_000_000.0) as u64;
             app.handle(Cmd::Frame(us));
             if app.error != shown_error {
                 if let Some(e) = &app.error {
+                    #[cfg(target_arch = "wasm32")]
+                    super::web::report_error(e);
+                    #[cfg(not(target_arch = "wasm32"))]
                     eprintln!("flockstep: {e}");
                 }
                 shown_error = app.error.clone();
             }
             if app.quit {
-                break;
+                if cfg!(target_arch = "wasm32") {
+                    app.quit = false; // a web page is closed by its tab
+                } else {
+                    break;
+                }
             }
             draw_app(&app, w, h);
             next_frame().await;
+            drawn += 1;
+            #[cfg(target_arch = "wasm32")]
+            if drawn == 1 {
+                super::web::first_frame_drawn();
+            }
         }
+        let _ = drawn;
         std::process::exit(0);
     });
     Ok(())
+}
+
+/// The web page's requests (files, `?lesson=`, Save) become commands,
+/// and a recorded session goes out as a download.
+#[cfg(target_arch = "wasm32")]
+fn page_events(app: &mut App) {
+    use super::web::{PageEvent, download, take_events};
+    for e in take_events() {
+        match e {
+            PageEvent::File { name, bytes } => app.handle(Cmd::OpenFile { name, bytes }),
+            PageEvent::Lesson(id) => match app.entries.iter().position(|e| e.id == id) {
+                Some(i) => app.handle(Cmd::PickerOpen(Some(i))),
+                None => {
+                    app.error = Some(format!(
+                        "the address asks for lesson `{id}`, which is not bundled; pick one below"
+                    ))
+                }
+            },
+            PageEvent::Save => {
+                if let Some(name) = app.player().map(|p| save_name(&p.session.lesson.id)) {
+                    app.handle(Cmd::Download(name));
+                } else {
+                    app.status = Some("open a lesson first: Save records the session".into());
+                }
+            }
+        }
+    }
+    if let Some((name, bytes)) = app.download.take() {
+        download(&name, &bytes);
+    }
+    let title = match app.player() {
+        Some(p) => format!("{} — flockstep", p.session.lesson.id),
+        None => "flockstep — pick a lesson".to_owned(),
+    };
+    TITLE.with(|t| {
+        if *t.borrow() != title {
+            super::web::set_title(&title);
+            *t.borrow_mut() = title;
+        }
+    });
+}
+
+#[cfg(target_arch = "wasm32")]
+thread_local! {
+    static TITLE: std::cell::RefCell<String> = const { std::cell::RefCell::new(String::new()) };
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+fn page_events(_: &mut App) {}
+
+/// The file name a session is saved under (`ID-session.fsr`; on the
+/// desktop the first of `ID-session-N.fsr` not already taken).
+fn save_name(id: &str) -> String {
+    format!("{id}-session.fsr")
 }
 
 /// What `flockstep render` draws.
@@ -469,7 +550,11 @@ fn draw_picker(app: &App, w: i32, h: i32, font: &dyn Fn(u16) -> u16) {
         color::TEXT,
     );
     text(
-        "Up/Down and Enter, or click. Esc quits. flockstep view FILE.fsr plays a replay.",
+        if cfg!(target_arch = "wasm32") {
+            "Up/Down and Enter, or click. Open or drop a replay (.fsr) or lesson (.toml) on the page."
+        } else {
+            "Up/Down and Enter, or click. Esc quits. Drop a replay (.fsr) or lesson (.toml) here."
+        },
         24,
         sub_y,
         font(16),
@@ -673,12 +758,16 @@ fn input(app: &mut App, l: &Layout) {
                 cmds.push(Cmd::Help);
             }
             if ctrl && is_key_pressed(KeyCode::S) {
-                let base = p.session.lesson.id.clone();
-                let path = (1..1000)
-                    .map(|n| PathBuf::from(format!("{base}-session-{n}.fsr")))
-                    .find(|f| !f.exists())
-                    .unwrap_or_else(|| PathBuf::from(format!("{base}-session.fsr")));
-                cmds.push(Cmd::Save(path));
+                let base = &p.session.lesson.id;
+                if cfg!(target_arch = "wasm32") {
+                    cmds.push(Cmd::Download(save_name(base)));
+                } else {
+                    let path = (1..1000)
+                        .map(|n| PathBuf::from(format!("{base}-session-{n}.fsr")))
+                        .find(|f| !f.exists())
+                        .unwrap_or_else(|| PathBuf::from(save_name(base)));
+                    cmds.push(Cmd::Save(path));
+                }
             }
             let overlay_codes = [
                 KeyCode::Key1,

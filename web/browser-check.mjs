@@ -1,0 +1,237 @@
+// Opens the web build in headless Chromium and drives it the way a user
+// would, through the DevTools protocol (tests/web.rs runs it and checks
+// what it saves):
+//
+//     node --experimental-websocket web/browser-check.mjs SITE OUT [FILE...]
+//
+// 1. serves SITE on 127.0.0.1 (a port the system picks) and opens it in
+//    Chromium with a fresh profile; waits for the first frame and saves
+//    OUT/picker.png;
+// 2. presses Down, Enter (the second lesson opens; the page title names
+//    it), waits a moment and saves OUT/lesson.png, presses Ctrl+S and
+//    waits for the replay download in OUT/downloads/;
+// 3. opens each FILE the way a drop or the file picker does and collects
+//    the error the viewer shows; saves OUT/error.png after the last;
+// 4. prints one JSON object: timings, titles, the download, the errors.
+//
+// CHROMIUM names the browser binary (default: chromium).
+import { spawn } from "node:child_process";
+import { createServer } from "node:http";
+import { mkdtempSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { basename, extname, join, resolve } from "node:path";
+
+const [site, out, ...files] = process.argv.slice(2);
+if (!site || !out) {
+    console.error("usage: node --experimental-websocket web/browser-check.mjs SITE OUT [FILE...]");
+    process.exit(2);
+}
+if (typeof WebSocket !== "function") {
+    console.error("browser-check: no WebSocket in this Node.js: run it with --experimental-websocket (Node 20) or Node 22+");
+    process.exit(2);
+}
+mkdirSync(join(out, "downloads"), { recursive: true });
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const fail = (m) => {
+    throw new Error(m);
+};
+
+// ------------------------------------------------------------ the server
+const types = { ".html": "text/html; charset=utf-8", ".js": "text/javascript", ".wasm": "application/wasm" };
+const server = createServer((req, res) => {
+    const path = decodeURIComponent(new URL(req.url, "http://x").pathname);
+    const file = resolve(site, "." + (path === "/" ? "/index.html" : path));
+    if (!file.startsWith(resolve(site))) {
+        res.writeHead(403).end();
+        return;
+    }
+    try {
+        const body = readFileSync(file);
+        res.writeHead(200, { "content-type": types[extname(file)] ?? "application/octet-stream" }).end(body);
+    } catch {
+        res.writeHead(404).end();
+    }
+});
+await new Promise((r) => server.listen(0, "127.0.0.1", r));
+const url = `http://127.0.0.1:${server.address().port}/`;
+
+// ----------------------------------------------------------- the browser
+const profile = mkdtempSync(join(tmpdir(), "flockstep-chromium-"));
+const browser = spawn(
+    process.env.CHROMIUM ?? "chromium",
+    [
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--enable-unsafe-swiftshader",
+        `--user-data-dir=${profile}`,
+        "--remote-debugging-port=0",
+        "--window-size=1280,720",
+        "about:blank",
+    ],
+    { stdio: ["ignore", "ignore", "pipe"] },
+);
+let log = "";
+const endpoint = await new Promise((res, rej) => {
+    const t = setTimeout(() => rej(new Error("Chromium did not start within 30 s:\n" + log)), 30000);
+    browser.stderr.on("data", (d) => {
+        log += d;
+        const m = /DevTools listening on (ws:\/\/\S+)/.exec(log);
+        if (m) {
+            clearTimeout(t);
+            res(m[1]);
+        }
+    });
+    browser.on("exit", (code) => rej(new Error(`Chromium exited (${code}):\n${log}`)));
+});
+
+function cleanup() {
+    try {
+        browser.kill("SIGKILL");
+    } catch {}
+    server.close();
+    try {
+        rmSync(profile, { recursive: true, force: true });
+    } catch {}
+}
+
+// A minimal DevTools protocol client over one browser connection.
+const ws = new WebSocket(endpoint);
+await new Promise((r, j) => {
+    ws.onopen = r;
+    ws.onerror = () => j(new Error("cannot connect to Chromium's DevTools"));
+});
+let next = 1;
+const pending = new Map();
+const listeners = [];
+ws.onmessage = (e) => {
+    const msg = JSON.parse(e.data);
+    if (msg.id && pending.has(msg.id)) {
+        const { res, rej, method } = pending.get(msg.id);
+        pending.delete(msg.id);
+        msg.error ? rej(new Error(`${method}: ${msg.error.message}`)) : res(msg.result);
+    } else if (msg.method) {
+        for (const l of listeners) l(msg);
+    }
+};
+const send = (method, params = {}, sessionId) =>
+    new Promise((res, rej) => {
+        const id = next++;
+        pending.set(id, { res, rej, method });
+        ws.send(JSON.stringify({ id, method, params, sessionId }));
+    });
+
+const result = { url, errors: [], console: [] };
+try {
+    const { targetId } = await send("Target.createTarget", { url: "about:blank" });
+    const { sessionId } = await send("Target.attachToTarget", { targetId, flatten: true });
+    const page = (method, params) => send(method, params, sessionId);
+    listeners.push((m) => {
+        if (m.method === "Runtime.consoleAPICalled" && m.sessionId === sessionId) {
+            result.console.push(m.params.args.map((a) => a.value ?? a.description ?? "").join(" "));
+        }
+        if (m.method === "Runtime.exceptionThrown" && m.sessionId === sessionId) {
+            result.console.push("exception: " + (m.params.exceptionDetails.exception?.description ?? m.params.exceptionDetails.text));
+        }
+    });
+    const downloads = resolve(out, "downloads");
+    await send("Browser.setDownloadBehavior", { behavior: "allow", downloadPath: downloads, eventsEnabled: true });
+    await page("Runtime.enable");
+    await page("Page.enable");
+    const js = async (expression) => {
+        const r = await page("Runtime.evaluate", { expression, returnByValue: true, awaitPromise: true });
+        if (r.exceptionDetails) fail(`${expression}: ${r.exceptionDetails.exception?.description ?? r.exceptionDetails.text}`);
+        return r.result.value;
+    };
+    const waitFor = async (expression, what, ms = 60000) => {
+        const t0 = Date.now();
+        for (;;) {
+            const v = await js(expression);
+            if (v) return v;
+            const panic = await js("window.flockstep && window.flockstep.panic");
+            if (panic) fail(`the viewer panicked while waiting for ${what}: ${panic}`);
+            if (Date.now() - t0 > ms) fail(`timed out after ${ms / 1000} s waiting for ${what}`);
+            await sleep(100);
+        }
+    };
+    const shot = async (name) => {
+        const { data } = await page("Page.captureScreenshot", { format: "png" });
+        writeFileSync(join(out, name), Buffer.from(data, "base64"));
+    };
+    // A key press as a keyboard makes it: with Ctrl, the Control key goes
+    // down first (the viewer asks whether Control is held).
+    const key = async (code, key, vk, ctrl = false) => {
+        const modifiers = ctrl ? 2 : 0;
+        const ev = (type, code, key, vk) =>
+            page("Input.dispatchKeyEvent", { type, code, key, windowsVirtualKeyCode: vk, modifiers });
+        if (ctrl) await ev("rawKeyDown", "ControlLeft", "Control", 17);
+        await ev("rawKeyDown", code, key, vk);
+        await sleep(150); // a few frames: the viewer reads keys once per frame
+        await ev("keyUp", code, key, vk);
+        if (ctrl) await ev("keyUp", "ControlLeft", "Control", 17);
+        await sleep(150);
+    };
+
+    const t0 = Date.now();
+    await page("Page.navigate", { url });
+    await waitFor("document.body && document.body.dataset.flockstep === 'ready'", "the first frame");
+    result.firstFrameWallMs = Date.now() - t0;
+    result.firstFrameMs = await js("window.flockstep.firstFrameMs");
+    await sleep(500);
+    result.pickerTitle = await js("document.title");
+    await shot("picker.png");
+
+    await js("document.getElementById('glcanvas').focus()");
+    await key("ArrowDown", "ArrowDown", 40);
+    await key("Enter", "Enter", 13);
+    result.lessonTitle = await waitFor(
+        "document.title.endsWith('— flockstep') && document.title",
+        "the lesson to open",
+        30000,
+    );
+    await sleep(1000);
+    await shot("lesson.png");
+    await key("KeyS", "s", 83, true);
+    result.download = await waitFor("window.flockstep.lastDownload", "the replay download", 30000);
+    for (let i = 0; ; i++) {
+        const done = readdirSync(downloads).filter((f) => f.endsWith(".fsr"));
+        if (done.length) {
+            result.downloadFile = join(downloads, done[0]);
+            break;
+        }
+        if (i > 100) fail("the download never reached " + downloads);
+        await sleep(100);
+    }
+    await key("Escape", "Escape", 27);
+    result.backTitle = await waitFor(
+        "document.title.startsWith('flockstep — pick') && document.title",
+        "Esc to go back to the picker",
+        30000,
+    );
+
+    for (const f of files) {
+        const b64 = readFileSync(f).toString("base64");
+        await js("window.flockstep.lastError = null");
+        await js(
+            `window.flockstep.openFile(${JSON.stringify(basename(f))}, Uint8Array.from(atob(${JSON.stringify(b64)}), c => c.charCodeAt(0)))`,
+        );
+        const error = await waitFor("window.flockstep.lastError", `the error for ${basename(f)}`, 30000);
+        result.errors.push({ file: basename(f), error });
+    }
+    await sleep(500);
+    await shot("error.png");
+    result.panic = await js("window.flockstep.panic");
+} catch (e) {
+    result.failure = String(e.message ?? e);
+} finally {
+    ws.close();
+    cleanup();
+}
+console.log(JSON.stringify(result, null, 2));
+process.exit(result.failure ? 1 : 0);

@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# Builds the web viewer into a static folder that any web server can host:
+#
+#     web/build.sh [OUT]          (default OUT: target/web)
+#
+# OUT gets index.html, flockstep.js, macroquad's loader mq_js_bundle.js
+# (copied from the macroquad crate, nothing downloaded) and flockstep.wasm
+# (the viewer with every bundled lesson compiled in). Try it with
+#     python3 -m http.server -d target/web 8000
+# and open http://127.0.0.1:8000/ (or ?lesson=flock-weights for a lesson).
+#
+# Needs the wasm32 target (rustup target add wasm32-unknown-unknown) and
+# clang (zstd's C sources are compiled for wasm32 with it). The wasm build
+# has its own target directory (FLOCKSTEP_WASM_TARGET_DIR, default
+# target/wasm) so that it never waits on, or invalidates, native builds.
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+out="${1:-$root/target/web}"
+target_dir="${FLOCKSTEP_WASM_TARGET_DIR:-$root/target/wasm}"
+cd "$root"
+
+if command -v rustup >/dev/null 2>&1 &&
+    ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
+    echo "web/build.sh: the wasm32 target is missing: rustup target add wasm32-unknown-unknown" >&2
+    exit 2
+fi
+if ! command -v clang >/dev/null 2>&1; then
+    echo "web/build.sh: clang is missing (zstd is compiled for wasm32 with it): apt-get install clang" >&2
+    exit 2
+fi
+
+CARGO_TARGET_DIR="$target_dir" cargo build --release --locked \
+    --target wasm32-unknown-unknown --bin flockstep
+
+# macroquad's loader ships inside the crate; take the one of the version
+# this build links.
+manifest=$(cargo metadata --format-version 1 --locked |
+    grep -o '"manifest_path":"[^"]*/macroquad-[0-9][^"]*/Cargo.toml"' | head -n 1 |
+    sed -e 's/^"manifest_path":"//' -e 's/"$//')
+loader="$(dirname "$manifest")/js/mq_js_bundle.js"
+if [ ! -f "$loader" ]; then
+    echo "web/build.sh: macroquad's loader not found (looked for $loader)" >&2
+    exit 2
+fi
+
+mkdir -p "$out"
+tmp="$out/.partial"
+rm -rf "$tmp"
+mkdir "$tmp"
+cp "$target_dir/wasm32-unknown-unknown/release/flockstep.wasm" "$tmp/"
+cp "$loader" web/index.html web/flockstep.js "$tmp/"
+for f in "$tmp"/*; do
+    mv -f "$f" "$out/"
+done
+rmdir "$tmp"
+echo "web build in $out:"
+ls -l "$out" | sed -n '2,$p'

@@ -1,0 +1,170 @@
+// flockstep's page side: a plugin of macroquad's own loader
+// (mq_js_bundle.js, copied from the macroquad crate by web/build.sh).
+//
+// In:  files opened with the Open button or Ctrl+O, or dropped anywhere on
+//      the page; `?lesson=ID` in the address; the Download button.
+// Out: replays to download (Ctrl+S or the button), errors and panics to
+//      the console and the page, and the time of the first frame.
+//
+// The module's side is src/viewer/web.rs. Bytes go in through buffers the
+// module allocates (flockstep_alloc) and hands back (flockstep_file,
+// flockstep_open_lesson), which take ownership.
+"use strict";
+
+(function () {
+    const state = {
+        // performance.now() when the first frame was on screen.
+        firstFrameMs: null,
+        // The last error the viewer showed, and a panic if one happened.
+        lastError: null,
+        panic: null,
+        // The last download offered: { name, size }.
+        lastDownload: null,
+    };
+    window.flockstep = state;
+
+    const $ = (id) => document.getElementById(id);
+    const text = (ptr, len) =>
+        new TextDecoder().decode(new Uint8Array(wasm_memory.buffer, ptr, len));
+
+    // Copies bytes into a fresh buffer in the module's memory. The view is
+    // made after the allocation: allocating may grow (and move) memory.
+    function put(bytes) {
+        const ptr = wasm_exports.flockstep_alloc(bytes.length);
+        new Uint8Array(wasm_memory.buffer, ptr, bytes.length).set(bytes);
+        return ptr;
+    }
+
+    function say(message, kind) {
+        const el = $("message");
+        if (!el) return;
+        el.textContent = message;
+        el.className = kind || "";
+    }
+
+    // Opens a file's bytes in the viewer: a replay or a lesson, told apart
+    // and checked by the module exactly as the desktop does.
+    state.openFile = function (name, bytes) {
+        const n = new TextEncoder().encode(name);
+        const np = put(n);
+        const dp = put(bytes);
+        wasm_exports.flockstep_file(np, n.length, dp, bytes.length);
+        focusCanvas();
+    };
+
+    async function openFiles(files) {
+        if (!files || files.length === 0) return;
+        const f = files[0];
+        const bytes = new Uint8Array(await f.arrayBuffer());
+        state.openFile(f.name, bytes);
+        if (files.length > 1) say(`opened ${f.name}; one file at a time`, "");
+    }
+
+    function focusCanvas() {
+        const c = $("glcanvas");
+        if (c) c.focus();
+    }
+
+    function download(name, bytes) {
+        const blob = new Blob([bytes], { type: "application/octet-stream" });
+        const a = document.createElement("a");
+        a.href = URL.createObjectURL(blob);
+        a.download = name;
+        document.body.appendChild(a);
+        a.click();
+        a.remove();
+        setTimeout(() => URL.revokeObjectURL(a.href), 60000);
+        state.lastDownload = { name, size: bytes.length };
+    }
+
+    function register_plugin(importObject) {
+        importObject.env.flockstep_js_download = function (np, nl, dp, dl) {
+            // Copied out: the module's memory may move after this call.
+            download(text(np, nl), new Uint8Array(wasm_memory.buffer, dp, dl).slice());
+        };
+        importObject.env.flockstep_js_frame_drawn = function () {
+            state.firstFrameMs = performance.now();
+            document.body.dataset.flockstep = "ready";
+            say("", "");
+        };
+        importObject.env.flockstep_js_message = function (kind, ptr, len) {
+            const m = text(ptr, len);
+            if (kind === 2) {
+                document.title = m;
+            } else if (kind === 1) {
+                state.panic = m;
+                document.body.dataset.flockstep = "stopped";
+                console.error("flockstep stopped: " + m);
+                say("flockstep stopped: " + m + " — reload the page to start again.", "error");
+            } else {
+                state.lastError = m;
+                console.error("flockstep: " + m);
+            }
+        };
+    }
+
+    function on_init() {
+        const picker = $("file");
+        if (picker) {
+            picker.addEventListener("change", () => {
+                openFiles(picker.files);
+                picker.value = "";
+            });
+        }
+        const open = $("open");
+        if (open && picker) open.addEventListener("click", () => picker.click());
+        const save = $("save");
+        if (save) {
+            save.addEventListener("click", () => {
+                wasm_exports.flockstep_save();
+                focusCanvas();
+            });
+        }
+        // Dropped files: taken here, in the capture phase, so that the
+        // loader's own drop handler (which would truncate non-ASCII names)
+        // never sees them.
+        window.addEventListener("dragover", (e) => e.preventDefault(), true);
+        window.addEventListener(
+            "drop",
+            (e) => {
+                e.preventDefault();
+                e.stopPropagation();
+                openFiles(e.dataTransfer && e.dataTransfer.files);
+            },
+            true,
+        );
+        // Ctrl+O opens the file picker; Ctrl+S is the viewer's (it saves by
+        // download) and must not open the browser's "save page".
+        window.addEventListener(
+            "keydown",
+            (e) => {
+                if (!(e.ctrlKey || e.metaKey)) return;
+                if (e.code === "KeyO") {
+                    e.preventDefault();
+                    if (picker) picker.click();
+                } else if (e.code === "KeyS") {
+                    e.preventDefault();
+                }
+            },
+            true,
+        );
+        const lesson = new URLSearchParams(location.search).get("lesson");
+        if (lesson) {
+            const id = new TextEncoder().encode(lesson);
+            wasm_exports.flockstep_open_lesson(put(id), id.length);
+        }
+        focusCanvas();
+    }
+
+    miniquad_add_plugin({ register_plugin, on_init, name: "flockstep", version: 1 });
+
+    if (location.protocol === "file:") {
+        window.addEventListener("DOMContentLoaded", () =>
+            say(
+                "Browsers do not load WebAssembly from file:// pages. Serve this folder instead: " +
+                    "python3 -m http.server, then open http://127.0.0.1:8000/",
+                "error",
+            ),
+        );
+    }
+})();
