@@ -276,7 +276,6 @@ fn headless_chromium_shows_the_picker_plays_saves_and_reports_bad_files_as_the_d
         ("notes.txt", b"[lesson]\nid = \"x\"\ntitle = 3\n".to_vec()),
     ];
     let mut args = vec![
-        "--experimental-websocket".to_owned(),
         "web/browser-check.mjs".to_owned(),
         site.display().to_string(),
         out.display().to_string(),

@@ -2,7 +2,7 @@
 // would, through the DevTools protocol (tests/web.rs runs it and checks
 // what it saves):
 //
-//     node --experimental-websocket web/browser-check.mjs SITE OUT [FILE...]
+//     node web/browser-check.mjs SITE OUT [FILE...]
 //
 // 1. serves SITE on 127.0.0.1 (a port the system picks) and opens it in
 //    Chromium with a fresh profile; waits for the first frame and saves
@@ -14,7 +14,8 @@
 //    the error the viewer shows; saves OUT/error.png after the last;
 // 4. prints one JSON object: timings, titles, the download, the errors.
 //
-// CHROMIUM names the browser binary (default: chromium).
+// The protocol runs over Chromium's --remote-debugging-pipe (no port, no
+// WebSocket). CHROMIUM names the browser binary (default: chromium).
 import { spawn } from "node:child_process";
 import { createServer } from "node:http";
 import { mkdtempSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
@@ -23,11 +24,7 @@ import { basename, extname, join, resolve } from "node:path";
 
 const [site, out, ...files] = process.argv.slice(2);
 if (!site || !out) {
-    console.error("usage: node --experimental-websocket web/browser-check.mjs SITE OUT [FILE...]");
-    process.exit(2);
-}
-if (typeof WebSocket !== "function") {
-    console.error("browser-check: no WebSocket in this Node.js: run it with --experimental-websocket (Node 20) or Node 22+");
+    console.error("usage: node web/browser-check.mjs SITE OUT [FILE...]");
     process.exit(2);
 }
 mkdirSync(join(out, "downloads"), { recursive: true });
@@ -71,25 +68,18 @@ const browser = spawn(
         "--disable-sync",
         "--enable-unsafe-swiftshader",
         `--user-data-dir=${profile}`,
-        "--remote-debugging-port=0",
+        "--remote-debugging-pipe",
         "--window-size=1280,720",
         "about:blank",
     ],
-    { stdio: ["ignore", "ignore", "pipe"] },
+    // fd 3: commands to the browser; fd 4: its replies and events, each a
+    // JSON message ended by a NUL byte.
+    { stdio: ["ignore", "ignore", "pipe", "pipe", "pipe"] },
 );
 let log = "";
-const endpoint = await new Promise((res, rej) => {
-    const t = setTimeout(() => rej(new Error("Chromium did not start within 30 s:\n" + log)), 30000);
-    browser.stderr.on("data", (d) => {
-        log += d;
-        const m = /DevTools listening on (ws:\/\/\S+)/.exec(log);
-        if (m) {
-            clearTimeout(t);
-            res(m[1]);
-        }
-    });
-    browser.on("exit", (code) => rej(new Error(`Chromium exited (${code}):\n${log}`)));
-});
+browser.stderr.on("data", (d) => (log += d));
+let exited = null;
+browser.on("exit", (code) => (exited = `Chromium exited (${code}):\n${log}`));
 
 function cleanup() {
     try {
@@ -101,30 +91,38 @@ function cleanup() {
     } catch {}
 }
 
-// A minimal DevTools protocol client over one browser connection.
-const ws = new WebSocket(endpoint);
-await new Promise((r, j) => {
-    ws.onopen = r;
-    ws.onerror = () => j(new Error("cannot connect to Chromium's DevTools"));
-});
 let next = 1;
 const pending = new Map();
 const listeners = [];
-ws.onmessage = (e) => {
-    const msg = JSON.parse(e.data);
-    if (msg.id && pending.has(msg.id)) {
-        const { res, rej, method } = pending.get(msg.id);
-        pending.delete(msg.id);
-        msg.error ? rej(new Error(`${method}: ${msg.error.message}`)) : res(msg.result);
-    } else if (msg.method) {
-        for (const l of listeners) l(msg);
+// Bytes, not text, until a whole message is in: a chunk may end inside
+// a UTF-8 sequence.
+let inbox = Buffer.alloc(0);
+browser.stdio[4].on("data", (chunk) => {
+    inbox = Buffer.concat([inbox, chunk]);
+    let end;
+    while ((end = inbox.indexOf(0)) >= 0) {
+        const msg = JSON.parse(inbox.subarray(0, end).toString("utf8"));
+        inbox = inbox.subarray(end + 1);
+        if (msg.id && pending.has(msg.id)) {
+            const { res, rej, method } = pending.get(msg.id);
+            pending.delete(msg.id);
+            msg.error ? rej(new Error(`${method}: ${msg.error.message}`)) : res(msg.result);
+        } else if (msg.method) {
+            for (const l of listeners) l(msg);
+        }
     }
-};
+});
 const send = (method, params = {}, sessionId) =>
     new Promise((res, rej) => {
+        if (exited) return rej(new Error(exited));
         const id = next++;
-        pending.set(id, { res, rej, method });
-        ws.send(JSON.stringify({ id, method, params, sessionId }));
+        const timer = setTimeout(() => rej(new Error(`${method}: no reply in 60 s\n${log}`)), 60000);
+        pending.set(id, {
+            res: (v) => (clearTimeout(timer), res(v)),
+            rej: (e) => (clearTimeout(timer), rej(e)),
+            method,
+        });
+        browser.stdio[3].write(JSON.stringify({ id, method, params, sessionId }) + "\0");
     });
 
 const result = { url, errors: [], console: [] };
@@ -230,7 +228,6 @@ try {
 } catch (e) {
     result.failure = String(e.message ?? e);
 } finally {
-    ws.close();
     cleanup();
 }
 console.log(JSON.stringify(result, null, 2));
