@@ -87,7 +87,9 @@ fn a_report_difference_names_the_lesson_and_the_first_differing_tick() {
     let bytes = native.replace("replay a bytes 9", "replay a bytes 10");
     assert_eq!(
         selftest::first_difference(native, &bytes, "wasm").as_deref(),
-        Some("lesson a: native has `replay a bytes 9 crc32c 1`, wasm has `replay a bytes 10 crc32c 1`")
+        Some(
+            "lesson a: native has `replay a bytes 9 crc32c 1`, wasm has `replay a bytes 10 crc32c 1`"
+        )
     );
     let short = &native[..native.len() - 30];
     assert!(
@@ -105,9 +107,14 @@ fn the_core_compiled_to_wasm_hashes_every_tick_as_native_does() {
     let native = selftest::report().unwrap();
     // The report covers every bundled lesson for at least MIN_TICKS ticks,
     // so equality below cannot be vacuous.
-    let lessons: Vec<&str> = native.lines().filter(|l| l.starts_with("lesson ")).collect();
+    let lessons: Vec<&str> = native
+        .lines()
+        .filter(|l| l.starts_with("lesson "))
+        .collect();
     assert_eq!(lessons.len(), flockstep::lesson::BUNDLED.len());
-    let hashes = native.lines().filter(|l| l.contains(' ') && l.as_bytes()[0].is_ascii_digit());
+    let hashes = native
+        .lines()
+        .filter(|l| l.contains(' ') && l.as_bytes()[0].is_ascii_digit());
     assert!(hashes.count() as u64 > lessons.len() as u64 * selftest::MIN_TICKS);
 
     let wasm = site().join("flockstep.wasm");
@@ -123,7 +130,14 @@ fn the_core_compiled_to_wasm_hashes_every_tick_as_native_does() {
     }
 
     // The bench flock (1,000 boids) ends in the same state too.
-    let o = node(&["web/selftest.mjs", wasm.to_str().unwrap(), "bench", "1000", "50", "1"]);
+    let o = node(&[
+        "web/selftest.mjs",
+        wasm.to_str().unwrap(),
+        "bench",
+        "1000",
+        "50",
+        "1",
+    ]);
     let line = String::from_utf8_lossy(&o.stdout);
     let native_hash = format!("{:016x}", selftest::bench_flock(1000, 50).unwrap());
     assert!(
@@ -145,7 +159,9 @@ fn the_site_is_complete_and_small() {
     }
     let js = std::fs::read_to_string(site.join("flockstep.js")).unwrap();
     assert!(js.contains("version: 1"), "plugin version");
-    let wasm = std::fs::metadata(site.join("flockstep.wasm")).unwrap().len();
+    let wasm = std::fs::metadata(site.join("flockstep.wasm"))
+        .unwrap()
+        .len();
     eprintln!("flockstep.wasm: {wasm} bytes");
     assert!(
         wasm <= MAX_WASM_BYTES,
@@ -182,7 +198,10 @@ fn the_site_is_complete_and_small() {
         .into_iter()
         .filter(|i| !i.starts_with("env."))
         .collect();
-    assert!(foreign.is_empty(), "imports outside the loader: {foreign:?}");
+    assert!(
+        foreign.is_empty(),
+        "imports outside the loader: {foreign:?}"
+    );
 }
 
 /// A screenshot, as RGB.
@@ -235,7 +254,9 @@ fn near(a: [u8; 3], b: [u8; 3]) -> bool {
 /// An opaque colour as drawn over the background.
 fn over_background(c: Rgba) -> [u8; 3] {
     let bg = color::BACKGROUND;
-    let mix = |f: u8, b: u8| ((u32::from(f) * u32::from(c.3) + u32::from(b) * (255 - u32::from(c.3))) / 255) as u8;
+    let mix = |f: u8, b: u8| {
+        ((u32::from(f) * u32::from(c.3) + u32::from(b) * (255 - u32::from(c.3))) / 255) as u8
+    };
     [mix(c.0, bg.0), mix(c.1, bg.1), mix(c.2, bg.2)]
 }
 
@@ -294,7 +315,10 @@ fn headless_chromium_shows_the_picker_plays_saves_and_reports_bad_files_as_the_d
             String::from_utf8_lossy(&o.stderr)
         )
     });
-    assert!(o.status.success() && r["failure"].is_null(), "browser-check: {stdout}");
+    assert!(
+        o.status.success() && r["failure"].is_null(),
+        "browser-check: {stdout}"
+    );
     assert!(r["panic"].is_null(), "the viewer panicked: {}", r["panic"]);
     eprintln!(
         "first frame {:.0} ms after navigation start ({} ms wall, from the navigate command)",
@@ -306,12 +330,26 @@ fn headless_chromium_shows_the_picker_plays_saves_and_reports_bad_files_as_the_d
     // highlight bar across the window, the three sims' headings in sky
     // blue, the chosen lesson in the selection colour.
     let picker = Shot::read(&out.join("picker.png"));
-    let bg = picker.count([color::BACKGROUND.0, color::BACKGROUND.1, color::BACKGROUND.2]);
-    assert!(bg > picker.w * picker.h / 2, "picker: background is {bg} px");
+    let bg = picker.count([
+        color::BACKGROUND.0,
+        color::BACKGROUND.1,
+        color::BACKGROUND.2,
+    ]);
+    assert!(
+        bg > picker.w * picker.h / 2,
+        "picker: background is {bg} px"
+    );
     let bar = picker.rows_with(over_background(color::PANEL), picker.w * 8 / 10);
-    assert!(!bar.is_empty(), "picker: no highlight bar for the chosen lesson");
+    assert!(
+        !bar.is_empty(),
+        "picker: no highlight bar for the chosen lesson"
+    );
     let headings = picker.rows_with([color::SKY.0, color::SKY.1, color::SKY.2], 10);
-    assert!(bands(&headings) >= 3, "picker: {} sky-blue headings", bands(&headings));
+    assert!(
+        bands(&headings) >= 3,
+        "picker: {} sky-blue headings",
+        bands(&headings)
+    );
     assert!(picker.count([color::SELECTED.0, color::SELECTED.1, color::SELECTED.2]) > 50);
     assert_eq!(r["pickerTitle"], "flockstep — pick a lesson");
 
@@ -334,7 +372,10 @@ fn headless_chromium_shows_the_picker_plays_saves_and_reports_bad_files_as_the_d
     );
     let mut replay = Replay::open(&download).unwrap();
     assert_eq!(replay.meta.lesson_id, second);
-    assert!(matches!(verify(&mut replay, |_| {}).unwrap(), Verdict::Match { .. }));
+    assert!(matches!(
+        verify(&mut replay, |_| {}).unwrap(),
+        Verdict::Match { .. }
+    ));
 
     // Bad files: the page shows what the desktop shows for the same file.
     let errors = r["errors"].as_array().unwrap();
@@ -343,12 +384,19 @@ fn headless_chromium_shows_the_picker_plays_saves_and_reports_bad_files_as_the_d
         let path = out.join(name).display().to_string();
         let mut app = App::new();
         app.open(&path, &[]);
-        let desktop = app.error.expect("the desktop refuses it").replace(&path, name);
+        let desktop = app
+            .error
+            .expect("the desktop refuses it")
+            .replace(&path, name);
         assert_eq!(e["error"].as_str().unwrap(), desktop, "{name}");
     }
     let error = Shot::read(&out.join("error.png"));
     assert!(
-        error.count([color::VERMILLION.0, color::VERMILLION.1, color::VERMILLION.2]) > 400,
+        error.count([
+            color::VERMILLION.0,
+            color::VERMILLION.1,
+            color::VERMILLION.2
+        ]) > 400,
         "the error box is not on screen"
     );
     let _ = std::fs::remove_dir_all(&out);

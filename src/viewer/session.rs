@@ -407,7 +407,14 @@ impl Session {
         let f =
             std::fs::File::create(&partial).map_err(|e| format!("{}: {e}", partial.display()))?;
         let w = std::io::BufWriter::new(f);
-        let res = run::record(w, &self.source, self.save_last(), None, &self.inputs, |_| {});
+        let res = run::record(
+            w,
+            &self.source,
+            self.save_last(),
+            None,
+            &self.inputs,
+            |_| {},
+        );
         match res {
             Ok((w, rec)) => {
                 drop(w);
