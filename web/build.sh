@@ -29,7 +29,7 @@ if ! command -v clang >/dev/null 2>&1; then
     exit 2
 fi
 
-CARGO_TARGET_DIR="$target_dir" cargo build --release --locked \
+CARGO_TARGET_DIR="$target_dir" cargo build --profile web --locked \
     --target wasm32-unknown-unknown --bin flockstep
 
 # macroquad's loader ships inside the crate; take the one of the version
@@ -47,7 +47,7 @@ mkdir -p "$out"
 tmp="$out/.partial"
 rm -rf "$tmp"
 mkdir "$tmp"
-cp "$target_dir/wasm32-unknown-unknown/release/flockstep.wasm" "$tmp/"
+cp "$target_dir/wasm32-unknown-unknown/web/flockstep.wasm" "$tmp/"
 cp "$loader" web/index.html web/flockstep.js "$tmp/"
 for f in "$tmp"/*; do
     mv -f "$f" "$out/"

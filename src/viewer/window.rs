@@ -280,6 +280,13 @@ fn ascii(s: &str) -> String {
     out
 }
 
+/// How many characters of the (monospaced) font at `size` fit in `width`
+/// pixels: measured, so wrapping fits whatever the text scale.
+fn fit_chars(width: i32, size: u16) -> usize {
+    let ten = measure_text("MMMMMMMMMM", None, size, 1.0).width.max(1.0);
+    ((width.max(0) as f32) * 10.0 / ten).max(10.0) as usize
+}
+
 fn text(s: &str, x: i32, y: i32, size: u16, col: Rgba) {
     draw_text(ascii(s), x as f32, y as f32, f32::from(size), c(col));
 }
@@ -415,7 +422,7 @@ pub fn draw_app(app: &App, w: i32, h: i32) {
             panel_box(l.side);
             let mut y = l.side.y + font(18) as i32;
             let lh = font(15) as i32 + 3;
-            let chars = (l.side.w * 100 / (7 * i32::from(app.text_scale).max(1))).max(10) as usize;
+            let chars = fit_chars(l.side.w - 22, font(14));
             for panel in &scene.panels {
                 if y > l.side.y + l.side.h - lh {
                     break;
@@ -423,7 +430,7 @@ pub fn draw_app(app: &App, w: i32, h: i32) {
                 text(&panel.title, l.side.x + 8, y, font(16), color::SELECTED);
                 y += lh + 2;
                 for line in &panel.lines {
-                    for part in wrap(line, chars) {
+                    for part in wrap(&ascii(line), chars) {
                         if y > l.side.y + l.side.h - lh {
                             break;
                         }
@@ -447,10 +454,9 @@ pub fn draw_app(app: &App, w: i32, h: i32) {
             let narration = beat
                 .and_then(|i| p.session.lesson.beats.get(i))
                 .map_or(p.session.lesson.summary.as_str(), |b| b.text.as_str());
-            let nchars =
-                (l.narration.w * 100 / (9 * i32::from(app.text_scale).max(1))).max(10) as usize;
+            let nchars = fit_chars(l.narration.w - 24, font(19));
             let mut ny = l.narration.y + font(20) as i32;
-            for line in wrap(narration, nchars).iter().take(3) {
+            for line in wrap(&ascii(narration), nchars).iter().take(3) {
                 text(line, 12, ny, font(19), color::TEXT);
                 ny += font(19) as i32 + 4;
             }
@@ -674,10 +680,7 @@ fn modal(
 }
 
 fn draw_error(e: &str, w: i32, h: i32, font: &dyn Fn(u16) -> u16) {
-    let lines = wrap(
-        e,
-        ((w * 3 / 4) / (font(16) as i32 / 2 + 1)).max(20) as usize,
-    );
+    let lines = wrap(&ascii(e), fit_chars(w * 3 / 4 - 32, font(16)).max(20));
     modal(
         &lines,
         w,
