@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Re-renders the README's screenshots with `flockstep render` (one per sim).
+# Re-renders the README's screenshots with `flockstep render` (one per sim),
+# and the web build's page in headless Chromium.
 # Needs a display, or Xvfb: runs itself under xvfb-run when DISPLAY is unset.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -18,4 +19,11 @@ out=docs/screenshots
 "$fs" render line-of-sight --tick 6 --size 1280x720 -o "$out/line.png" \
     --overlay grid --overlay heights --overlay ideal_line --overlay plan --overlay walked \
     --overlay sight --overlay sight_back --overlay formula --overlay error_table
-echo "wrote $out/flock.png $out/path.png $out/line.png"
+# The web build in headless Chromium (needs the wasm32 target, clang,
+# Node.js and Chromium): the page with a lesson open.
+web/build.sh >/dev/null
+shots=$(mktemp -d)
+node web/browser-check.mjs target/web "$shots" >/dev/null
+cp "$shots/lesson.png" "$out/web.png"
+rm -rf "$shots"
+echo "wrote $out/flock.png $out/path.png $out/line.png $out/web.png"

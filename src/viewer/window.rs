@@ -623,7 +623,12 @@ fn draw_help(app: &App, sim: &AnySim, w: i32, h: i32, font: &dyn Fn(u16) -> u16)
     let mut lines: Vec<String> = vec![
         "Space play/pause (continues a held beat)   Left/Right one tick   PgUp/PgDn beats".into(),
         "Home restart   +/- speed   drag the bar to scrub   Ctrl+/Ctrl- text size".into(),
-        "click: inspect a boid / chaser   Ctrl+S save the session as a replay   Esc back".into(),
+        if cfg!(target_arch = "wasm32") {
+            "click: inspect a boid / chaser   Ctrl+S download the session as a replay   Esc back"
+        } else {
+            "click: inspect a boid / chaser   Ctrl+S save the session as a replay   Esc back"
+        }
+        .into(),
     ];
     match sim {
         AnySim::Flock(f) if f.config().dims == 3 => lines
