@@ -174,6 +174,23 @@ fn interventions_save_as_replays_that_replay_identically() {
             "{id}: {verdict:?}"
         );
 
+        // The web build's download: the same bytes as the saved file,
+        // and opened from bytes (a drop, the page's file picker) it plays
+        // like the file.
+        app.handle(Cmd::Download(format!("{id}-session.fsr")));
+        let (name, bytes) = app.download.take().expect("a download");
+        assert_eq!(name, format!("{id}-session.fsr"));
+        assert_eq!(
+            bytes,
+            std::fs::read(&file).unwrap(),
+            "{id}: download != file"
+        );
+        let mut d = App::new();
+        d.handle(Cmd::OpenFile { name, bytes });
+        assert!(d.error.is_none(), "{id}: {:?}", d.error);
+        d.handle(Cmd::Time(Command::Scrub(20)));
+        assert_eq!(tick_and_hash(&d), live, "{id}: the dropped replay");
+
         let mut r = App::new();
         r.open(file.to_str().unwrap(), &[]);
         assert!(r.error.is_none(), "{id}: {:?}", r.error);
@@ -303,6 +320,46 @@ fn bad_files_show_an_error_instead_of_crashing() {
         assert!(matches!(app.screen, Screen::Picker));
         app.handle(Cmd::Back);
         assert!(app.error.is_none() && !app.quit);
+        // Dropped on the window (or opened on the web page): the same
+        // message.
+        let mut dropped = App::new();
+        dropped.handle(Cmd::OpenFile {
+            name: f.to_str().unwrap().to_owned(),
+            bytes: b,
+        });
+        assert_eq!(dropped.error.as_deref(), Some(e.as_str()));
+        assert!(matches!(dropped.screen, Screen::Picker));
+    }
+    // Foreign files, from a path and as bytes: an empty file, a picture,
+    // a text that is no lesson, a replay renamed to .toml.
+    for (name, bytes) in [
+        ("empty.toml", Vec::new()),
+        (
+            "image.png",
+            vec![0x89, b'P', b'N', b'G', 13, 10, 26, 10, 0, 0, 0, 13, 0xff],
+        ),
+        ("notes.txt", b"hello\n".to_vec()),
+        ("renamed.toml", bytes.clone()),
+    ] {
+        let f = temp(name);
+        std::fs::write(&f, &bytes).unwrap();
+        let path = f.to_str().unwrap().to_owned();
+        let mut app = App::new();
+        app.open(&path, &[]);
+        let mut dropped = App::new();
+        dropped.handle(Cmd::OpenFile {
+            name: path.clone(),
+            bytes,
+        });
+        let e = app.error.clone();
+        if name == "renamed.toml" {
+            // The magic says replay, whatever the name.
+            assert!(e.is_none() && dropped.error.is_none(), "{e:?}");
+            continue;
+        }
+        let e = e.unwrap_or_else(|| panic!("{name} opened"));
+        assert!(e.starts_with(&path), "{e}");
+        assert_eq!(dropped.error.as_deref(), Some(e.as_str()), "{name}");
     }
     let cut = temp("cut.fsr");
     std::fs::write(&cut, &bytes[..bytes.len() * 2 / 3]).unwrap();
