@@ -6,7 +6,9 @@
 //!   and the first differing tick;
 //! - headless Chromium (software WebGL) opens the page: the first frame
 //!   must show the lesson picker; Down + Enter opens a lesson; Ctrl+S
-//!   downloads a replay that `verify` accepts; Esc goes back; a corrupt
+//!   downloads a replay that `verify` accepts; Esc goes back; a click on
+//!   a row opens that lesson and a click on the scrub bar moves the tick;
+//!   a corrupt
 //!   replay, a picture and a stray text file opened on the page show the
 //!   very messages the desktop shows for them, and no panic.
 //!
@@ -364,6 +366,17 @@ fn headless_chromium_shows_the_picker_plays_saves_and_reports_bad_files_as_the_d
         "the lesson's inspected boid is not drawn"
     );
     assert_eq!(r["backTitle"], "flockstep — pick a lesson", "Esc");
+    // The mouse as on the desktop: a click on a row opens that lesson, a
+    // click on the scrub bar at three quarters goes to about that tick.
+    assert_eq!(r["mouseTitle"], "line-error-term — flockstep");
+    let (tick, last) = (
+        r["scrubbed"]["tick"].as_u64().unwrap(),
+        r["scrubbed"]["last"].as_u64().unwrap(),
+    );
+    assert!(
+        last > 4 && (last * 3 / 4).abs_diff(tick) <= 1 + last / 20,
+        "clicked the scrub bar at 3/4: tick {tick} of {last}"
+    );
 
     // Ctrl+S downloaded the session; it is a replay today's code verifies.
     let download = PathBuf::from(r["downloadFile"].as_str().unwrap());

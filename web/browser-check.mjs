@@ -10,9 +10,11 @@
 // 2. presses Down, Enter (the second lesson opens; the page title names
 //    it), waits a moment and saves OUT/lesson.png, presses Ctrl+S and
 //    waits for the replay download in OUT/downloads/;
-// 3. opens each FILE the way a drop or the file picker does and collects
+// 3. clicks the line-error-term row of the picker with the mouse (the
+//    lesson opens), then the scrub bar at three quarters (the tick moves);
+// 4. opens each FILE the way a drop or the file picker does and collects
 //    the error the viewer shows; saves OUT/error.png after the last;
-// 4. prints one JSON object: timings, titles, the download, the errors.
+// 5. prints one JSON object: timings, titles, the download, the errors.
 //
 // The protocol runs over Chromium's --remote-debugging-pipe (no port, no
 // WebSocket). CHROMIUM names the browser binary (default: chromium).
@@ -212,6 +214,38 @@ try {
         "Esc to go back to the picker",
         30000,
     );
+
+    // The mouse: click a lesson in the picker, then the scrub bar at
+    // three quarters (positions from the viewer's own status).
+    const status = () => js("window.flockstep.status()");
+    const click = async (x, y) => {
+        const [left, top] = await js(
+            "(() => { const b = document.getElementById('glcanvas').getBoundingClientRect(); return [b.left, b.top]; })()",
+        );
+        const at = { x: left + x, y: top + y };
+        await page("Input.dispatchMouseEvent", { type: "mouseMoved", ...at, button: "none" });
+        await sleep(150);
+        await page("Input.dispatchMouseEvent", { type: "mousePressed", ...at, button: "left", buttons: 1, clickCount: 1 });
+        await sleep(150);
+        await page("Input.dispatchMouseEvent", { type: "mouseReleased", ...at, button: "left", buttons: 0, clickCount: 1 });
+        await sleep(150);
+    };
+    const row = (await status()).rows.find((r) => r.id === "line-error-term");
+    if (!row) fail("the picker's status lists no line-error-term row");
+    await click(120, row.y - 4);
+    result.mouseTitle = await waitFor(
+        "document.title.startsWith('line-error-term') && document.title",
+        "a click on a picker row to open its lesson",
+        30000,
+    );
+    await sleep(300);
+    const [bx, by, bw, bh] = (await status()).scrub;
+    await click(bx + Math.round((bw * 3) / 4), by + Math.round(bh / 2));
+    await sleep(500);
+    const scrubbed = await status();
+    result.scrubbed = { tick: scrubbed.tick, last: scrubbed.last };
+    await key("Escape", "Escape", 27);
+    await waitFor("window.flockstep.status().screen === 'picker'", "Esc back to the picker", 30000);
 
     for (const f of files) {
         const b64 = readFileSync(f).toString("base64");

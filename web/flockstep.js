@@ -35,6 +35,13 @@
         return ptr;
     }
 
+    // What the viewer shows: { screen, lesson, tick, last, scrub, rows,
+    // error } (see status_json in src/viewer/window.rs).
+    state.status = function () {
+        const len = wasm_exports.flockstep_status_len();
+        return len ? JSON.parse(text(wasm_exports.flockstep_status_ptr(), len)) : null;
+    };
+
     function say(message, kind) {
         const el = $("message");
         if (!el) return;

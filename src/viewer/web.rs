@@ -29,6 +29,31 @@ pub enum PageEvent {
 
 thread_local! {
     static INBOX: RefCell<Vec<PageEvent>> = const { RefCell::new(Vec::new()) };
+    static STATUS: RefCell<String> = const { RefCell::new(String::new()) };
+}
+
+/// Keeps what the viewer shows, as JSON, for the page to read with
+/// [`flockstep_status_ptr`] / [`flockstep_status_len`] (the page's
+/// `flockstep.status()`; the browser test uses it to find what to click
+/// and to check what happened).
+pub fn publish_status(json: String) {
+    STATUS.with(|s| {
+        if *s.borrow() != json {
+            *s.borrow_mut() = json;
+        }
+    });
+}
+
+/// Where the status JSON starts in the module's memory.
+#[unsafe(no_mangle)]
+pub extern "C" fn flockstep_status_ptr() -> *const u8 {
+    STATUS.with(|s| s.borrow().as_ptr())
+}
+
+/// The status JSON's length in bytes.
+#[unsafe(no_mangle)]
+pub extern "C" fn flockstep_status_len() -> usize {
+    STATUS.with(|s| s.borrow().len())
 }
 
 /// The page's requests since the last call, oldest first.

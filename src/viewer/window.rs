@@ -88,6 +88,8 @@ pub fn run(app: App) -> Result<(), String> {
                 }
             }
             draw_app(&app, w, h);
+            #[cfg(target_arch = "wasm32")]
+            super::web::publish_status(status_json(&app, &layout, h));
             next_frame().await;
             drawn += 1;
             #[cfg(target_arch = "wasm32")]
@@ -148,6 +150,33 @@ thread_local! {
 
 #[cfg(not(target_arch = "wasm32"))]
 fn page_events(_: &mut App) {}
+
+/// What is on screen, for the web page: the screen, the lesson and tick,
+/// the error, and where the picker's rows and the scrub bar are (canvas
+/// pixels).
+#[cfg(target_arch = "wasm32")]
+fn status_json(app: &App, l: &Layout, h: i32) -> String {
+    let bar = l.scrub_bar();
+    let v = match app.player() {
+        Some(p) => serde_json::json!({
+            "screen": "player",
+            "lesson": p.session.lesson.id,
+            "tick": p.session.tick(),
+            "last": p.timeline.last(),
+            "scrub": [bar.x, bar.y, bar.w, bar.h],
+            "error": app.error,
+        }),
+        None => serde_json::json!({
+            "screen": "picker",
+            "picked": app.picked,
+            "rows": app.entries.iter().zip(picker_rows(app, h))
+                .map(|(e, r)| serde_json::json!({"id": e.id, "y": r.y}))
+                .collect::<Vec<_>>(),
+            "error": app.error,
+        }),
+    };
+    v.to_string()
+}
 
 /// The file name a session is saved under (`ID-session.fsr`; on the
 /// desktop the first of `ID-session-N.fsr` not already taken).
@@ -624,7 +653,7 @@ fn draw_help(app: &App, sim: &AnySim, w: i32, h: i32, font: &dyn Fn(u16) -> u16)
         "Space play/pause (continues a held beat)   Left/Right one tick   PgUp/PgDn beats".into(),
         "Home restart   +/- speed   drag the bar to scrub   Ctrl+/Ctrl- text size".into(),
         if cfg!(target_arch = "wasm32") {
-            "click: inspect a boid / chaser   Ctrl+S download the session as a replay   Esc back"
+            "click: inspect a boid / chaser   Ctrl+S download the session as a replay   Ctrl+O open a file   Esc back"
         } else {
             "click: inspect a boid / chaser   Ctrl+S save the session as a replay   Esc back"
         }
