@@ -30,6 +30,8 @@ pub enum PageEvent {
 thread_local! {
     static INBOX: RefCell<Vec<PageEvent>> = const { RefCell::new(Vec::new()) };
     static STATUS: RefCell<String> = const { RefCell::new(String::new()) };
+    static TITLE: RefCell<String> = const { RefCell::new(String::new()) };
+    static DRAWN: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 
 /// Keeps what the viewer shows, as JSON, for the page to read with
@@ -71,10 +73,16 @@ unsafe extern "C" {
     fn flockstep_js_message(kind: u32, text: *const u8, len: usize);
 }
 
-/// Sets the page's title (the tab shows what is open).
+/// Sets the page's title (the tab shows what is open); the page is told
+/// only when it changes.
 pub fn set_title(text: &str) {
-    // SAFETY: as in `report_error`.
-    unsafe { flockstep_js_message(2, text.as_ptr(), text.len()) }
+    TITLE.with(|t| {
+        if *t.borrow() != text {
+            // SAFETY: as in `report_error`.
+            unsafe { flockstep_js_message(2, text.as_ptr(), text.len()) }
+            *t.borrow_mut() = text.to_owned();
+        }
+    });
 }
 
 /// The version of the page/module interface; `web/flockstep.js` states
@@ -108,11 +116,14 @@ pub fn download(name: &str, bytes: &[u8]) {
     unsafe { flockstep_js_download(name.as_ptr(), name.len(), bytes.as_ptr(), bytes.len()) }
 }
 
-/// Tells the page the first frame is on screen (it records the time and
-/// marks the page ready: the browser test waits for it).
-pub fn first_frame_drawn() {
-    // SAFETY: no arguments; the page only records a time.
-    unsafe { flockstep_js_frame_drawn() }
+/// Called after every frame; tells the page when the first one is on
+/// screen (it records the time and marks the page ready: the browser test
+/// waits for it).
+pub fn frame_drawn() {
+    if !DRAWN.replace(true) {
+        // SAFETY: no arguments; the page only records a time.
+        unsafe { flockstep_js_frame_drawn() }
+    }
 }
 
 /// A zeroed buffer of `len` bytes for the page to fill; ownership passes

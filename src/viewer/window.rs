@@ -53,7 +53,6 @@ pub fn run(app: App) -> Result<(), String> {
     macroquad::Window::from_config(conf("flockstep", 1280, 800), async move {
         let mut app = app;
         let mut shown_error: Option<String> = None;
-        let mut drawn = 0u64;
         loop {
             let (w, h) = (screen_width() as i32, screen_height() as i32);
             let layout = Layout::of(w, h, app.text_scale);
@@ -91,13 +90,9 @@ pub fn run(app: App) -> Result<(), String> {
             #[cfg(target_arch = "wasm32")]
             super::web::publish_status(status_json(&app, &layout, h));
             next_frame().await;
-            drawn += 1;
             #[cfg(target_arch = "wasm32")]
-            if drawn == 1 {
-                super::web::first_frame_drawn();
-            }
+            super::web::frame_drawn();
         }
-        let _ = drawn;
         std::process::exit(0);
     });
     Ok(())
@@ -131,21 +126,10 @@ fn page_events(app: &mut App) {
     if let Some((name, bytes)) = app.download.take() {
         download(&name, &bytes);
     }
-    let title = match app.player() {
+    super::web::set_title(&match app.player() {
         Some(p) => format!("{} — flockstep", p.session.lesson.id),
         None => "flockstep — pick a lesson".to_owned(),
-    };
-    TITLE.with(|t| {
-        if *t.borrow() != title {
-            super::web::set_title(&title);
-            *t.borrow_mut() = title;
-        }
     });
-}
-
-#[cfg(target_arch = "wasm32")]
-thread_local! {
-    static TITLE: std::cell::RefCell<String> = const { std::cell::RefCell::new(String::new()) };
 }
 
 #[cfg(not(target_arch = "wasm32"))]
