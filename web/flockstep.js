@@ -127,6 +127,10 @@
                 focusCanvas();
             });
         }
+        // Right-drag orbits the 3-D tank, as on the desktop: no context
+        // menu over the canvas.
+        const canvas = $("glcanvas");
+        if (canvas) canvas.addEventListener("contextmenu", (e) => e.preventDefault());
         // Dropped files: taken here, in the capture phase, so that the
         // loader's own drop handler (which would truncate non-ASCII names)
         // never sees them.
