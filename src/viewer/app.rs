@@ -384,7 +384,13 @@ impl App {
     /// Opens a lesson (path or bundled id) or a replay (`.fsr`); on failure
     /// the picker is shown with the error.
     pub fn open(&mut self, arg: &str, overrides: &[String]) {
-        match open_session(arg, overrides) {
+        self.show(open_session(arg, overrides));
+    }
+
+    /// Plays a session that opened, or shows why it did not over the
+    /// picker.
+    fn show(&mut self, opened: Result<Session, String>) {
+        match opened {
             Ok(s) => {
                 self.screen = Screen::Player(Box::new(Player::new(s)));
                 self.error = None;
@@ -430,17 +436,10 @@ impl App {
                     self.picked = (self.picked as i64 + i64::from(d)).rem_euclid(n) as usize;
                 }
             }
-            Cmd::OpenFile { name, bytes } => match open_bytes(&name, bytes) {
-                Ok(s) => {
-                    self.screen = Screen::Player(Box::new(Player::new(s)));
-                    self.error = None;
-                    self.status = None;
-                }
-                Err(m) => {
-                    self.screen = Screen::Picker;
-                    self.error = Some(m);
-                }
-            },
+            Cmd::OpenFile { name, bytes } => {
+                self.status = None;
+                self.show(open_bytes(&name, bytes));
+            }
             Cmd::PickerOpen(i) => {
                 if let Some(e) = self.entries.get(i.unwrap_or(self.picked)).cloned() {
                     self.picked = i.unwrap_or(self.picked);
