@@ -107,16 +107,18 @@ fn the_checker_catches_what_it_should() {
 }
 
 /// Floating point lives only in the viewer's drawing code: the scene, the
-/// app state machine, the session and the timeline never mention it (nor
-/// macroquad), so what is drawn is the same on every machine.
+/// app state machine, the session, the timeline, the web page's side and
+/// the cross-platform report never mention it (nor macroquad), so what is
+/// drawn and compared is the same on every machine.
 #[test]
 fn floats_live_only_in_the_window() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut files = Vec::new();
     rust_files(&root.join("src/scene"), &mut files);
-    for f in ["app.rs", "session.rs", "timeline.rs", "mod.rs"] {
+    for f in ["app.rs", "session.rs", "timeline.rs", "mod.rs", "web.rs"] {
         files.push(root.join("src/viewer").join(f));
     }
+    files.push(root.join("src/selftest.rs"));
     files.sort();
     let mut bad = Vec::new();
     for f in &files {
