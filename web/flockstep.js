@@ -144,8 +144,8 @@
             },
             true,
         );
-        // Ctrl+O opens the file picker; Ctrl+S is the viewer's (it saves by
-        // download) and must not open the browser's "save page".
+        // Ctrl+O opens the file picker; Ctrl+S, Ctrl+ and Ctrl- are the
+        // viewer's, as on the desktop, not the browser's.
         window.addEventListener(
             "keydown",
             (e) => {
@@ -153,7 +153,9 @@
                 if (e.code === "KeyO") {
                     e.preventDefault();
                     if (picker) picker.click();
-                } else if (e.code === "KeyS") {
+                } else if (["KeyS", "Equal", "Minus", "NumpadAdd", "NumpadSubtract"].includes(e.code)) {
+                    // Ctrl+S saves by download; Ctrl+ / Ctrl- are the
+                    // viewer's presenter mode, not the browser's zoom.
                     e.preventDefault();
                 }
             },

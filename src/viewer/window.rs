@@ -118,7 +118,10 @@ fn page_events(app: &mut App) {
                 if let Some(name) = app.player().map(|p| save_name(&p.session.lesson.id)) {
                     app.handle(Cmd::Download(name));
                 } else {
-                    app.status = Some("open a lesson first: Save records the session".into());
+                    app.error = Some(
+                        "Download replay records the lesson or replay being watched: open one first"
+                            .into(),
+                    );
                 }
             }
         }
