@@ -8,9 +8,10 @@
 //!   must show the lesson picker; Down + Enter opens a lesson; Ctrl+S
 //!   downloads a replay that `verify` accepts; Esc goes back; a click on
 //!   a row opens that lesson and a click on the scrub bar moves the tick;
-//!   a corrupt
-//!   replay, a picture and a stray text file opened on the page show the
-//!   very messages the desktop shows for them, and no panic.
+//!   the downloaded replay dropped back on the page plays; a corrupt
+//!   replay, a picture and a stray text file, dropped on the page or
+//!   chosen in its file picker, show the very messages the desktop shows
+//!   for them, and nothing panics.
 //!
 //! These tests need the wasm32 target (`rustup target add
 //! wasm32-unknown-unknown`), clang, Node.js and Chromium (Debian: `apt-get
@@ -391,9 +392,15 @@ fn headless_chromium_shows_the_picker_plays_saves_and_reports_bad_files_as_the_d
         Verdict::Match { .. }
     ));
 
-    // Bad files: the page shows what the desktop shows for the same file.
+    // Dropped back on the page, the download plays.
+    assert_eq!(r["droppedReplay"], second.as_str());
+
+    // Bad files, dropped and picked: the page shows what the desktop
+    // shows for the same file.
     let errors = r["errors"].as_array().unwrap();
     assert_eq!(errors.len(), files.len());
+    let hows: Vec<&str> = errors.iter().map(|e| e["how"].as_str().unwrap()).collect();
+    assert_eq!(hows, ["dropped", "picked", "dropped"]);
     for ((name, _), e) in files.iter().zip(errors) {
         let path = out.join(name).display().to_string();
         let mut app = App::new();

@@ -12,8 +12,10 @@
 //    waits for the replay download in OUT/downloads/;
 // 3. clicks the line-error-term row of the picker with the mouse (the
 //    lesson opens), then the scrub bar at three quarters (the tick moves);
-// 4. opens each FILE the way a drop or the file picker does and collects
-//    the error the viewer shows; saves OUT/error.png after the last;
+// 4. opens each FILE in turn by dropping it on the canvas and by choosing
+//    it in the page's file picker (the downloaded replay, dropped back,
+//    plays first), and collects the error the viewer
+//    shows; saves OUT/error.png after the last;
 // 5. prints one JSON object: timings, titles, the download, the errors.
 //
 // The protocol runs over Chromium's --remote-debugging-pipe (no port, no
@@ -144,6 +146,7 @@ try {
     await send("Browser.setDownloadBehavior", { behavior: "allow", downloadPath: downloads, eventsEnabled: true });
     await page("Runtime.enable");
     await page("Page.enable");
+    await page("DOM.enable");
     const js = async (expression) => {
         const r = await page("Runtime.evaluate", { expression, returnByValue: true, awaitPromise: true });
         if (r.exceptionDetails) fail(`${expression}: ${r.exceptionDetails.exception?.description ?? r.exceptionDetails.text}`);
@@ -215,6 +218,32 @@ try {
         30000,
     );
 
+    // Files arrive the real ways: dropped on the canvas (a drag the
+    // browser carries out), or chosen in the page's file picker.
+    const [cx, cy] = await js(
+        "(() => { const b = document.getElementById('glcanvas').getBoundingClientRect(); return [b.left + b.width / 2, b.top + b.height / 2]; })()",
+    );
+    const drop = async (f) => {
+        const data = { items: [], files: [resolve(f)], dragOperationsMask: 1 };
+        for (const type of ["dragEnter", "dragOver", "drop"]) {
+            await page("Input.dispatchDragEvent", { type, x: cx, y: cy, data });
+        }
+    };
+    const pick = async (f) => {
+        const { result: input } = await page("Runtime.evaluate", { expression: "document.getElementById('file')" });
+        await page("DOM.setFileInputFiles", { files: [resolve(f)], objectId: input.objectId });
+    };
+
+    // The downloaded replay, dropped back on the page, plays.
+    await drop(result.downloadFile);
+    result.droppedReplay = await waitFor(
+        "(s => s.screen === 'player' && s.lesson)(window.flockstep.status())",
+        "the dropped replay to open",
+        30000,
+    );
+    await key("Escape", "Escape", 27);
+    await waitFor("window.flockstep.status().screen === 'picker'", "Esc back to the picker", 30000);
+
     // The mouse: click a lesson in the picker, then the scrub bar at
     // three quarters (positions from the viewer's own status).
     const status = () => js("window.flockstep.status()");
@@ -247,14 +276,13 @@ try {
     await key("Escape", "Escape", 27);
     await waitFor("window.flockstep.status().screen === 'picker'", "Esc back to the picker", 30000);
 
-    for (const f of files) {
-        const b64 = readFileSync(f).toString("base64");
+    // Bad files, dropped and picked in turn.
+    for (const [i, f] of files.entries()) {
         await js("window.flockstep.lastError = null");
-        await js(
-            `window.flockstep.openFile(${JSON.stringify(basename(f))}, Uint8Array.from(atob(${JSON.stringify(b64)}), c => c.charCodeAt(0)))`,
-        );
-        const error = await waitFor("window.flockstep.lastError", `the error for ${basename(f)}`, 30000);
-        result.errors.push({ file: basename(f), error });
+        const how = i % 2 === 0 ? "dropped" : "picked";
+        await (how === "dropped" ? drop(f) : pick(f));
+        const error = await waitFor("window.flockstep.lastError", `the error for ${basename(f)} (${how})`, 30000);
+        result.errors.push({ file: basename(f), how, error });
     }
     await sleep(500);
     await shot("error.png");
