@@ -112,7 +112,7 @@ pub fn bench_flock(boids: u32, ticks: u64) -> Result<u64, String> {
 }
 
 /// The functions Node.js calls in the wasm build (`web/selftest.mjs`).
-/// Results are left in a buffer that [`exports::flockstep_out_ptr`]
+/// Results are left in a buffer that `exports::flockstep_out_ptr`
 /// points at.
 #[cfg(target_arch = "wasm32")]
 pub mod exports {

@@ -46,7 +46,7 @@ fn conf(title: &str, w: i32, h: i32) -> Conf {
 
 /// Opens the viewer window on `app` and runs it until it is closed. In
 /// the web build this starts the page's animation loop and returns; the
-/// page's files, links and Save button arrive through [`super::web`].
+/// page's files, links and Save button arrive through `viewer::web` (wasm32 only).
 pub fn run(app: App) -> Result<(), String> {
     #[cfg(not(target_arch = "wasm32"))]
     display_available()?;
