@@ -13,11 +13,12 @@
 //!   chosen in its file picker, show the very messages the desktop shows
 //!   for them, and nothing panics.
 //!
-//! These tests need the wasm32 target (`rustup target add
-//! wasm32-unknown-unknown`), clang, Node.js and Chromium (Debian: `apt-get
-//! install clang nodejs chromium`; `.ci/run` installs them). Without them
-//! they fail and say what is missing; `FLOCKSTEP_SKIP_WEB_TESTS=1` skips
-//! them deliberately.
+//! These tests need the wasm32 target, clang, Node.js and Chromium. Where
+//! one is missing they are skipped, loudly (on the terminal, past the test
+//! harness's capture), with the one command that installs what they need
+//! — unless `CI` is set: then a missing tool is a failure, so `.ci/run`
+//! (which installs them) can never skip them. `FLOCKSTEP_SKIP_WEB_TESTS=1`
+//! skips them deliberately anywhere but under `CI`.
 
 use flockstep::replay::file::Replay;
 use flockstep::replay::run::{Verdict, verify};
@@ -35,30 +36,66 @@ fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
 }
 
+/// The one command that installs what the web tests need (Debian).
+const INSTALL: &str =
+    "rustup target add wasm32-unknown-unknown && apt-get install clang nodejs chromium";
+
+/// Whether the web tests are skipped: on purpose, or because a tool is
+/// missing outside CI (said on the terminal, not only in captured output).
+/// Under `CI` nothing is skipped: a missing tool fails the test.
 fn skipped() -> bool {
-    let skip = std::env::var_os("FLOCKSTEP_SKIP_WEB_TESTS").is_some();
-    if skip {
-        eprintln!("web tests skipped: FLOCKSTEP_SKIP_WEB_TESTS is set");
+    let ci = std::env::var_os("CI").is_some();
+    let why = if std::env::var_os("FLOCKSTEP_SKIP_WEB_TESTS").is_some() {
+        Some("FLOCKSTEP_SKIP_WEB_TESTS is set".to_owned())
+    } else {
+        missing_tool()
+    };
+    match why {
+        None => false,
+        Some(w) if ci => panic!("the web tests cannot run under CI: {w}; install: {INSTALL}"),
+        Some(w) => {
+            // Straight to the terminal: the test harness captures `eprintln!`.
+            use std::io::Write as _;
+            let _ = writeln!(
+                std::io::stderr(),
+                "\n*** WEB TESTS SKIPPED: {w}.\n*** Install what they need with: {INSTALL}\n"
+            );
+            true
+        }
     }
-    skip
 }
 
-fn need(cmd: &str, args: &[&str], hint: &str) {
-    let ok = Command::new(cmd)
-        .args(args)
+/// The first tool the web tests need that this machine lacks.
+fn missing_tool() -> Option<String> {
+    let runs = |cmd: &str, args: &[&str]| {
+        Command::new(cmd)
+            .args(args)
+            .output()
+            .is_ok_and(|o| o.status.success())
+    };
+    let chromium = std::env::var("CHROMIUM").unwrap_or_else(|_| "chromium".into());
+    let wasm = Command::new("rustup")
+        .args(["target", "list", "--installed"])
         .output()
-        .is_ok_and(|o| o.status.success());
-    assert!(
-        ok,
-        "`{cmd}` is needed for the web tests: {hint} (or set FLOCKSTEP_SKIP_WEB_TESTS=1)"
-    );
+        .is_ok_and(|o| String::from_utf8_lossy(&o.stdout).contains("wasm32-unknown-unknown"));
+    [
+        (runs("clang", &["--version"]), "clang is not installed"),
+        (
+            runs("node", &["--version"]),
+            "Node.js (node) is not installed",
+        ),
+        (runs(&chromium, &["--version"]), "Chromium is not installed"),
+        (wasm, "the wasm32-unknown-unknown target is not installed"),
+    ]
+    .into_iter()
+    .find(|(ok, _)| !ok)
+    .map(|(_, why)| why.to_owned())
 }
 
 /// The site built by `web/build.sh` (once per test run).
 fn site() -> &'static Path {
     static SITE: OnceLock<PathBuf> = OnceLock::new();
     SITE.get_or_init(|| {
-        need("clang", &["--version"], "apt-get install clang");
         let out = root().join("target").join("web");
         let o = Command::new(root().join("web/build.sh"))
             .arg(&out)
@@ -75,7 +112,6 @@ fn site() -> &'static Path {
 }
 
 fn node(args: &[&str]) -> std::process::Output {
-    need("node", &["--version"], "apt-get install nodejs");
     Command::new("node").args(args).output().expect("node runs")
 }
 
@@ -274,11 +310,6 @@ fn headless_chromium_shows_the_picker_plays_saves_and_reports_bad_files_as_the_d
     if skipped() {
         return;
     }
-    need(
-        &std::env::var("CHROMIUM").unwrap_or_else(|_| "chromium".into()),
-        &["--version"],
-        "apt-get install chromium",
-    );
     let site = site();
     let out = std::env::temp_dir().join(format!("flockstep-web-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&out);
