@@ -437,11 +437,7 @@ fn restore_accepts_only_states_a_step_can_take() {
                             s.step();
                         }
                         let _ = flockstep::scene::build(
-                            &flockstep::scene::Frame {
-                                sim: &s,
-                                explain: flockstep::scene::Explain::None,
-                                trail: &[],
-                            },
+                            &flockstep::scene::Frame::bare(&s),
                             &flockstep::scene::View::default(),
                             &flockstep::scene::Camera::fit(flockstep::scene::Viewport {
                                 x: 0,

@@ -13,7 +13,7 @@
 
 use flockstep::scene::{self, Rgba, color};
 use flockstep::sim::{AnySim, Cell, Sim};
-use flockstep::viewer::app::{Layout, prepare_render};
+use flockstep::viewer::app::{RenderAt, RenderOptions, prepare_render};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -129,8 +129,27 @@ fn render(name: &str, args: &[&str]) -> Option<(PathBuf, Png)> {
     Some((out, png))
 }
 
-fn scene_viewport() -> scene::Viewport {
-    Layout::of(W, H, 100).scene
+/// The scene's viewport and scale in a `W`×`H` window, as the window lays
+/// it out (the layout is a pure function of the app and the size).
+fn scene_viewport(app: &flockstep::viewer::app::App) -> (scene::Viewport, u16) {
+    let l = app.framed(W, H).layout;
+    (l.scene, l.scale)
+}
+
+/// The app `flockstep render` draws for these arguments.
+fn app_at(
+    id: &str,
+    tick: u64,
+    overlays: &[&str],
+    select: Option<u32>,
+) -> flockstep::viewer::app::App {
+    let o = RenderOptions {
+        overlays: overlays.iter().map(|s| s.to_string()).collect(),
+        select,
+        text_scale: 100,
+        lang: None,
+    };
+    prepare_render(id, &[], RenderAt::Tick(tick), &o).unwrap()
 }
 
 #[test]
@@ -144,9 +163,10 @@ fn flock_the_inspected_boid_is_where_the_camera_puts_it() {
         let Some((_, png)) = render(&format!("{id}.png"), &args) else {
             return;
         };
-        let app = prepare_render(id, &[], tick.parse().unwrap(), &[], Some(boid), 100).unwrap();
+        let app = app_at(id, tick.parse().unwrap(), &[], Some(boid));
         let p = app.player().unwrap();
-        let cam = p.camera(scene_viewport());
+        let (vp, scale) = scene_viewport(&app);
+        let cam = p.camera(vp, scale);
         let c = scene::boid_glyph_center(p.session.sim(), &cam, boid).unwrap();
         assert_eq!(
             png.at(c),
@@ -186,12 +206,13 @@ fn a_star_closed_and_open_cells_are_where_the_search_has_them() {
     ) else {
         return;
     };
-    let app = prepare_render(id, &[], 12, &["open".into(), "closed".into()], None, 100).unwrap();
+    let app = app_at(id, 12, &["open", "closed"], None);
     let p = app.player().unwrap();
     let AnySim::Path(ps) = p.session.sim() else {
         panic!()
     };
-    let cam = p.camera(scene_viewport());
+    let (vp, scale) = scene_viewport(&app);
+    let cam = p.camera(vp, scale);
     let grid = &ps.config().grid;
     let (mut closed, mut open, mut empty) = (0, 0, 0);
     for (t, tile) in scene::search_tiles(ps.state().searches.len(), cam.viewport)
@@ -254,12 +275,13 @@ fn line_the_walked_cells_are_drawn() {
     let Some((_, png)) = render("line.png", &[id, "--tick", "8", "--overlay", "walked"]) else {
         return;
     };
-    let app = prepare_render(id, &[], 8, &["walked".into()], None, 100).unwrap();
+    let app = app_at(id, 8, &["walked"], None);
     let p = app.player().unwrap();
     let AnySim::Line(ls) = p.session.sim() else {
         panic!()
     };
-    let cam = p.camera(scene_viewport());
+    let (vp, scale) = scene_viewport(&app);
+    let cam = p.camera(vp, scale);
     let plan = ls.state().chasers[0].plan.unwrap();
     let walked: Vec<Cell> = plan
         .line()
@@ -277,18 +299,27 @@ fn line_the_walked_cells_are_drawn() {
         let m = scene::line_cell_center(p.session.sim(), &cam, *c).unwrap();
         // Off the centre (where the chaser's disc may be), inside the fill.
         let q = [
-            m[0] - size / 2 + size / 5 + 2,
-            m[1] - size / 2 + size / 5 + 2,
+            m[0] - size / 2 + size / 6 + 2,
+            m[1] - size / 2 + size / 6 + 2,
         ];
         assert_eq!(png.at(q), rgb(color::ORANGE), "walked {c} at {q:?}");
     }
     // The line's first cell is not walked: no fill there.
     let from = scene::line_cell_center(p.session.sim(), &cam, plan.line().from).unwrap();
     let q = [
-        from[0] - size / 2 + size / 5 + 2,
-        from[1] - size / 2 + size / 5 + 2,
+        from[0] - size / 2 + size / 6 + 2,
+        from[1] - size / 2 + size / 6 + 2,
     ];
-    assert_ne!(png.at(q), rgb(color::ORANGE));
+    // The walk starts where the chaser stood at tick 0: that cell is
+    // filled too; the cell past the last one walked is not.
+    assert_eq!(png.at(q), rgb(color::ORANGE), "the start {from:?}");
+    let next = plan.peek().unwrap().cell;
+    let n = scene::line_cell_center(p.session.sim(), &cam, next).unwrap();
+    let q = [
+        n[0] - size / 2 + size / 6 + 2,
+        n[1] - size / 2 + size / 6 + 2,
+    ];
+    assert_ne!(png.at(q), rgb(color::ORANGE), "not yet walked: {next}");
 }
 
 #[test]
@@ -402,6 +433,24 @@ fn render_refuses_bad_input_before_opening_a_window() {
             ],
             "--select 999",
         ),
+        (
+            vec!["render", "line-error-term", "--beat", "99", "-o", p],
+            "there is no beat 99: the lesson has 7 beats",
+        ),
+        (
+            vec![
+                "render",
+                "line-error-term",
+                "--beat",
+                "2",
+                "--lang",
+                "xx",
+                "-o",
+                p,
+            ],
+            "--lang xx: lesson `line-error-term` has no `xx` narration",
+        ),
+        (vec!["render", "line-error-term", "-o", p], "--beat"),
     ] {
         let o = without_display(&args);
         let err = String::from_utf8_lossy(&o.stderr);

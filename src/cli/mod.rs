@@ -41,14 +41,24 @@ pub enum Command {
         /// Override a scenario parameter of a lesson (as for `run`)
         #[arg(long = "set", value_name = "KEY=VALUE")]
         set: Vec<String>,
+        /// Narration language, a tag such as ja (default: the system locale's, if a lesson has it; L switches in the window)
+        #[arg(long, value_name = "TAG")]
+        lang: Option<String>,
     },
-    /// Render the frame the viewer shows at a tick to a PNG (needs an X display; headless: xvfb-run -a -s '-screen 0 1280x720x24' flockstep render …)
+    /// Render the frame the viewer shows at a tick or beat to a PNG (needs an X display; headless: xvfb-run -a -s '-screen 0 1280x720x24' flockstep render …)
+    #[command(group(clap::ArgGroup::new("at").required(true).args(["tick", "beat"])))]
     Render {
         /// Lesson file, bundled lesson id or replay file (.fsr)
         target: String,
-        /// The tick to draw
+        /// The tick to draw (the beat in force there)
         #[arg(long, value_name = "N", value_parser = parse_ticks)]
-        tick: u64,
+        tick: Option<u64>,
+        /// The beat to draw (1-based; beats that share a tick are drawn apart)
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+        beat: Option<u32>,
+        /// Narration language, a tag such as ja (default: English)
+        #[arg(long, value_name = "TAG")]
+        lang: Option<String>,
         /// The PNG to write (written beside it first, renamed when complete)
         #[arg(short, long, value_name = "FILE.png")]
         output: std::path::PathBuf,
@@ -61,7 +71,7 @@ pub enum Command {
         /// Inspect this boid (flock) or chaser (line)
         #[arg(long, value_name = "ID")]
         select: Option<u32>,
-        /// Text size in percent (presenter mode: 150)
+        /// Presenter mode: everything this many percent of what the window size gives (150, 200)
         #[arg(long, value_name = "PERCENT", default_value_t = 100, value_parser = clap::value_parser!(u16).range(60..=300))]
         text_scale: u16,
         /// Override a scenario parameter of a lesson (as for `run`)
@@ -332,11 +342,13 @@ fn emit(out: &str) -> ExitCode {
 /// Runs a parsed command and returns what it prints.
 pub fn execute(cli: Cli) -> Result<String, Failure> {
     match cli.command {
-        None => view(None, &[]),
-        Some(Command::View { target, set }) => view(target.as_deref(), &set),
+        None => view(None, &[], None),
+        Some(Command::View { target, set, lang }) => view(target.as_deref(), &set, lang),
         Some(Command::Render {
             target,
             tick,
+            beat,
+            lang,
             output,
             size,
             overlays,
@@ -344,16 +356,20 @@ pub fn execute(cli: Cli) -> Result<String, Failure> {
             text_scale,
             set,
             time_frames,
-        }) => render(
-            &target,
-            tick,
-            output,
-            (size, time_frames),
-            &overlays,
-            select,
-            text_scale,
-            &set,
-        ),
+        }) => {
+            let at = match (tick, beat) {
+                (_, Some(b)) => crate::viewer::app::RenderAt::Beat(b as usize),
+                (Some(t), None) => crate::viewer::app::RenderAt::Tick(t),
+                (None, None) => return Err(bad("render needs --tick N or --beat N")),
+            };
+            let options = crate::viewer::app::RenderOptions {
+                overlays,
+                select,
+                text_scale,
+                lang,
+            };
+            render(&target, at, &options, output, (size, time_frames), &set)
+        }
         Some(Command::Lessons) => Ok(lessons_table()),
         Some(Command::Record {
             lesson,
@@ -440,9 +456,31 @@ pub fn execute(cli: Cli) -> Result<String, Failure> {
 /// `flockstep view`: the window on the picker, a lesson or a replay. A
 /// lesson or replay that does not open is reported in the window (and on
 /// standard error) over the picker.
-fn view(target: Option<&str>, set: &[String]) -> Result<String, Failure> {
+fn view(target: Option<&str>, set: &[String], lang: Option<String>) -> Result<String, Failure> {
     crate::viewer::window::display_available().map_err(bad)?;
     let mut app = crate::viewer::app::App::new();
+    let langs = app.languages();
+    match lang {
+        Some(l) if langs.contains(&Some(l.clone())) => app.set_language(Some(l)),
+        Some(l) if l == "en" => {}
+        Some(l) => {
+            return Err(bad(format!(
+                "--lang {l}: the bundled lessons are narrated in English{}",
+                langs
+                    .iter()
+                    .flatten()
+                    .map(|l| format!(", {l}"))
+                    .collect::<String>()
+            )));
+        }
+        None => app.set_language(crate::viewer::app::locale_language(
+            &langs,
+            ["LC_ALL", "LC_MESSAGES", "LANG"]
+                .iter()
+                .find_map(|k| std::env::var(k).ok().filter(|v| !v.is_empty()))
+                .as_deref(),
+        )),
+    }
     if let Some(t) = target {
         // A lesson or replay that does not open is shown in the window
         // over the picker, and printed on standard error by the window.
@@ -455,19 +493,15 @@ fn view(target: Option<&str>, set: &[String]) -> Result<String, Failure> {
 }
 
 /// `flockstep render`: one frame of the viewer to a PNG.
-#[allow(clippy::too_many_arguments)]
 fn render(
     target: &str,
-    tick: u64,
+    at: crate::viewer::app::RenderAt,
+    options: &crate::viewer::app::RenderOptions,
     output: std::path::PathBuf,
     (size, time_frames): ((i32, i32), u32),
-    overlays: &[String],
-    select: Option<u32>,
-    text_scale: u16,
     set: &[String],
 ) -> Result<String, Failure> {
-    let app = crate::viewer::app::prepare_render(target, set, tick, overlays, select, text_scale)
-        .map_err(bad)?;
+    let app = crate::viewer::app::prepare_render(target, set, at, options).map_err(bad)?;
     if output.is_dir() {
         return Err(bad(format!("{}: is a directory", output.display())));
     }

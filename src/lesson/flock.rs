@@ -17,7 +17,7 @@
 //! | `boids` | how many boids the generator places, 0–1,000,000 | 0 |
 //! | `spawn_min`, `spawn_max` | the region they are placed in | the world box |
 //! | `speed_min`, `speed_max` | their initial speed range | heading 2–2; gems 0.3–0.6; weighted 2–2 |
-//! | `[[scenario.boid]]` | one boid: `at = [x, y(, z)]`, and `heading` (degrees) + `speed` (heading model) or `vel = [..]` | none |
+//! | `[[scenario.boid]]` | one boid: `at = [x, y(, z)]`, and `heading` (degrees) + `speed` (heading model) or `vel = [..]`; `name` (drawn and listed; default `boid N`) | none |
 //! | `[[scenario.obstacles]]` | `at = [x, y(, z)]`, `radius` (0 = a point) | none |
 //!
 //! Model parameters (defaults are the articles'; see each model's docs):
@@ -139,7 +139,7 @@ fn inside(min: Vec3, max: Vec3, p: Vec3, dims: u8) -> bool {
 }
 
 /// Reads a flock scenario from the `[scenario]` parameters.
-pub fn scenario(p: &mut Params) -> Result<FlockConfig, LessonError> {
+pub fn scenario(p: &mut Params, names: &mut super::Names) -> Result<FlockConfig, LessonError> {
     let ctx = p.ctx();
     let Some((model_name, model_node)) = p.string("model")? else {
         return Err(p.table_err("missing `model`: \"heading\", \"gems\" or \"weighted\""));
@@ -319,6 +319,9 @@ pub fn scenario(p: &mut Params) -> Result<FlockConfig, LessonError> {
                 speed: Fx::ZERO,
             }
         };
+        if let Some(name) = t.name("name")? {
+            names.insert(format!("boid:{i}"), name);
+        }
         t.finish()?;
         boids.push(b);
     }

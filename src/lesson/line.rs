@@ -7,7 +7,8 @@
 //! | `width`, `height` | size of an open grid, 1–4096 | — |
 //! | `walls` | extra wall cells `[[x, y], …]` | none |
 //! | `targets` | where the targets start `[[x, y], …]` (at least one) | — |
-//! | `[[scenario.chasers]]` | `at = [x, y]`, `target = 0`, `recompute_every_tick = false` | — |
+//! | `[[scenario.chasers]]` | `at = [x, y]`, `target = 0`, `recompute_every_tick = false`, `name` (drawn and listed; default A, B, C, …) | — |
+//! | `target_names` | names of the targets, in order (default a, b, c, …) | — |
 //! | `[[scenario.moves]]` | `tick`, `target = 0`, `to = [x, y]`: scripted target moves | none |
 //! | `random_every` | every N ticks each target steps randomly (0 = never) | 0 |
 //! | `random_radius` | largest random step per axis | 1 |
@@ -143,7 +144,7 @@ pub fn map_grid(p: &mut Params) -> Result<Option<Grid>, LessonError> {
 }
 
 /// Reads a line scenario from the `[scenario]` parameters.
-pub fn scenario(p: &mut Params) -> Result<LineConfig, LessonError> {
+pub fn scenario(p: &mut Params, names: &mut super::Names) -> Result<LineConfig, LessonError> {
     let ctx = p.ctx();
     let seed = p.int("seed", 0, 0..=i64::MAX)? as u64;
     let mut grid = match map_grid(p)? {
@@ -163,12 +164,26 @@ pub fn scenario(p: &mut Params) -> Result<LineConfig, LessonError> {
         open_cell(ctx, &grid, *c, n, &format!("target {i}"))?;
     }
     let n_targets = targets.len() as i64;
+    let target_names = p.names("target_names")?;
+    if target_names.len() > targets.len() {
+        return Err(p.table_err(format!(
+            "`target_names` names {} targets, but there are {}",
+            target_names.len(),
+            targets.len()
+        )));
+    }
+    for (i, name) in target_names.into_iter().enumerate() {
+        names.insert(format!("target:{i}"), name);
+    }
     let mut chasers = Vec::new();
     for (i, (mut t, _)) in p.tables("chasers")?.into_iter().enumerate() {
         let (start, n) = t.req_cell("at")?;
         open_cell(ctx, &grid, start, &n, &format!("chaser {i}"))?;
         let target = t.int("target", 0, 0..=n_targets - 1)? as u32;
         let recompute_every_tick = t.bool("recompute_every_tick", false)?;
+        if let Some(name) = t.name("name")? {
+            names.insert(format!("chaser:{i}"), name);
+        }
         t.finish()?;
         chasers.push(ChaserConfig {
             start,

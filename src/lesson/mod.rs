@@ -57,6 +57,22 @@ pub const SIMS: &[&str] = &["flock", "line", "path"];
 /// Checks one `highlight` name of a beat for a particular sim.
 type HighlightCheck = fn(&str) -> Result<(), String>;
 
+/// Display names of a lesson's entities, by reference (`chaser:0` → `A`).
+/// Entities without one are named by the scene's defaults (chasers A, B,
+/// …, targets a, b, …, `boid N`).
+pub type Names = BTreeMap<String, String>;
+
+/// Playback speed at 1× when a lesson sets no `rate`, in ticks per
+/// second: flocks 60 (a tick a frame), lines 4 (a cell a quarter second),
+/// paths 10 expansions a second.
+pub fn default_rate(sim: &str) -> u32 {
+    match sim {
+        "flock" => 60,
+        "path" => 10,
+        _ => 4,
+    }
+}
+
 /// The longest run a lesson may ask for.
 pub const MAX_TICKS: u64 = 1_000_000_000;
 
@@ -141,6 +157,15 @@ pub struct Beat {
     pub highlight: Vec<String>,
     /// Whether the clock stops here until the teacher continues.
     pub pause: bool,
+    /// The entities whose per-rule overlays draw without a click and that
+    /// the camera frames (`boid:0`, `chaser:1`, `search:2`, `cell:3,4`);
+    /// empty: the entity highlights.
+    pub focus: Vec<String>,
+    /// The camera's zoom in percent (100 fits the world).
+    pub zoom: Option<u16>,
+    /// The camera's centre: a world point (flock) or a cell (line, path);
+    /// `None` centres the focus when zoomed, else the world.
+    pub center: Option<[i64; 3]>,
 }
 
 impl Beat {
@@ -166,6 +191,10 @@ pub struct Lesson {
     pub scenario: Scenario,
     /// The narration, in tick order.
     pub beats: Vec<Beat>,
+    /// Playback speed at 1×, in ticks per second (`None`: [`default_rate`]).
+    pub rate: Option<u32>,
+    /// Entity names the scenario gives.
+    pub names: Names,
 }
 
 #[derive(Deserialize)]
@@ -184,6 +213,8 @@ struct RawMeta {
     title: String,
     summary: String,
     ticks: Spanned<u64>,
+    #[serde(default)]
+    rate: Option<Spanned<i64>>,
 }
 
 #[derive(Deserialize)]
@@ -199,6 +230,12 @@ struct RawBeat {
     highlight: Vec<Spanned<String>>,
     #[serde(default)]
     pause: bool,
+    #[serde(default)]
+    focus: Vec<Spanned<String>>,
+    #[serde(default)]
+    zoom: Option<Spanned<i64>>,
+    #[serde(default)]
+    center: Option<Spanned<Vec<i64>>>,
 }
 
 /// Marks a node and everything inside it as coming from `--set` number `i`.
@@ -298,6 +335,181 @@ fn valid_lang(tag: &str) -> bool {
     (2..=12).contains(&tag.len()) && tag.chars().all(|c| c.is_ascii_alphanumeric() || c == '-')
 }
 
+/// Checks one beat and turns it into a [`Beat`].
+fn beat(
+    ctx: &Ctx,
+    i: usize,
+    b: RawBeat,
+    ticks: u64,
+    scenario: &Scenario,
+    overlays: &[&str],
+    check_highlight: HighlightCheck,
+) -> Result<Beat, LessonError> {
+    let sim = scenario.sim_name();
+    let at = *b.at.get_ref();
+    if at > ticks {
+        return Err(ctx.at(
+            b.at.span().start,
+            format!(
+                "beat {} is at tick {at}, after the lesson's {ticks} ticks",
+                i + 1
+            ),
+        ));
+    }
+    if b.text.get_ref().trim().is_empty() {
+        return Err(ctx.at(b.text.span().start, format!("beat {} has no text", i + 1)));
+    }
+    let mut translations = BTreeMap::new();
+    for (lang, text) in b.translations {
+        if !valid_lang(lang.get_ref()) {
+            return Err(ctx.at(
+                lang.span().start,
+                format!(
+                    "`{}` is not a language tag (such as ja or pt-BR)",
+                    lang.get_ref()
+                ),
+            ));
+        }
+        translations.insert(lang.into_inner(), text);
+    }
+    for o in &b.overlays {
+        if !overlays.contains(&o.get_ref().as_str()) {
+            return Err(ctx.at(
+                o.span().start,
+                format!(
+                    "unknown overlay `{}` for sim {sim}; known overlays: {}",
+                    o.get_ref(),
+                    overlays.join(", ")
+                ),
+            ));
+        }
+    }
+    for h in &b.highlight {
+        check_highlight(h.get_ref())
+            .and_then(|()| check_entity(scenario, h.get_ref()))
+            .map_err(|m| ctx.at(h.span().start, m))?;
+    }
+    for f in &b.focus {
+        check_focus(sim, f.get_ref())
+            .and_then(|()| check_entity(scenario, f.get_ref()))
+            .map_err(|m| ctx.at(f.span().start, m))?;
+    }
+    let zoom = match &b.zoom {
+        None => None,
+        Some(z) if (50..=800).contains(z.get_ref()) => Some(*z.get_ref() as u16),
+        Some(z) => {
+            return Err(ctx.at(z.span().start, "`zoom` is a percentage in 50..=800"));
+        }
+    };
+    let center = match &b.center {
+        None => None,
+        Some(c) => {
+            let v = c.get_ref();
+            let lim = i64::from(crate::sim::flock::COORD_LIMIT);
+            if !(2..=3).contains(&v.len()) || v.iter().any(|x| x.abs() > lim) {
+                return Err(ctx.at(
+                    c.span().start,
+                    format!("`center` is [x, y] or [x, y, z], whole numbers within ±{lim}"),
+                ));
+            }
+            Some([v[0], v[1], v.get(2).copied().unwrap_or(0)])
+        }
+    };
+    Ok(Beat {
+        at,
+        text: b.text.into_inner(),
+        translations,
+        overlays: b.overlays.into_iter().map(Spanned::into_inner).collect(),
+        highlight: b.highlight.into_iter().map(Spanned::into_inner).collect(),
+        pause: b.pause,
+        focus: b.focus.into_iter().map(Spanned::into_inner).collect(),
+        zoom,
+        center,
+    })
+}
+
+/// Checks a `focus` entry: an entity of the sim (`boid:N`, `obstacle:N`;
+/// `chaser:N`, `target:N`, `cell:X,Y`; `search:N`, `cell:X,Y`, `start`,
+/// `goal`).
+fn check_focus(sim: &str, f: &str) -> Result<(), String> {
+    let kinds: &[&str] = match sim {
+        "flock" => &["boid", "obstacle"],
+        "line" => &["chaser", "target", "cell"],
+        _ => &["search", "cell", "start", "goal"],
+    };
+    let kind = f.split_once(':').map_or(f, |(k, _)| k);
+    let well_formed = match f.split_once(':') {
+        Some(("cell", xy)) => line::is_cell(xy),
+        Some((_, n)) => n.parse::<u32>().is_ok(),
+        None => matches!(f, "start" | "goal"),
+    };
+    if kinds.contains(&kind) && well_formed {
+        Ok(())
+    } else {
+        Err(format!(
+            "`{f}` is not an entity a {sim} beat can focus on; use {}",
+            kinds
+                .iter()
+                .map(|k| match *k {
+                    "cell" => "cell:X,Y".to_owned(),
+                    "start" | "goal" => (*k).to_owned(),
+                    k => format!("{k}:N"),
+                })
+                .collect::<Vec<_>>()
+                .join(", ")
+        ))
+    }
+}
+
+/// Checks that an entity reference names something the scenario has
+/// (`boid:7` of a flock of 40, `cell:3,4` on the grid); other highlights
+/// (`rule:…`, `blocker`) pass.
+fn check_entity(scenario: &Scenario, r: &str) -> Result<(), String> {
+    let Some((kind, rest)) = r.split_once(':') else {
+        return Ok(());
+    };
+    let count = |n: u64, what: &str| -> Result<(), String> {
+        match rest.parse::<u64>() {
+            Ok(i) if i < n => Ok(()),
+            _ => Err(format!(
+                "`{r}`: the scenario has {n} {what}{} (0..{n})",
+                if n == 1 { "" } else { "s" }
+            )),
+        }
+    };
+    let grid = match scenario {
+        Scenario::Line(c) => Some(&c.grid),
+        Scenario::Path(c) => Some(&c.grid),
+        Scenario::Flock(_) => None,
+    };
+    match (scenario, kind) {
+        (Scenario::Flock(c), "boid") => count(c.boid_count(), "boid"),
+        (Scenario::Flock(c), "obstacle") => count(c.obstacles.len() as u64, "obstacle"),
+        (Scenario::Line(c), "chaser") => count(c.chasers.len() as u64, "chaser"),
+        (Scenario::Line(c), "target") => count(c.targets.len() as u64, "target"),
+        (Scenario::Path(c), "search") => count(c.searches.len() as u64, "search"),
+        (_, "cell") => {
+            let (x, y) = rest.split_once(',').unwrap_or(("", ""));
+            let cell = x
+                .trim()
+                .parse()
+                .ok()
+                .zip(y.trim().parse().ok())
+                .map(|(x, y)| crate::sim::Cell::new(x, y));
+            match (cell, grid) {
+                (Some(c), Some(g)) if g.contains(c) => Ok(()),
+                (_, Some(g)) => Err(format!(
+                    "`{r}` is off the {}×{} grid",
+                    g.width(),
+                    g.height()
+                )),
+                _ => Ok(()),
+            }
+        }
+        _ => Ok(()),
+    }
+}
+
 impl Lesson {
     /// Parses and checks a lesson; `file` names it in error messages.
     pub fn parse(src: &str, file: &str) -> Result<Lesson, LessonError> {
@@ -340,6 +552,17 @@ impl Lesson {
             ));
         }
 
+        let rate = match &meta.rate {
+            None => None,
+            Some(r) if (1..=1000).contains(r.get_ref()) => Some(*r.get_ref() as u32),
+            Some(r) => {
+                return Err(ctx.at(
+                    r.span().start,
+                    "`rate` (ticks per second at 1×) must be in 1..=1000",
+                ));
+            }
+        };
+
         let mut scenario = raw.scenario;
         for (i, o) in overrides.iter().enumerate() {
             #[derive(Deserialize)]
@@ -362,15 +585,16 @@ impl Lesson {
         let Some((sim, sim_node)) = params.string("sim")? else {
             return Err(params.table_err(format!("missing `sim`: one of {}", SIMS.join(", "))));
         };
+        let mut names = Names::new();
         let (scenario, overlays, check_highlight): (Scenario, &[&str], HighlightCheck) =
             match sim.as_str() {
                 "line" => (
-                    Scenario::Line(line::scenario(&mut params)?),
+                    Scenario::Line(line::scenario(&mut params, &mut names)?),
                     line::OVERLAYS,
                     line::check_highlight,
                 ),
                 "flock" => (
-                    Scenario::Flock(flock::scenario(&mut params)?),
+                    Scenario::Flock(flock::scenario(&mut params, &mut names)?),
                     flock::OVERLAYS,
                     flock::check_highlight,
                 ),
@@ -397,66 +621,36 @@ impl Lesson {
         params.finish()?;
 
         let mut beats = Vec::with_capacity(raw.beat.len());
+        let mut at_offsets = Vec::with_capacity(raw.beat.len());
         for (i, b) in raw.beat.into_iter().enumerate() {
             let b = b.into_inner();
-            let at = *b.at.get_ref();
-            let at_pos = b.at.span().start;
-            if at > ticks {
+            let at_offset = b.at.span().start;
+            let beat = beat(&ctx, i, b, ticks, &scenario, overlays, check_highlight)?;
+            if let Some(prev) = beats.last().map(|p: &Beat| p.at)
+                && beat.at < prev
+            {
                 return Err(ctx.at(
-                    at_pos,
+                    at_offset,
+                    format!("beat {} is at tick {}, before the previous beat (tick {prev}): beats go in tick order", i + 1, beat.at),
+                ));
+            }
+            beats.push(beat);
+            at_offsets.push(at_offset);
+        }
+        // Beats that share a tick are steps: playing on stops at each, so
+        // every one but the last of a tick must pause.
+        for (i, w) in beats.windows(2).enumerate() {
+            if w[0].at == w[1].at && !w[0].pause {
+                return Err(ctx.at(
+                    at_offsets[i],
                     format!(
-                        "beat {} is at tick {at}, after the lesson's {ticks} ticks",
-                        i + 1
+                        "beat {} shares tick {} with beat {} but does not pause: playing on would pass it unseen (add `pause = true`)",
+                        i + 1,
+                        w[0].at,
+                        i + 2
                     ),
                 ));
             }
-            if let Some(prev) = beats.last().map(|p: &Beat| p.at)
-                && at < prev
-            {
-                return Err(ctx.at(
-                    at_pos,
-                    format!("beat {} is at tick {at}, before the previous beat (tick {prev}): beats go in tick order", i + 1),
-                ));
-            }
-            if b.text.get_ref().trim().is_empty() {
-                return Err(ctx.at(b.text.span().start, format!("beat {} has no text", i + 1)));
-            }
-            let mut translations = BTreeMap::new();
-            for (lang, text) in b.translations {
-                if !valid_lang(lang.get_ref()) {
-                    return Err(ctx.at(
-                        lang.span().start,
-                        format!(
-                            "`{}` is not a language tag (such as ja or pt-BR)",
-                            lang.get_ref()
-                        ),
-                    ));
-                }
-                translations.insert(lang.into_inner(), text);
-            }
-            for o in &b.overlays {
-                if !overlays.contains(&o.get_ref().as_str()) {
-                    return Err(ctx.at(
-                        o.span().start,
-                        format!(
-                            "unknown overlay `{}` for sim {sim}; known overlays: {}",
-                            o.get_ref(),
-                            overlays.join(", ")
-                        ),
-                    ));
-                }
-            }
-            for h in &b.highlight {
-                check_highlight(h.get_ref()).map_err(|m| ctx.at(h.span().start, m))?;
-            }
-            beats.push(Beat {
-                at,
-                text: b.text.into_inner(),
-                translations,
-                overlays: b.overlays.into_iter().map(Spanned::into_inner).collect(),
-                highlight: b.highlight.into_iter().map(Spanned::into_inner).collect(),
-                pause: b.pause,
-            });
         }
         Ok(Lesson {
             id: meta.id.into_inner(),
@@ -465,6 +659,8 @@ impl Lesson {
             ticks,
             scenario,
             beats,
+            rate,
+            names,
         })
     }
 

@@ -194,6 +194,19 @@ pub fn line_col(src: &str, offset: usize) -> (usize, usize) {
     (line, col)
 }
 
+/// Checks a display name: 1-24 characters, no control characters, not
+/// only spaces.
+pub fn check_name(t: &str) -> Result<(), String> {
+    let n = t.chars().count();
+    if !(1..=24).contains(&n) || t.trim().is_empty() {
+        Err(format!("a name is 1-24 characters, not {n}"))
+    } else if t.chars().any(char::is_control) {
+        Err("a name cannot hold control characters".into())
+    } else {
+        Ok(())
+    }
+}
+
 /// Reads the entries of a table one key at a time; whatever is left at
 /// [`Params::finish`] is an unknown key.
 pub struct Params<'a> {
@@ -451,6 +464,39 @@ impl<'a> Params<'a> {
             .iter()
             .enumerate()
             .map(|(i, c)| Ok((cell_of(self.ctx, &format!("{key}[{i}]"), c)?, c.clone())))
+            .collect()
+    }
+
+    /// An entity's display name (`name = "A"`): 1-24 characters, no
+    /// control characters, not only spaces.
+    pub fn name(&mut self, key: &'static str) -> Result<Option<String>, LessonError> {
+        let Some((text, n)) = self.string(key)? else {
+            return Ok(None);
+        };
+        check_name(&text).map_err(|m| self.ctx.err(&n, format!("`{key}`: {m}")))?;
+        Ok(Some(text))
+    }
+
+    /// A list of display names (`target_names = ["a", "b"]`).
+    pub fn names(&mut self, key: &'static str) -> Result<Vec<String>, LessonError> {
+        let Some(n) = self.take(key) else {
+            return Ok(Vec::new());
+        };
+        let Kind::Array(items) = &n.kind else {
+            return Err(self.wrong(key, &n, "a list of names"));
+        };
+        items
+            .iter()
+            .enumerate()
+            .map(|(i, item)| match &item.kind {
+                Kind::Str(t) => check_name(t)
+                    .map(|()| t.clone())
+                    .map_err(|m| self.ctx.err(item, format!("`{key}[{i}]`: {m}"))),
+                other => Err(self.ctx.err(
+                    item,
+                    format!("`{key}[{i}]` must be a string, found {}", other.describe()),
+                )),
+            })
             .collect()
     }
 

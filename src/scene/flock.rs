@@ -1,7 +1,8 @@
-//! Flock scenes: boids as oriented triangles (2-D) or depth-sorted fish in
-//! a tank seen by an orbit camera (3-D), and for the inspected boids each
-//! rule's contribution, the view radius and field of view, neighbours,
-//! the nearest mate, feelers, wall boids and clamps.
+//! Flock scenes: boids as oriented triangles (2-D, y up) or depth-sorted
+//! fish in a tank seen by an orbit camera (3-D), and for the focused boids
+//! (the inspected one, else the beat's focus) each rule's contribution,
+//! the view radius and field of view with the blind zone shaded,
+//! neighbours, the nearest mate, feelers, wall boids and clamps.
 
 use super::{Camera, Frame, Map2, P, Panel, Rgba, Scene, Shape, View, color, fx2, with_alpha};
 use crate::num::{Angle, Fx, Vec3};
@@ -10,11 +11,14 @@ use crate::sim::flock::{
     BoidExplain, Bounds, Clamp, FlockEvent, FlockSim, Model, ModelState, Rule, Steer,
 };
 
-/// Glyph size in pixels: tip ahead of the boid's position, tail behind,
-/// half the width.
+/// Glyph size in pixels at scale 100: tip ahead of the boid's position,
+/// tail behind, half the width (10 px across: the classroom minimum).
 const TIP: i32 = 9;
 const TAIL: i32 = 5;
-const HALF_WIDTH: i32 = 4;
+const HALF_WIDTH: i32 = 5;
+/// A focused boid's glyph is this many percent of the others' (24 px
+/// across at scale 100).
+const FOCUS_SIZE: i32 = 240;
 
 /// Flocks up to this size show every boid's trail; larger ones only the
 /// inspected boids'.
@@ -142,7 +146,8 @@ impl Proj {
                 (lo.y + hi.y) / Fx::from_int(2),
                 (lo.z + hi.z) / Fx::from_int(2),
             );
-            let r = (hi - center).length().max(Fx::ONE);
+            let center = cam.center.unwrap_or(center);
+            let r = (hi - lo).length().max(Fx::from_int(2)) / Fx::from_int(2);
             let vp = cam.viewport;
             let dist = Fx::from_int(3)
                 .checked_div(cam.zoom.max(Fx::from_ratio(1, 8).unwrap_or(Fx::ONE)))
@@ -165,6 +170,7 @@ impl Proj {
                 cam.viewport,
                 12,
                 cam.zoom,
+                cam.center.map(|c| [c.x, c.y]),
             ))
         }
     }
@@ -183,11 +189,12 @@ impl Proj {
         }
     }
 
-    /// A world vector on screen, in world units (see [`Orbit::rot`]).
+    /// A world vector on screen, in world units, y down (see
+    /// [`Orbit::rot`]; the flat map draws y up).
     #[inline]
     fn rot(&self, v: Vec3) -> (Fx, Fx) {
         match self {
-            Proj::Flat(_) => (v.x, v.y),
+            Proj::Flat(_) => (v.x, -v.y),
             Proj::Orbit(o) => o.rot(v),
         }
     }
@@ -241,7 +248,8 @@ fn facing(sim: &FlockSim, i: usize) -> Vec3 {
 }
 
 /// A glyph's corners around screen point `c` facing screen direction
-/// `(dx, dy)` (a unit vector in fixed point), `size` in percent.
+/// `(dx, dy)` (a unit vector in fixed point), `size` in percent of the
+/// base glyph.
 #[inline]
 fn glyph(c: P, dx: Fx, dy: Fx, size: i32) -> [P; 3] {
     let s = |n: i32, v: Fx| v.mul_int(i64::from(n * size / 100)).round_int();
@@ -269,17 +277,50 @@ fn unit2((x, y): (Fx, Fx)) -> (Fx, Fx) {
     }
 }
 
-/// The boids whose reasoning is drawn: the selected one, else those the
-/// beat highlights.
+/// The boids whose reasoning is drawn: the selected one, else the beat's
+/// focus, else those it highlights.
 fn focus(sim: &FlockSim, view: &View) -> Vec<u32> {
     let n = sim.state().boids.len() as u32;
-    let mut ids: Vec<u32> = match view.selected {
-        Some(s) => vec![s],
-        None => view.highlighted("boid"),
-    };
+    let mut ids = view.focused("boid");
     ids.retain(|&i| i < n);
     ids.dedup();
     ids
+}
+
+/// The world point a camera centred on the focused boids looks at: their
+/// mean position (`None` without a focus).
+pub fn focus_center(sim: &crate::sim::AnySim, view: &View) -> Option<Vec3> {
+    let crate::sim::AnySim::Flock(s) = sim else {
+        return None;
+    };
+    let ids = focus(s, view);
+    let n = Fx::from_int(ids.len() as i32);
+    let sum = ids.iter().fold(Vec3::ZERO, |a, &i| {
+        let p = s.state().boids[i as usize].pos;
+        Vec3::new(
+            a.x.saturating_add(p.x),
+            a.y.saturating_add(p.y),
+            a.z.saturating_add(p.z),
+        )
+    });
+    (!ids.is_empty()).then(|| {
+        Vec3::new(
+            sum.x.checked_div(n).unwrap_or(Fx::ZERO),
+            sum.y.checked_div(n).unwrap_or(Fx::ZERO),
+            sum.z.checked_div(n).unwrap_or(Fx::ZERO),
+        )
+    })
+}
+
+/// The centre of a flock's world box (where an unfocused camera looks).
+pub fn world_center(sim: &FlockSim) -> Vec3 {
+    let (lo, hi) = world_box(sim);
+    let two = Fx::from_int(2);
+    Vec3::new(
+        (lo.x + hi.x) / two,
+        (lo.y + hi.y) / two,
+        (lo.z + hi.z) / two,
+    )
 }
 
 fn explain_of(events: &[FlockEvent], id: u32) -> Option<&BoidExplain> {
@@ -319,10 +360,8 @@ pub fn pick_boid(sim: &crate::sim::AnySim, cam: &Camera, at: P) -> Option<u32> {
 }
 
 pub(super) fn build(sim: &FlockSim, frame: &Frame, view: &View, cam: &Camera, out: &mut Scene) {
-    let cfg = sim.config();
     let st = sim.state();
     let proj = Proj::new(sim, cam);
-    let d3 = cfg.dims == 3;
     let events: &[FlockEvent] = match frame.explain {
         super::Explain::Flock(e) => e,
         _ => &[],
@@ -332,79 +371,185 @@ pub(super) fn build(sim: &FlockSim, frame: &Frame, view: &View, cam: &Camera, ou
 
     // The world: its box, the search grid, obstacles.
     draw_world(sim, &proj, view, out);
-
-    // Trails.
     if view.on("trails") && !frame.trail.is_empty() {
-        let (lo, hi) = world_box(sim);
-        let jump = (hi.x - lo.x).max(hi.y - lo.y) / Fx::from_int(2);
-        let trail_color = with_alpha(color::DIM, 150);
-        // Every boid's trail in lesson-sized flocks; in large ones only the
-        // inspected boids' (thousands of trails are a grey smear).
-        let all = st.boids.len() <= TRAIL_ALL_MAX;
-        let watched = focus(sim, view);
-        for (i, b) in st.boids.iter().enumerate() {
-            if !all && !watched.contains(&(i as u32)) {
-                continue;
-            }
-            let mut prev: Option<(Vec3, P)> = None;
-            for pts in frame
-                .trail
-                .iter()
-                .map(|t| t.get(i).copied())
-                .chain([Some(b.pos)])
-            {
-                let Some(p) = pts else {
-                    prev = None;
-                    continue;
-                };
-                let Some((s, _)) = proj.at(p) else { continue };
-                if let Some((q, sq)) = prev
-                    && (p - q).fast_length() < jump
-                {
-                    out.line(sq, s, 1, trail_color);
-                }
-                prev = Some((p, s));
-            }
+        let n = out.count();
+        draw_trails(sim, &proj, frame.trail, view, out);
+        out.credit("trails", n);
+    }
+    draw_boids(sim, &proj, view, out);
+
+    // The focused boids' reasoning, then the boids themselves on top.
+    let focus = focus(sim, view);
+    for (k, &id) in focus.iter().enumerate() {
+        draw_reasoning(sim, &proj, events, id, view, k == 0, out);
+    }
+    for &id in &focus {
+        if let Some((c, d, k)) = proj.at_scaled(st.boids[id as usize].pos) {
+            let size = FOCUS_SIZE * i32::from(view.scale) / 100;
+            draw_glyph(
+                sim,
+                &proj,
+                view,
+                out,
+                (id as usize, c, d.to_bits(), k),
+                size,
+                color::SELECTED,
+            );
+            out.text(
+                [c[0] + view.px(16), c[1] - view.px(12)],
+                view.font(16),
+                color::SELECTED,
+                view.name("boid", id),
+            );
         }
     }
+    panels(sim, events, frame.ahead, &focus, view, out);
+}
 
-    // The boids: far ones first in 3-D.
-    // Each boid projected once: screen point and depth (3-D: sorted far
-    // to near, ties by id).
-    let velocity = view.on("velocity");
-    let vel_ticks = st.dt.mul_int(10);
-    let draw_boid = |out: &mut Scene, i: usize, c: P, depth_bits: i64, k: Fx, fill: Rgba| {
-        let b = &st.boids[i];
-        // The velocity on screen gives both the glyph's direction and the
-        // velocity line (a standing boid faces its heading, or +x).
-        let rv = proj.rot(b.vel);
-        let (dx, dy) = if b.vel.is_zero() {
-            unit2(proj.rot(facing(sim, i)))
-        } else {
-            unit2(rv)
-        };
-        let size = if d3 {
-            // Nearer fish are larger: 300 % / depth, within 60 %..200 %
-            // (an integer division of the raw depth).
-            ((300i64 << 32) / depth_bits.max(1)).clamp(60, 200) as i32
-        } else {
-            100
-        };
-        out.push(Shape::Tri {
-            p: glyph(c, dx, dy, size),
-            color: fill,
-        });
-        if velocity {
-            // Where the boid will be in ten ticks, drawn from its glyph.
-            let (vx, vy) = (rv.0 * vel_ticks, rv.1 * vel_ticks);
-            let e = [
-                super::px(c[0], vx.saturating_mul(k)),
-                super::px(c[1], vy.saturating_mul(k)),
-            ];
-            out.line(c, e, 1, color::SKY);
-        }
+/// The panels and the legend of a flock scene.
+fn panels(
+    sim: &FlockSim,
+    events: &[FlockEvent],
+    ahead: bool,
+    focus: &[u32],
+    view: &View,
+    out: &mut Scene,
+) {
+    let cfg = sim.config();
+    let st = sim.state();
+    let mut p = Panel {
+        title: format!("flock · {} model · {}-D", cfg.model.name(), cfg.dims),
+        lines: vec![
+            format!("boids: {}", st.boids.len()),
+            format!("tick: {}   dt: {}", st.tick, fx2(st.dt)),
+        ],
     };
-    if d3 {
+    if focus.is_empty() {
+        p.lines.push("click a boid to inspect it".into());
+    }
+    out.panels.push(p);
+    for &id in focus {
+        out.panels.push(inspector(sim, events, ahead, id, view));
+    }
+    if focus.is_empty() {
+        return;
+    }
+    for r in [
+        Rule::Separation,
+        Rule::Alignment,
+        Rule::Cohesion,
+        Rule::Obstacle,
+        Rule::Cruising,
+    ] {
+        if view.on(rule_name(r)) {
+            out.legend.push((rule_color(r), rule_name(r).into()));
+        }
+    }
+    let extra = [
+        ("steering", color::TEXT, "steering (the sum applied)"),
+        ("wall_boids", color::SKY, "wall boids (squares)"),
+        ("neighbours", color::SKY, "neighbours seen (rings)"),
+        ("nearest", color::SELECTED, "nearest mate (line)"),
+        ("fov", BLIND, "blind zone (shaded)"),
+    ];
+    for (overlay, c, name) in extra {
+        if view.on(overlay) {
+            out.legend.push((c, name.into()));
+        }
+    }
+}
+
+/// The shade of a blind zone.
+const BLIND: Rgba = Rgba(140, 144, 156, 70);
+
+/// Every boid's last positions (in large flocks only the focused boids').
+fn draw_trails(sim: &FlockSim, proj: &Proj, trail: &[Vec<Vec3>], view: &View, out: &mut Scene) {
+    let st = sim.state();
+    let (lo, hi) = world_box(sim);
+    let jump = (hi.x - lo.x).max(hi.y - lo.y) / Fx::from_int(2);
+    let trail_color = with_alpha(color::DIM, 170);
+    let w = view.lw(2, 2);
+    // Every boid's trail in lesson-sized flocks; in large ones only the
+    // inspected boids' (thousands of trails are a grey smear).
+    let all = st.boids.len() <= TRAIL_ALL_MAX;
+    let watched = focus(sim, view);
+    for (i, b) in st.boids.iter().enumerate() {
+        if !all && !watched.contains(&(i as u32)) {
+            continue;
+        }
+        let mut prev: Option<(Vec3, P)> = None;
+        for pts in trail.iter().map(|t| t.get(i).copied()).chain([Some(b.pos)]) {
+            let Some(p) = pts else {
+                prev = None;
+                continue;
+            };
+            let Some((s, _)) = proj.at(p) else { continue };
+            if let Some((q, sq)) = prev
+                && (p - q).fast_length() < jump
+            {
+                out.line(sq, s, w, trail_color);
+            }
+            prev = Some((p, s));
+        }
+    }
+}
+
+/// A boid as [`draw_boids`] places it: index, screen point, raw depth,
+/// pixels per world unit there.
+type Placed = (usize, P, i64, Fx);
+
+/// One boid's glyph (and velocity line), `size` percent of the base glyph.
+fn draw_glyph(
+    sim: &FlockSim,
+    proj: &Proj,
+    view: &View,
+    out: &mut Scene,
+    (i, c, depth_bits, k): Placed,
+    size: i32,
+    fill: Rgba,
+) {
+    let b = &sim.state().boids[i];
+    // The velocity on screen gives both the glyph's direction and the
+    // velocity line (a standing boid faces its heading, or +x).
+    let rv = proj.rot(b.vel);
+    let (dx, dy) = if b.vel.is_zero() {
+        unit2(proj.rot(facing(sim, i)))
+    } else {
+        unit2(rv)
+    };
+    let size = if sim.config().dims == 3 {
+        // Nearer fish are larger: 300 % / depth, within 70 %..200 %
+        // (an integer division of the raw depth), never under the base.
+        let depth = ((300i64 << 32) / depth_bits.max(1)).clamp(70, 200) as i32;
+        (size * depth / 100).max(100)
+    } else {
+        size
+    };
+    out.push(Shape::Tri {
+        p: glyph(c, dx, dy, size),
+        color: fill,
+    });
+    if view.on("velocity") {
+        // Where the boid will be in ten ticks, drawn from its glyph.
+        let n = out.count();
+        let vel_ticks = sim.state().dt.mul_int(10);
+        let (vx, vy) = (rv.0 * vel_ticks, rv.1 * vel_ticks);
+        let e = [
+            super::px(c[0], vx.saturating_mul(k)),
+            super::px(c[1], vy.saturating_mul(k)),
+        ];
+        out.line(c, e, view.lw(2, 2), color::SKY);
+        out.credit("velocity", n);
+    }
+}
+
+/// Every boid: far ones first in 3-D.
+fn draw_boids(sim: &FlockSim, proj: &Proj, view: &View, out: &mut Scene) {
+    let st = sim.state();
+    let base = i32::from(view.scale);
+    let n = out.count();
+    let v0 = out.drawn.get("velocity").copied().unwrap_or(0);
+    if sim.config().dims == 3 {
         // Far to near, ties by id: one u64 key per boid, depth (higher
         // bits, inverted) then id (low 20 bits; at most 2²⁰ boids).
         let mut at: Vec<(P, Fx)> = Vec::with_capacity(st.boids.len());
@@ -425,103 +570,56 @@ pub(super) fn build(sim: &FlockSim, frame: &Frame, view: &View, cam: &Camera, ou
             let i = (key & 0xF_FFFF) as usize;
             let depth = ((1i64 << 43) - 1) - (key >> 20) as i64;
             let (c, k) = at[i];
-            draw_boid(out, i, c, depth, k, color::BOID);
+            draw_glyph(sim, proj, view, out, (i, c, depth, k), base, color::BOID);
         }
     } else {
         for (i, b) in st.boids.iter().enumerate() {
             if let Some((c, d, k)) = proj.at_scaled(b.pos) {
-                draw_boid(out, i, c, d.to_bits(), k, color::BOID);
+                draw_glyph(
+                    sim,
+                    proj,
+                    view,
+                    out,
+                    (i, c, d.to_bits(), k),
+                    base,
+                    color::BOID,
+                );
             }
         }
     }
-
-    // The inspected boids' reasoning, then the boids themselves on top.
-    let focus = focus(sim, view);
-    for &id in &focus {
-        draw_reasoning(sim, &proj, events, id, view, out);
-    }
-    for &id in &focus {
-        if let Some((c, d, k)) = proj.at_scaled(st.boids[id as usize].pos) {
-            draw_boid(out, id as usize, c, d.to_bits(), k, color::SELECTED);
-        }
-    }
-
-    // Panels and legend.
-    let mut p = Panel {
-        title: format!("flock · {} model · {}-D", cfg.model.name(), cfg.dims),
-        lines: vec![
-            format!("boids: {}", st.boids.len()),
-            format!("tick: {}   dt: {}", st.tick, fx2(st.dt)),
-        ],
-    };
-    if focus.is_empty() {
-        p.lines.push("click a boid to inspect it".into());
-    }
-    out.panels.push(p);
-    for &id in &focus {
-        out.panels.push(inspector(sim, events, id));
-    }
-    if !focus.is_empty() {
-        for r in [
-            Rule::Separation,
-            Rule::Alignment,
-            Rule::Cohesion,
-            Rule::Obstacle,
-            Rule::Cruising,
-        ] {
-            if view.on(rule_name(r)) {
-                out.legend.push((rule_color(r), rule_name(r).into()));
-            }
-        }
-        if view.on("steering") {
-            out.legend.push((color::TEXT, "steering".into()));
-        }
-        if view.on("wall_boids") {
-            out.legend.push((color::SKY, "wall boids".into()));
-        }
-        if view.on("neighbours") {
-            out.legend.push((color::SKY, "neighbours".into()));
-        }
-        if view.on("nearest") {
-            out.legend.push((color::SELECTED, "nearest".into()));
-        }
-    }
+    // The boids overlay is the glyphs (velocity lines were credited apart).
+    let velocity = out.drawn.get("velocity").copied().unwrap_or(0) - v0;
+    let glyphs = out.count().saturating_sub(n + velocity as usize);
+    *out.drawn.entry("boids").or_default() += glyphs as u32;
 }
 
 fn draw_world(sim: &FlockSim, proj: &Proj, view: &View, out: &mut Scene) {
     let cfg = sim.config();
     let (lo, hi) = world_box(sim);
-    let edge = if cfg.bounds == Bounds::Walls {
+    let walls = cfg.bounds == Bounds::Walls;
+    let edge = if walls {
         color::DIM
     } else {
-        with_alpha(color::DIM, 110)
+        with_alpha(color::DIM, 140)
     };
+    let w = view.lw(if walls { 3 } else { 2 }, 2);
     match proj {
         Proj::Flat(m) => {
-            let a = m.at(lo.x, lo.y);
-            let b = m.at(hi.x, hi.y);
-            out.push(Shape::Frame {
-                at: a,
-                size: [b[0] - a[0], b[1] - a[1]],
-                width: if cfg.bounds == Bounds::Walls { 3 } else { 1 },
-                color: edge,
-            });
+            // Four lines (not a frame): each edge is drawn even when the
+            // box is larger than the pane.
+            let (a, b) = (m.at(lo.x, hi.y), m.at(hi.x, lo.y));
+            for (p, q) in [
+                (a, [b[0], a[1]]),
+                ([b[0], a[1]], b),
+                (b, [a[0], b[1]]),
+                ([a[0], b[1]], a),
+            ] {
+                out.line(p, q, w, edge);
+            }
             if view.on("grid") {
-                // The neighbour search's cells: one view radius wide.
-                let r = cfg.model.radius().max(Fx::ONE);
-                let mut x = lo.x;
-                let mut lines = 0;
-                while x <= hi.x && lines < 200 {
-                    out.line(m.at(x, lo.y), m.at(x, hi.y), 1, with_alpha(color::DIM, 70));
-                    x = x.saturating_add(r);
-                    lines += 1;
-                }
-                let mut y = lo.y;
-                while y <= hi.y && lines < 400 {
-                    out.line(m.at(lo.x, y), m.at(hi.x, y), 1, with_alpha(color::DIM, 70));
-                    y = y.saturating_add(r);
-                    lines += 1;
-                }
+                let n = out.count();
+                draw_grid(sim, m, out);
+                out.credit("grid", n);
             }
         }
         Proj::Orbit(_) => {
@@ -538,49 +636,142 @@ fn draw_world(sim: &FlockSim, proj: &Proj, view: &View, out: &mut Scene) {
                         && let (Some((a, _)), Some((b, _))) =
                             (proj.at(corner(i)), proj.at(corner(i | bit)))
                     {
-                        out.line(a, b, 1, edge);
+                        out.line(a, b, w, edge);
                     }
                 }
             }
         }
     }
-    let hl = view.highlighted("obstacle");
-    for (i, o) in cfg.obstacles.iter().enumerate() {
-        let Some((c, d)) = proj.at(o.center) else {
-            continue;
-        };
-        let strong = hl.contains(&(i as u32));
-        let r = proj.len(o.radius, d);
-        if r < 2 {
-            out.push(Shape::Disc {
-                c,
-                r: 3,
-                color: color::ORANGE,
-            });
-        } else {
-            out.push(Shape::Ring {
-                c,
-                r,
-                width: if strong { 4 } else { 2 },
-                color: color::ORANGE,
-            });
-        }
-        if strong {
-            out.text(
-                [c[0] + r + 4, c[1]],
-                view.font(14),
-                color::ORANGE,
-                format!("obstacle {i}"),
-            );
-        }
+    draw_obstacles(sim, proj, view, out);
+}
+
+/// The neighbour search's cells: one view radius wide.
+fn draw_grid(sim: &FlockSim, m: &Map2, out: &mut Scene) {
+    let (lo, hi) = world_box(sim);
+    let r = sim.config().model.radius().max(Fx::ONE);
+    let c = with_alpha(color::DIM, 80);
+    let mut x = lo.x;
+    let mut lines = 0;
+    while x <= hi.x && lines < 200 {
+        out.line(m.at(x, lo.y), m.at(x, hi.y), 1, c);
+        x = x.saturating_add(r);
+        lines += 1;
+    }
+    let mut y = lo.y;
+    while y <= hi.y && lines < 400 {
+        out.line(m.at(lo.x, y), m.at(hi.x, y), 1, c);
+        y = y.saturating_add(r);
+        lines += 1;
     }
 }
 
-/// Rotates a unit direction by a turn in binary-angle units.
-fn turned(dir: Vec3, turn: i64) -> Vec3 {
+fn draw_obstacles(sim: &FlockSim, proj: &Proj, view: &View, out: &mut Scene) {
+    let hl = view.highlighted("obstacle");
+    let focused = view.focused("obstacle");
+    for (i, o) in sim.config().obstacles.iter().enumerate() {
+        let Some((c, d)) = proj.at(o.center) else {
+            continue;
+        };
+        let strong = hl.contains(&(i as u32)) || focused.contains(&(i as u32));
+        let r = proj.len(o.radius, d).max(view.px(6));
+        out.push(Shape::Ring {
+            c,
+            r,
+            width: view.lw(if strong { 5 } else { 3 }, 2),
+            color: color::ORANGE,
+        });
+        out.push(Shape::Disc {
+            c,
+            r: view.px(3).max(2),
+            color: color::ORANGE,
+        });
+        out.text(
+            [c[0] + r + view.px(6), c[1] + view.px(5)],
+            view.font(if strong { 18 } else { 14 }),
+            color::ORANGE,
+            view.name("obstacle", i as u32),
+        );
+    }
+}
+
+/// Rotates a unit direction by a turn in binary-angle units: in the x–y
+/// plane (2-D), or around the vertical axis (3-D, fish swim mostly level).
+fn turned(dir: Vec3, turn: i64, d3: bool) -> Vec3 {
+    if d3 {
+        let flat = crate::num::Vec2::new(dir.x, dir.z);
+        let a = Angle::of(flat).add_turn(turn as i32);
+        let len = Vec3::new(dir.x, Fx::ZERO, dir.z).fast_length();
+        let u = a.unit();
+        return Vec3::new(u.x.saturating_mul(len), dir.y, u.y.saturating_mul(len));
+    }
     let a = Angle::of(crate::num::Vec2::new(dir.x, dir.y)).add_turn(turn as i32);
     let u = a.unit();
     Vec3::new(u.x, u.y, Fx::ZERO)
+}
+
+/// The view radius and the field of view, with the blind zone shaded.
+fn draw_view(sim: &FlockSim, proj: &Proj, id: u32, view: &View, label: bool, out: &mut Scene) {
+    let cfg = sim.config();
+    let b = sim.state().boids[id as usize];
+    let Some((c, d)) = proj.at(b.pos) else { return };
+    let dir = facing(sim, id as usize);
+    let radius = cfg.model.radius();
+    let d3 = cfg.dims == 3;
+    if view.on("view_radius") {
+        let n = out.count();
+        out.push(Shape::Ring {
+            c,
+            r: proj.len(radius, d),
+            width: view.lw(2, 2),
+            color: with_alpha(color::SKY, 190),
+        });
+        out.credit("view_radius", n);
+    }
+    if !view.on("fov") {
+        return;
+    }
+    let half = match &cfg.model {
+        Model::Heading(p) => Some(p.fov_half),
+        Model::Gems(p) => p.view_angle.map(|a| Angle(a.0 / 2)),
+        Model::Weighted(_) => None,
+    };
+    let Some(half) = half.filter(|h| h.0 < Angle::HALF.0) else {
+        return;
+    };
+    let n = out.count();
+    // The blind zone: a fan of thin triangles from one edge of the view,
+    // round the back, to the other.
+    let blind = i64::from(u32::MAX - 2 * half.0) + 1;
+    let steps = 24i64;
+    let edge = |t: i64| proj.at(b.pos + turned(dir, t, d3) * radius).map(|(q, _)| q);
+    let start = i64::from(half.0);
+    for k in 0..steps {
+        let (t0, t1) = (start + blind * k / steps, start + blind * (k + 1) / steps);
+        if let (Some(p), Some(q)) = (edge(t0), edge(t1)) {
+            out.push(Shape::Tri {
+                p: [c, p, q],
+                color: BLIND,
+            });
+        }
+    }
+    // The two edges of the field of view.
+    for s in [1i64, -1] {
+        if let Some(q) = edge(s * i64::from(half.0)) {
+            out.line(c, q, view.lw(2, 2), with_alpha(color::SKY, 220));
+        }
+    }
+    if label
+        && let Some((q, _)) =
+            proj.at(b.pos - dir * (radius * Fx::from_ratio(3, 4).unwrap_or(Fx::HALF)))
+    {
+        out.text(
+            [q[0] - view.px(34), q[1]],
+            view.font(15),
+            color::TEXT,
+            "blind zone",
+        );
+    }
+    out.credit("fov", n);
 }
 
 fn draw_reasoning(
@@ -589,110 +780,135 @@ fn draw_reasoning(
     events: &[FlockEvent],
     id: u32,
     view: &View,
+    first: bool,
     out: &mut Scene,
 ) {
-    let cfg = sim.config();
+    draw_view(sim, proj, id, view, first, out);
     let st = sim.state();
-    let i = id as usize;
-    let b = st.boids[i];
-    let Some((c, d)) = proj.at(b.pos) else { return };
-    let dir = facing(sim, i);
-    let radius = cfg.model.radius();
-    let r_px = proj.len(radius, d);
-
-    if view.on("view_radius") {
-        out.push(Shape::Ring {
-            c,
-            r: r_px,
-            width: 1,
-            color: with_alpha(color::SKY, 160),
-        });
-    }
-    if view.on("fov") {
-        let half = match &cfg.model {
-            Model::Heading(p) => Some(p.fov_half),
-            Model::Gems(p) => p.view_angle.map(|a| Angle(a.0 / 2)),
-            Model::Weighted(_) => None,
-        };
-        if let Some(half) = half.filter(|h| h.0 < Angle::HALF.0) {
-            // The two edges of the field of view; behind them, the blind zone.
-            for s in [1i64, -1] {
-                let e = turned(dir, s * i64::from(half.0));
-                if let Some((q, _)) = proj.at(b.pos + e * radius) {
-                    out.line(c, q, 2, with_alpha(color::SKY, 200));
-                }
-            }
-            if let Some((q, _)) = proj.at(b.pos - dir * (radius / Fx::from_int(2))) {
-                out.text(q, view.font(13), color::DIM, "blind zone");
-            }
-        }
-    }
-    let Some(ex) = explain_of(events, id) else {
-        if events.is_empty() && st.tick > 0 {
-            out.text(
-                [c[0] + 12, c[1] - 12],
-                view.font(13),
-                color::DIM,
-                "(no explain for this tick)",
-            );
-        }
+    let Some((c, _)) = proj.at(st.boids[id as usize].pos) else {
         return;
     };
+    let Some(ex) = explain_of(events, id) else {
+        return;
+    };
+    draw_mates(sim, proj, ex, c, view, out);
+    draw_feelers(sim, proj, ex, id, c, view, out);
+    draw_rules(sim, proj, ex, id, c, view, out);
+    if view.on("clamps") && !ex.clamps.is_empty() {
+        let n = out.count();
+        let text: Vec<String> = ex.clamps.iter().map(clamp_text).collect();
+        out.text(
+            [c[0] + view.px(16), c[1] + view.px(24)],
+            view.font(15),
+            color::VERMILLION,
+            format!("clamped: {}", text.join(", ")),
+        );
+        out.credit("clamps", n);
+    }
+}
+
+/// Neighbours ringed, the nearest mate linked, wall boids as squares.
+fn draw_mates(sim: &FlockSim, proj: &Proj, ex: &BoidExplain, c: P, view: &View, out: &mut Scene) {
+    let st = sim.state();
     if view.on("neighbours") {
-        for &n in &ex.neighbours {
-            if let Some(nb) = st.boids.get(n as usize)
+        let n = out.count();
+        for &m in &ex.neighbours {
+            if let Some(nb) = st.boids.get(m as usize)
                 && let Some((q, _)) = proj.at(nb.pos)
             {
                 out.push(Shape::Ring {
                     c: q,
-                    r: 8,
-                    width: 2,
+                    r: view.px(11),
+                    width: view.lw(2, 2),
                     color: color::SKY,
                 });
             }
         }
+        out.credit("neighbours", n);
     }
     if view.on("nearest")
-        && let Some(n) = ex.nearest
-        && let Some(nb) = st.boids.get(n as usize)
+        && let Some(m) = ex.nearest
+        && let Some(nb) = st.boids.get(m as usize)
         && let Some((q, _)) = proj.at(nb.pos)
     {
-        out.line(c, q, 2, color::SELECTED);
-    }
-    if view.on("feelers")
-        && let Model::Heading(p) = &cfg.model
-    {
-        if let Some((q, _)) = proj.at(b.pos + dir * p.check_distance) {
-            out.line(c, q, 1, with_alpha(color::ORANGE, 160));
-        }
-        for f in &ex.feelers {
-            if let Some(o) = cfg.obstacles.get(f.obstacle as usize)
-                && let Some((q, _)) = proj.at(o.center)
-            {
-                let col = if f.steered {
-                    color::ORANGE
-                } else {
-                    with_alpha(color::DIM, 160)
-                };
-                out.line(c, q, if f.steered { 2 } else { 1 }, col);
-            }
-        }
+        let n = out.count();
+        out.line(c, q, view.lw(3, 2), color::SELECTED);
+        out.credit("nearest", n);
     }
     if view.on("wall_boids") {
+        let n = out.count();
+        let half = view.px(5).max(4);
         for w in &ex.wall_boids {
             if let Some((q, _)) = proj.at(*w) {
-                out.line(c, q, 1, with_alpha(color::SKY, 120));
+                out.line(c, q, view.lw(2, 2), with_alpha(color::SKY, 150));
                 out.push(Shape::Rect {
-                    at: [q[0] - 3, q[1] - 3],
-                    size: [7, 7],
+                    at: [q[0] - half, q[1] - half],
+                    size: [2 * half + 1, 2 * half + 1],
                     color: color::SKY,
                 });
             }
         }
+        out.credit("wall_boids", n);
     }
+}
 
-    // Rule arrows: vectors share one scale (the longest is 70 pixels);
-    // turns point where the rule turns the boid, longer for larger turns.
+/// The heading model's feelers: how far ahead it looks, and a line to each
+/// obstacle it considered (thick where it steered).
+fn draw_feelers(
+    sim: &FlockSim,
+    proj: &Proj,
+    ex: &BoidExplain,
+    id: u32,
+    c: P,
+    view: &View,
+    out: &mut Scene,
+) {
+    let cfg = sim.config();
+    let Model::Heading(p) = &cfg.model else {
+        return;
+    };
+    if !view.on("feelers") {
+        return;
+    }
+    let n = out.count();
+    let b = sim.state().boids[id as usize];
+    let dir = facing(sim, id as usize);
+    // Ahead and, since the article takes the projection's absolute
+    // length, behind too.
+    for s in [Fx::ONE, -Fx::ONE] {
+        if let Some((q, _)) = proj.at(b.pos + dir * (p.check_distance * s)) {
+            out.line(c, q, view.lw(2, 2), with_alpha(color::ORANGE, 150));
+        }
+    }
+    for f in &ex.feelers {
+        if let Some(o) = cfg.obstacles.get(f.obstacle as usize)
+            && let Some((q, _)) = proj.at(o.center)
+        {
+            let col = if f.steered {
+                color::ORANGE
+            } else {
+                with_alpha(color::DIM, 180)
+            };
+            out.line(c, q, view.lw(if f.steered { 4 } else { 2 }, 2), col);
+        }
+    }
+    out.credit("feelers", n);
+}
+
+/// Each rule's contribution as an arrow, and the steering applied. Vectors
+/// share one scale (the longest is 90 pixels at scale 100); turns point
+/// where the rule turns the boid, longer for larger turns.
+fn draw_rules(
+    sim: &FlockSim,
+    proj: &Proj,
+    ex: &BoidExplain,
+    id: u32,
+    c: P,
+    view: &View,
+    out: &mut Scene,
+) {
+    let dir = facing(sim, id as usize);
+    let d3 = sim.config().dims == 3;
     let longest = ex
         .rules
         .iter()
@@ -710,57 +926,53 @@ fn draw_reasoning(
         .filter_map(|h| h.strip_prefix("rule:"))
         .collect();
     let arrow = |out: &mut Scene, s: Steer, col: Rgba, strong: bool| {
-        let w = if strong { 4 } else { 2 };
-        match s {
+        let w = view.lw(if strong { 6 } else { 4 }, 3);
+        let head = view.px(if strong { 16 } else { 13 }).max(10);
+        let len = match s {
             Steer::Vector(v) if !v.is_zero() && longest > Fx::ZERO => {
-                let unit = v.fast_normalize();
                 let frac = v.fast_length().checked_div(longest).unwrap_or(Fx::ONE);
-                let len = (frac.mul_int(70)).round_int().max(6);
-                let (dx, dy) = unit2(proj.rot(unit));
-                let e = [
-                    c[0] + dx.mul_int(len.into()).round_int(),
-                    c[1] + dy.mul_int(len.into()).round_int(),
-                ];
-                out.arrow(c, e, w, 8, col);
+                let len = frac
+                    .mul_int(i64::from(view.px(90)))
+                    .round_int()
+                    .max(view.px(18));
+                Some((unit2(proj.rot(v.fast_normalize())), len))
             }
             Steer::Turn(t) if t != 0 => {
+                // The new direction: the turn itself, at most 90° drawn
+                // (turns past that are told by the length and the panel).
                 let deg = ((t.unsigned_abs() as u128 * 360) >> 32) as i32;
-                let len = 18 + deg.min(60);
-                let e3 = turned(dir, t.signum() * (1i64 << 29).min(t.abs()).max(1 << 26));
-                let (dx, dy) = unit2(proj.rot(e3));
-                let e = [
-                    c[0] + dx.mul_int(len.into()).round_int(),
-                    c[1] + dy.mul_int(len.into()).round_int(),
-                ];
-                out.arrow(c, e, w, 8, col);
+                let shown = t.signum() * t.abs().clamp(1 << 26, 1 << 30);
+                let e3 = turned(dir, shown, d3);
+                Some((unit2(proj.rot(e3)), view.px(26 + deg.min(90) * 2 / 3)))
             }
-            _ => {}
+            _ => None,
+        };
+        if let Some(((dx, dy), len)) = len {
+            let e = [
+                c[0] + dx.mul_int(len.into()).round_int(),
+                c[1] + dy.mul_int(len.into()).round_int(),
+            ];
+            out.arrow(c, e, w, head, col);
         }
     };
     for (rule, s) in &ex.rules {
         let name = rule_name(*rule);
         if view.on(name) {
+            let n = out.count();
             arrow(out, *s, rule_color(*rule), hl_rules.contains(&name));
+            out.credit(name, n);
         }
     }
     if view.on("steering") {
-        arrow(out, ex.steering, color::TEXT, false);
-    }
-    if view.on("clamps") && !ex.clamps.is_empty() {
-        let text: Vec<String> = ex.clamps.iter().map(clamp_text).collect();
-        out.text(
-            [c[0] + 12, c[1] + 18],
-            view.font(13),
-            color::VERMILLION,
-            text.join(", "),
+        let n = out.count();
+        arrow(
+            out,
+            ex.steering,
+            color::TEXT,
+            hl_rules.contains(&"steering"),
         );
+        out.credit("steering", n);
     }
-    out.text(
-        [c[0] + 12, c[1] - 10],
-        view.font(13),
-        color::SELECTED,
-        format!("#{id}"),
-    );
 }
 
 fn clamp_text(c: &Clamp) -> String {
@@ -774,18 +986,32 @@ fn clamp_text(c: &Clamp) -> String {
     }
 }
 
-fn steer_text(s: &Steer) -> String {
+/// A turn in degrees with its side: `120.0° left`, `22.5° right`.
+fn turn_text(t: i64) -> String {
+    let tenths = (t as i128 * 3600 + (1 << 31)).div_euclid(1 << 32);
+    let side = match tenths.signum() {
+        1 => " left",
+        -1 => " right",
+        _ => "",
+    };
+    let m = tenths.unsigned_abs();
+    format!("{}.{}°{side}", m / 10, m % 10)
+}
+
+fn steer_text(s: &Steer, d3: bool) -> String {
     match s {
-        Steer::Turn(_) => s.to_string(),
-        Steer::Vector(v) => format!("({}, {}, {})", fx2(v.x), fx2(v.y), fx2(v.z)),
+        Steer::Turn(t) => turn_text(*t),
+        Steer::Vector(v) if d3 => format!("({}, {}, {})", fx2(v.x), fx2(v.y), fx2(v.z)),
+        Steer::Vector(v) => format!("({}, {})", fx2(v.x), fx2(v.y)),
     }
 }
 
-fn inspector(sim: &FlockSim, events: &[FlockEvent], id: u32) -> Panel {
+fn inspector(sim: &FlockSim, events: &[FlockEvent], ahead: bool, id: u32, view: &View) -> Panel {
     let st = sim.state();
     let b = st.boids[id as usize];
+    let d3 = sim.config().dims == 3;
     let v3 = |v: Vec3| {
-        if sim.config().dims == 3 {
+        if d3 {
             format!("({}, {}, {})", fx2(v.x), fx2(v.y), fx2(v.z))
         } else {
             format!("({}, {})", fx2(v.x), fx2(v.y))
@@ -793,54 +1019,64 @@ fn inspector(sim: &FlockSim, events: &[FlockEvent], id: u32) -> Panel {
     };
     let mut lines = vec![
         format!("pos {}", v3(b.pos)),
-        format!("vel {}", v3(b.vel)),
-        format!("speed {}", fx2(b.vel.fast_length())),
+        format!("vel {}   speed {}", v3(b.vel), fx2(b.vel.fast_length())),
     ];
     if let ModelState::Heading { heading } = &st.model {
         lines.push(format!(
-            "heading {}°",
+            "heading {}° (0° = +x, counter-clockwise)",
             fx2(heading[id as usize].to_degrees())
         ));
     }
-    match explain_of(events, id) {
-        None => lines.push("(step to see its reasoning)".into()),
-        Some(ex) => {
-            let shown: Vec<String> = ex.neighbours.iter().take(10).map(u32::to_string).collect();
-            lines.push(format!(
-                "sees {} mate{}: {}{}",
-                ex.neighbours.len(),
-                if ex.neighbours.len() == 1 { "" } else { "s" },
-                shown.join(" "),
-                if ex.neighbours.len() > 10 { " …" } else { "" }
-            ));
-            if let Some(n) = ex.nearest {
-                lines.push(format!("nearest: #{n}"));
-            }
-            for (r, s) in &ex.rules {
-                lines.push(format!("{:<10} {}", rule_name(*r), steer_text(s)));
-            }
-            for f in &ex.feelers {
-                lines.push(format!(
-                    "feeler obstacle {}: ahead {}, off {}{}",
-                    f.obstacle,
-                    fx2(f.projection),
-                    fx2(f.perpendicular),
-                    if f.steered { " → steers" } else { "" }
-                ));
-            }
-            if !ex.wall_boids.is_empty() {
-                lines.push(format!("wall boids: {}", ex.wall_boids.len()));
-            }
-            for c in &ex.clamps {
-                lines.push(format!("clamp: {}", clamp_text(c)));
-            }
-            lines.push(format!("steering {}", steer_text(&ex.steering)));
-        }
+    if let Some(ex) = explain_of(events, id) {
+        lines.push(if ahead {
+            format!("the coming step (tick {} → {}):", st.tick, st.tick + 1)
+        } else {
+            format!(
+                "the step into this tick ({} → {}):",
+                st.tick.saturating_sub(1),
+                st.tick
+            )
+        });
+        reasoning_lines(ex, d3, &mut lines);
     }
     Panel {
-        title: format!("boid #{id}"),
+        title: view.name("boid", id),
         lines,
     }
+}
+
+/// What a boid saw and each rule's contribution, for the inspector.
+fn reasoning_lines(ex: &BoidExplain, d3: bool, lines: &mut Vec<String>) {
+    let shown: Vec<String> = ex.neighbours.iter().take(10).map(u32::to_string).collect();
+    lines.push(format!(
+        "sees {} mate{}: {}{}",
+        ex.neighbours.len(),
+        if ex.neighbours.len() == 1 { "" } else { "s" },
+        shown.join(" "),
+        if ex.neighbours.len() > 10 { " …" } else { "" }
+    ));
+    if let Some(n) = ex.nearest {
+        lines.push(format!("nearest: boid {n}"));
+    }
+    for (r, s) in &ex.rules {
+        lines.push(format!("{}\t{}", rule_name(*r), steer_text(s, d3)));
+    }
+    for f in &ex.feelers {
+        lines.push(format!(
+            "obstacle {}: ahead {}, off {}{}",
+            f.obstacle,
+            fx2(f.projection),
+            fx2(f.perpendicular),
+            if f.steered { " → steers" } else { "" }
+        ));
+    }
+    if !ex.wall_boids.is_empty() {
+        lines.push(format!("wall boids: {}", ex.wall_boids.len()));
+    }
+    for c in &ex.clamps {
+        lines.push(format!("clamp: {}", clamp_text(c)));
+    }
+    lines.push(format!("steering\t{}", steer_text(&ex.steering, d3)));
 }
 
 /// The world point under a screen pixel of a 2-D flock (where a dropped

@@ -1,20 +1,38 @@
-//! Line-of-sight and chase scenes: the grid, the ideal line, the cells of
-//! the plan and those walked so far, the error term table and the formula
-//! with numbers filled in, line of sight with the first blocking cell, the
-//! chasers (discs) and targets (rings).
+//! Line-of-sight and chase scenes: the grid, the ideal line and the cells
+//! of each chaser's coming plan, the cells each has walked (its own
+//! colour), the error-term table and the formula with numbers filled in,
+//! line of sight as the cells of each line (chaser → target, target →
+//! chaser) with the first blocking cell crossed and the cells where the two
+//! directions differ marked, the chasers (discs) and targets (rings) with
+//! their names.
+//!
+//! The plan shown is the one the chaser follows at the *coming* step
+//! ([`LineSim::coming_plan`]): at tick 0, before anyone moved, it is the
+//! line each chaser is about to walk; a chaser that recomputes every tick
+//! shows the fresh line from where it stands; after a target moved, the
+//! new line.
 
-use super::{Camera, Frame, P, Panel, Scene, Shape, View, color, with_alpha};
-use crate::sim::line::{Line, LineEvent, LineSim, Status, Step};
+use super::{Camera, Frame, P, Panel, Rgba, Scene, Shape, View, color, with_alpha};
+use crate::sim::line::{Line, LineEvent, LineSim, Status, Step, Stepper};
 use crate::sim::{AnySim, Cell, Grid, Sim};
+
+/// Each chaser's colour, by id (cycled): its disc, plan and walked cells.
+const CHASER: [Rgba; 4] = [color::ORANGE, color::PURPLE, color::BLUE, color::VERMILLION];
+
+/// A chaser's colour.
+pub fn chaser_color(i: usize) -> Rgba {
+    CHASER[i % CHASER.len()]
+}
 
 /// Cell size and top-left of the map in the viewport.
 fn layout(grid: &Grid, cam: &Camera) -> (i32, P) {
-    let vp = cam.viewport;
-    let (gw, gh) = (grid.width() as i32, grid.height() as i32);
-    let cell = ((vp.w - 16) / gw).min((vp.h - 16) / gh).max(1);
-    (
-        cell,
-        [vp.x + (vp.w - cell * gw) / 2, vp.y + (vp.h - cell * gh) / 2],
+    super::grid_layout(
+        grid.width() as i32,
+        grid.height() as i32,
+        cam.viewport,
+        8,
+        cam.zoom,
+        cam.center,
     )
 }
 
@@ -47,17 +65,28 @@ fn walked(line: &Line, done: u64) -> Vec<Step> {
     line.stepper().take(done as usize).collect()
 }
 
+/// The chasers whose plans and tables are drawn: the selected one, else
+/// the beat's focus, else its highlights, else all.
+fn focus(sim: &LineSim, view: &View) -> Vec<usize> {
+    let n = sim.state().chasers.len();
+    let f: Vec<usize> = view
+        .focused("chaser")
+        .into_iter()
+        .map(|i| i as usize)
+        .filter(|&i| i < n)
+        .collect();
+    if f.is_empty() { (0..n).collect() } else { f }
+}
+
 pub(super) fn build(sim: &LineSim, frame: &Frame, view: &View, cam: &Camera, out: &mut Scene) {
-    let cfg = sim.config();
-    let st = sim.state();
-    let grid = &cfg.grid;
+    let grid = &sim.config().grid;
     let (cell, o) = layout(grid, cam);
-    let (w, h) = (grid.width() as i32, grid.height() as i32);
+    let g = Geo { o, cell };
     let events: &[LineEvent] = match frame.explain {
         super::Explain::Line(e) => e,
         _ => &[],
     };
-
+    let n = out.count();
     super::terrain(
         out,
         grid,
@@ -65,189 +94,293 @@ pub(super) fn build(sim: &LineSim, frame: &Frame, view: &View, cam: &Camera, out
         cell,
         &super::TerrainStyle {
             heights: view.on("heights"),
-            numbers_from: 16,
+            numbers_from: if view.on("heights") { view.px(22) } else { 0 },
+            number_px: view.font(16),
             flat: 52,
             gap: false,
             zeros: false,
-            number_at: |cell| [3, cell - 4],
+            number_at: |cell| [cell / 8, cell - cell / 8],
         },
     );
+    if view.on("heights") {
+        out.credit("heights", n);
+    }
     if view.on("grid") {
-        for x in 0..=w {
-            out.line(
-                [o[0] + x * cell, o[1]],
-                [o[0] + x * cell, o[1] + h * cell],
-                1,
-                with_alpha(color::DIM, 90),
-            );
-        }
-        for y in 0..=h {
-            out.line(
-                [o[0], o[1] + y * cell],
-                [o[0] + w * cell, o[1] + y * cell],
-                1,
-                with_alpha(color::DIM, 90),
-            );
-        }
+        let n = out.count();
+        draw_grid(grid, g, out);
+        out.credit("grid", n);
     }
-
-    let focus: Vec<usize> = match view.selected {
-        Some(s) if (s as usize) < st.chasers.len() => vec![s as usize],
-        _ => {
-            let hl = view.highlighted("chaser");
-            if hl.is_empty() {
-                (0..st.chasers.len()).collect()
-            } else {
-                hl.into_iter()
-                    .map(|i| i as usize)
-                    .filter(|&i| i < st.chasers.len())
-                    .collect()
-            }
+    let focus = focus(sim, view);
+    if view.on("walked") {
+        let n = out.count();
+        for (i, walk) in frame.walks.iter().enumerate() {
+            draw_walk(walk, i, g, view, out);
         }
-    };
-
+        out.credit("walked", n);
+    }
     for &i in &focus {
-        let c = &st.chasers[i];
-        let Some(plan) = &c.plan else { continue };
-        let line = plan.line();
-        if view.on("plan") {
-            let left = (cfg.max_path as u64).saturating_sub(plan.done()) as usize;
-            for s in plan.take(left) {
-                out.push(Shape::Frame {
-                    at: [o[0] + s.cell.x * cell + 2, o[1] + s.cell.y * cell + 2],
-                    size: [cell - 4, cell - 4],
-                    width: 2,
-                    color: color::ORANGE,
-                });
-            }
-        }
-        if view.on("walked") {
-            for s in walked(line, plan.done()) {
-                let m = cell / 5;
-                out.push(Shape::Rect {
-                    at: [o[0] + s.cell.x * cell + m, o[1] + s.cell.y * cell + m],
-                    size: [cell - 2 * m, cell - 2 * m],
-                    color: color::ORANGE,
-                });
-            }
-        }
-        if view.on("ideal_line") {
-            out.line(
-                center(o, cell, line.from),
-                center(o, cell, line.to),
-                2,
-                color::SKY,
-            );
-        }
+        draw_plan(sim, i, g, view, out);
     }
-
-    // Line of sight, both ways.
     for &i in &focus {
-        let c = &st.chasers[i];
-        let Some(t) = cfg
-            .chasers
-            .get(i)
-            .and_then(|cc| st.targets.get(cc.target as usize))
-        else {
-            continue;
-        };
-        for (on, sight, from, to, offset) in [
-            (view.on("sight"), c.sight, c.pos, *t, 0),
-            (view.on("sight_back"), c.sight_back, *t, c.pos, 3),
-        ] {
-            if !on {
-                continue;
-            }
-            let a = center(o, cell, from);
-            let a = [a[0] + offset, a[1] + offset];
-            match sight.blocker {
-                None if sight.visible => {
-                    let b = center(o, cell, to);
-                    out.line(a, [b[0] + offset, b[1] + offset], 2, color::GREEN);
-                }
-                Some(bl) => {
-                    let b = center(o, cell, bl);
-                    out.line(a, [b[0] + offset, b[1] + offset], 2, color::VERMILLION);
-                    let r = cell / 2 - 2;
-                    out.line(
-                        [b[0] - r, b[1] - r],
-                        [b[0] + r, b[1] + r],
-                        4,
-                        color::VERMILLION,
-                    );
-                    out.line(
-                        [b[0] - r, b[1] + r],
-                        [b[0] + r, b[1] - r],
-                        4,
-                        color::VERMILLION,
-                    );
-                }
-                None => {}
-            }
-        }
+        draw_sight(sim, i, g, view, out);
     }
-
     super::cell_marks(out, grid, o, cell, view);
+    draw_actors(sim, g, view, out);
+    panels(sim, &focus, events, view, out);
+    out.legend.extend([
+        (
+            color::ORANGE,
+            "chaser (disc), its plan (frames) and walk".to_owned(),
+        ),
+        (color::SKY, "target (ring)".to_owned()),
+        (color::GREEN, "line of sight, clear".to_owned()),
+        (color::VERMILLION, "line of sight, blocked (×)".to_owned()),
+    ]);
+}
 
-    // Targets (rings) and chasers (discs) on top.
+/// Where the grid is on screen.
+#[derive(Clone, Copy)]
+struct Geo {
+    o: P,
+    cell: i32,
+}
+
+impl Geo {
+    fn corner(&self, c: Cell) -> P {
+        [self.o[0] + c.x * self.cell, self.o[1] + c.y * self.cell]
+    }
+
+    fn center(&self, c: Cell) -> P {
+        center(self.o, self.cell, c)
+    }
+
+    /// A filled square inside a cell, inset by `m` pixels on every side.
+    fn inset(&self, c: Cell, m: i32, color: Rgba) -> Shape {
+        let at = self.corner(c);
+        Shape::Rect {
+            at: [at[0] + m, at[1] + m],
+            size: [self.cell - 2 * m, self.cell - 2 * m],
+            color,
+        }
+    }
+}
+
+fn draw_grid(grid: &Grid, g: Geo, out: &mut Scene) {
+    let (w, h) = (grid.width() as i32, grid.height() as i32);
+    let c = with_alpha(color::DIM, 100);
+    for x in 0..=w {
+        let a = g.corner(Cell::new(x, 0));
+        out.line(a, [a[0], a[1] + h * g.cell], 1, c);
+    }
+    for y in 0..=h {
+        let a = g.corner(Cell::new(0, y));
+        out.line(a, [a[0] + w * g.cell, a[1]], 1, c);
+    }
+}
+
+/// The cells a chaser stood on, in its colour, joined in order: the
+/// first chaser's squares outermost, each later one's smaller, so cells
+/// two chasers share show both.
+fn draw_walk(walk: &[Cell], i: usize, g: Geo, view: &View, out: &mut Scene) {
+    let col = chaser_color(i);
+    let m = g.cell / 6 + (i % 4) as i32 * g.cell / 10;
+    for &c in walk {
+        out.push(g.inset(c, m, col));
+    }
+    for pair in walk.windows(2) {
+        out.line(g.center(pair[0]), g.center(pair[1]), view.lw(3, 2), col);
+    }
+}
+
+/// Chaser `i`'s coming plan: the cells left to walk (frames), the ideal
+/// line from its start to its end.
+fn draw_plan(sim: &LineSim, i: usize, g: Geo, view: &View, out: &mut Scene) {
+    let Some(plan) = sim.coming_plan(i) else {
+        return;
+    };
+    let col = chaser_color(i);
+    if view.on("plan") {
+        let n = out.count();
+        let left = (sim.config().max_path as u64).saturating_sub(plan.done()) as usize;
+        let m = g.cell / 10 + 1;
+        for s in plan.take(left) {
+            let at = g.corner(s.cell);
+            out.push(Shape::Frame {
+                at: [at[0] + m, at[1] + m],
+                size: [g.cell - 2 * m, g.cell - 2 * m],
+                width: view.lw(3, 2),
+                color: col,
+            });
+        }
+        out.credit("plan", n);
+    }
+    if view.on("ideal_line") {
+        let n = out.count();
+        let line = plan.line();
+        out.line(
+            g.center(line.from),
+            g.center(line.to),
+            view.lw(3, 2),
+            color::SKY,
+        );
+        out.credit("ideal_line", n);
+    }
+}
+
+/// Line of sight both ways: the cells each line passes, up to and
+/// including the first that blocks it (crossed), as dots on the left of
+/// the cell (chaser → target) and on the right (target → chaser); cells
+/// only one of the two lines passes are framed.
+fn draw_sight(sim: &LineSim, i: usize, g: Geo, view: &View, out: &mut Scene) {
+    let (c, t) = ends(sim, i);
+    let st = &sim.state().chasers[i];
+    let there: Vec<Cell> = Line::new(c, t).stepper().map(|s| s.cell).collect();
+    let back: Vec<Cell> = Line::new(t, c).stepper().map(|s| s.cell).collect();
+    let r = (g.cell / 7).max(view.px(3));
+    for (overlay, sight, cells, other, dx) in [
+        ("sight", st.sight, &there, &back, -g.cell / 5),
+        ("sight_back", st.sight_back, &back, &there, g.cell / 5),
+    ] {
+        if !view.on(overlay) {
+            continue;
+        }
+        let n = out.count();
+        let (from, to) = if overlay == "sight" { (c, t) } else { (t, c) };
+        let col = if sight.visible {
+            color::GREEN
+        } else {
+            color::VERMILLION
+        };
+        let end = sight.blocker.unwrap_or(to);
+        let a = g.center(from);
+        let b = g.center(end);
+        out.line([a[0] + dx, a[1]], [b[0] + dx, b[1]], view.lw(2, 2), col);
+        for &cell in cells.iter() {
+            let p = g.center(cell);
+            out.push(Shape::Disc {
+                c: [p[0] + dx, p[1]],
+                r,
+                color: col,
+            });
+            if !other.contains(&cell) && cell != from {
+                out.push(Shape::Frame {
+                    at: g.corner(cell),
+                    size: [g.cell, g.cell],
+                    width: view.lw(2, 2),
+                    color: color::SELECTED,
+                });
+            }
+            if Some(cell) == sight.blocker {
+                cross(out, p, g.cell / 2 - 2, view.lw(5, 3), color::VERMILLION);
+                break;
+            }
+        }
+        out.credit(overlay, n);
+    }
+}
+
+/// Chaser `i`'s cell and its target's.
+fn ends(sim: &LineSim, i: usize) -> (Cell, Cell) {
+    let st = sim.state();
+    let t = sim.config().chasers[i].target as usize;
+    (st.chasers[i].pos, st.targets[t])
+}
+
+fn cross(out: &mut Scene, p: P, r: i32, w: u16, col: Rgba) {
+    out.line([p[0] - r, p[1] - r], [p[0] + r, p[1] + r], w, col);
+    out.line([p[0] - r, p[1] + r], [p[0] + r, p[1] - r], w, col);
+}
+
+/// Targets (rings) and chasers (discs in their colours), named.
+fn draw_actors(sim: &LineSim, g: Geo, view: &View, out: &mut Scene) {
+    let st = sim.state();
     let hl_t = view.highlighted("target");
+    let label = view.font(18);
     for (i, t) in st.targets.iter().enumerate() {
-        let p = center(o, cell, *t);
+        let p = g.center(*t);
+        let strong = hl_t.contains(&(i as u32)) || view.focused("target").contains(&(i as u32));
         out.push(Shape::Ring {
             c: p,
-            r: (cell * 2 / 5).max(3),
-            width: if hl_t.contains(&(i as u32)) { 5 } else { 3 },
+            r: (g.cell * 2 / 5).max(view.px(8)),
+            width: view.lw(if strong { 6 } else { 4 }, 3),
             color: color::SKY,
         });
         out.text(
-            [p[0] + cell / 2, p[1] - cell / 2],
-            view.font(13),
+            [p[0] + g.cell / 2 + 2, p[1] - g.cell / 4],
+            label,
             color::SKY,
-            format!("T{i}"),
+            view.name("target", i as u32),
         );
     }
     let hl_c = view.highlighted("chaser");
     for (i, c) in st.chasers.iter().enumerate() {
-        let p = center(o, cell, c.pos);
+        let p = g.center(c.pos);
         let strong = hl_c.contains(&(i as u32)) || view.selected == Some(i as u32);
+        let r = (g.cell / 3).max(view.px(7));
+        if strong {
+            out.push(Shape::Disc {
+                c: p,
+                r: r + view.px(4),
+                color: color::SELECTED,
+            });
+        }
         out.push(Shape::Disc {
             c: p,
-            r: (cell / 3).max(3),
-            color: if strong {
-                color::SELECTED
-            } else {
-                color::VERMILLION
-            },
+            r,
+            color: chaser_color(i),
         });
+        // Chasers that share a cell fan their names out below it.
+        let same = st.chasers[..i].iter().filter(|o| o.pos == c.pos).count() as i32;
         out.text(
-            [p[0] + cell / 2, p[1] + cell / 2 + 8],
-            view.font(13),
-            color::VERMILLION,
-            format!("C{i}"),
+            [
+                p[0] - g.cell / 4 + same * view.px(14),
+                p[1] + g.cell / 2 + i32::from(label),
+            ],
+            label,
+            chaser_color(i),
+            view.name("chaser", i as u32),
         );
     }
+}
 
-    // Panels.
+fn status_text(s: Status, max_path: u32) -> String {
+    match s {
+        Status::Ready => "ready".to_owned(),
+        Status::Walking => "walking".to_owned(),
+        Status::Arrived => "arrived".to_owned(),
+        Status::Blocked { wall } => format!("blocked by the wall at {wall}"),
+        Status::PlanExhausted => format!("stopped after {max_path} cells"),
+    }
+}
+
+fn panels(sim: &LineSim, focus: &[usize], events: &[LineEvent], view: &View, out: &mut Scene) {
+    let cfg = sim.config();
+    let st = sim.state();
     let mut status = Panel {
         title: format!("line of sight · tick {}", st.tick),
         lines: Vec::new(),
     };
     for (i, (c, cc)) in st.chasers.iter().zip(&cfg.chasers).enumerate() {
-        let s = match c.status {
-            Status::Ready => "ready".to_owned(),
-            Status::Walking => "walking".to_owned(),
-            Status::Arrived => "arrived".to_owned(),
-            Status::Blocked { wall } => format!("blocked by the wall at {wall}"),
-            Status::PlanExhausted => format!("stopped after {} cells", cfg.max_path),
-        };
+        let (name, tname) = (
+            view.name("chaser", i as u32),
+            view.name("target", cc.target),
+        );
         let sees = match (c.sight.visible, c.sight.blocker) {
-            (true, _) => "sees its target".to_owned(),
+            (true, _) => format!("sees {tname}"),
             (false, Some(b)) => format!("sight blocked at {b}"),
-            (false, None) => "cannot see".to_owned(),
+            (false, None) => format!("cannot see {tname}"),
         };
-        status
-            .lines
-            .push(format!("C{i} at {} → T{}: {s}; {sees}", c.pos, cc.target));
+        let back = if c.sight_back.visible {
+            format!("{tname} sees {name}")
+        } else {
+            format!("{tname} does not see {name}")
+        };
+        status.lines.push(format!(
+            "{name} at {} → {tname} {}: {}; {sees}; {back}",
+            c.pos,
+            st.targets[cc.target as usize],
+            status_text(c.status, cfg.max_path)
+        ));
     }
     for e in events {
         if let LineEvent::TargetMoved {
@@ -258,94 +391,114 @@ pub(super) fn build(sim: &LineSim, frame: &Frame, view: &View, cam: &Camera, out
         } = e
         {
             status.lines.push(format!(
-                "T{target} moved {from} → {to}{}",
+                "{} moved {from} → {to}{}",
+                view.name("target", *target),
                 if *random { " (random)" } else { "" }
             ));
         }
     }
     out.panels.push(status);
-
-    let emphasise = |on: bool| if on { "▶ " } else { "  " };
     for &i in focus.iter().take(2) {
-        let Some(plan) = &st.chasers[i].plan else {
+        let Some(plan) = sim.coming_plan(i) else {
             continue;
         };
-        let line = plan.line();
-        let (major, minor, mj, mn) = if line.x_major() {
-            (line.dx, line.dy, "dx", "dy")
-        } else {
-            (line.dy, line.dx, "dy", "dx")
-        };
+        let name = view.name("chaser", i as u32);
         if view.on("formula") {
-            let mut lines = vec![
-                format!(
-                    "line {} → {}: dx = {}, dy = {} ({}-major)",
-                    line.from,
-                    line.to,
-                    line.dx,
-                    line.dy,
-                    if line.x_major() { "x" } else { "y" }
-                ),
-                format!(
-                    "{}f₀ = 2·{mn} − {mj} = 2·{minor} − {major} = {}",
-                    emphasise(view.highlight.iter().any(|h| h == "error_term")),
-                    line.f0()
-                ),
-                format!("f < 0: major step only, f += 2·{mn} = {}", 2 * minor),
-                format!(
-                    "f ≥ 0: major and minor step, f += 2·{mn} − 2·{mj} = {}",
-                    2 * minor - 2 * major
-                ),
-            ];
-            if let Some(next) = plan.peek() {
-                lines.push(format!(
-                    "{}next: f = {} {} → {}, f becomes {}",
-                    emphasise(
-                        view.highlight.iter().any(|h| h == "minor_step") && next.minor_stepped
-                    ),
-                    next.f_before,
-                    if next.minor_stepped { "≥ 0" } else { "< 0" },
-                    next.cell,
-                    next.f_after
-                ));
-            } else {
-                lines.push("the plan is walked to its end".into());
-            }
-            out.panels.push(Panel {
-                title: format!("Bresenham · C{i}"),
-                lines,
-            });
+            let n = out.count();
+            out.panels.push(formula(&plan, &name, view));
+            out.credit("formula", n);
         }
         if view.on("error_table") {
-            let steps = walked(line, plan.done());
-            let mut lines = vec!["step  f before  decision          f after".to_owned()];
-            let skip = steps.len().saturating_sub(12);
-            if skip > 0 {
-                lines.push(format!("… {skip} earlier steps"));
-            }
-            for s in steps.iter().skip(skip) {
-                lines.push(format!(
-                    "{:>4}  {:>8}  {:<16}  {:>7}",
-                    s.index,
-                    s.f_before,
-                    if s.minor_stepped {
-                        format!("minor → {}", s.cell)
-                    } else {
-                        format!("major → {}", s.cell)
-                    },
-                    s.f_after
-                ));
-            }
-            out.panels.push(Panel {
-                title: format!("error term · C{i}"),
-                lines,
-            });
+            let n = out.count();
+            out.panels.push(error_table(&plan, &name, view));
+            out.credit("error_table", n);
         }
     }
-    out.legend.extend([
-        (color::VERMILLION, "chaser (disc)".to_owned()),
-        (color::SKY, "target (ring)".to_owned()),
-        (color::ORANGE, "plan / walked".to_owned()),
-        (color::GREEN, "visible".to_owned()),
-    ]);
+}
+
+/// Bresenham's rule for a plan, with its numbers filled in, and the
+/// coming step's decision.
+fn formula(plan: &Stepper, name: &str, view: &View) -> Panel {
+    let line = plan.line();
+    let (major, minor, mj, mn) = if line.x_major() {
+        (line.dx, line.dy, "dx", "dy")
+    } else {
+        (line.dy, line.dx, "dy", "dx")
+    };
+    let mark = |on: bool| if on { "▶ " } else { "" };
+    let mut lines = vec![
+        format!(
+            "line {} → {}: dx = {}, dy = {}, {}-major",
+            line.from,
+            line.to,
+            line.dx,
+            line.dy,
+            if line.x_major() { "x" } else { "y" }
+        ),
+        format!(
+            "{}start: f = 2·{mn} − {mj} = 2·{minor} − {major} = {}",
+            mark(view.highlight.iter().any(|h| h == "error_term")),
+            line.f0()
+        ),
+        format!("f < 0: major step only; f += 2·{mn} = {}", 2 * minor),
+        format!(
+            "f ≥ 0: major and minor step; f += 2·{mn} − 2·{mj} = {}",
+            2 * minor - 2 * major
+        ),
+    ];
+    match plan.peek() {
+        Some(next) => lines.push(format!(
+            "{}next (step {}): f = {} {} → {}, then f = {}",
+            mark(view.highlight.iter().any(|h| h == "minor_step") && next.minor_stepped),
+            next.index,
+            next.f_before,
+            if next.minor_stepped {
+                "≥ 0: both axes"
+            } else {
+                "< 0: major axis only"
+            },
+            next.cell,
+            next.f_after
+        )),
+        None => lines.push("the plan is walked to its end".into()),
+    }
+    Panel {
+        title: format!("Bresenham · {name}"),
+        lines,
+    }
+}
+
+/// The error-term table of a plan: the steps taken, then the coming one.
+fn error_table(plan: &Stepper, name: &str, view: &View) -> Panel {
+    let steps = walked(plan.line(), plan.done());
+    let mut lines = vec!["step\tf before\tdecision\tcell\tf after".to_owned()];
+    let skip = steps.len().saturating_sub(12);
+    if skip > 0 {
+        lines.push(format!("… {skip} earlier steps"));
+    }
+    let row = |s: &Step, mark: &str| {
+        format!(
+            "{mark}{}\t{}\t{}\t{}\t{}",
+            s.index,
+            s.f_before,
+            if s.minor_stepped {
+                "f ≥ 0: both"
+            } else {
+                "f < 0: major"
+            },
+            s.cell,
+            s.f_after
+        )
+    };
+    for s in steps.iter().skip(skip) {
+        lines.push(row(s, ""));
+    }
+    if let Some(next) = plan.peek() {
+        let emphasise = view.highlight.iter().any(|h| h == "error_term");
+        lines.push(row(&next, if emphasise { "▶ next " } else { "next " }));
+    }
+    Panel {
+        title: format!("error term · {name}"),
+        lines,
+    }
 }

@@ -13,13 +13,25 @@
 //! common colour-vision deficiencies, and every state that matters is told
 //! by shape as well as colour (open cells are rings, closed cells filled
 //! squares, walls crossed, blocked sight a cross on the blocker).
+//!
+//! Sizes follow the classroom rules (see `CLASSROOM.md`) at a 1280×720
+//! window and scale with [`View::scale`]: labels at least 12 px, numbers in
+//! cells at least 14 px, lines at least 2 px, arrows 3 px with 10-px heads,
+//! the focused entity at least 24 px across and every other one 10 px.
+//!
+//! Which way is up: grids (path, line) are drawn as their maps are written,
+//! x to the right and y down the rows, (0,0) top left; flock worlds are
+//! drawn as in mathematics, x to the right and y **up**, headings measured
+//! counter-clockwise from +x, so a positive turn is a turn to the left on
+//! screen — as in the articles' own pictures and the ASCII pictures of
+//! `flockstep run --narrate`.
 #![deny(clippy::float_arithmetic)]
 
 mod flock;
 mod line;
 mod path;
 
-use crate::num::{Angle, Fx};
+use crate::num::{Angle, Fx, Vec3};
 use crate::sim::flock::FlockEvent;
 use crate::sim::line::LineEvent;
 use crate::sim::path::PathEvent;
@@ -161,6 +173,10 @@ pub struct Scene {
     pub panels: Vec<Panel>,
     /// What each colour means (rule arrows, cell states).
     pub legend: Vec<(Rgba, String)>,
+    /// How many shapes and panels each overlay drew (an overlay a beat
+    /// lists that draws nothing is a lesson whose words and picture
+    /// disagree; a test checks every beat).
+    pub drawn: std::collections::BTreeMap<&'static str, u32>,
 }
 
 /// The part of the window the scene may use, in pixels.
@@ -187,6 +203,12 @@ pub struct Camera {
     pub pitch: Angle,
     /// Zoom: 1 fits the world in the viewport.
     pub zoom: Fx,
+    /// The world point (flock) or cell (grids, in cells) put at the
+    /// viewport's centre; `None`: the world's centre.
+    pub center: Option<Vec3>,
+    /// The size of the scene's chrome (a path tile's title line), in
+    /// percent, as [`View::scale`].
+    pub scale: u16,
 }
 
 impl Camera {
@@ -198,6 +220,8 @@ impl Camera {
             yaw: Angle::from_degrees_int(30),
             pitch: Angle::from_degrees_int(20),
             zoom: Fx::ONE,
+            center: None,
+            scale: 100,
         }
     }
 }
@@ -214,8 +238,15 @@ pub struct View {
     pub hover: Option<Cell>,
     /// The current beat's highlights (`boid:3`, `cell:4,5`, `start`).
     pub highlight: Vec<String>,
-    /// Text size in percent (presenter mode makes it larger).
-    pub text_scale: u16,
+    /// The current beat's focus (`boid:0`, `chaser:1`): entities whose
+    /// overlays draw without a click; empty: the entity highlights.
+    pub focus: Vec<String>,
+    /// Names the lesson gives its entities (`chaser:0` → `A`).
+    pub names: crate::lesson::Names,
+    /// Size of everything drawn, in percent: text, lines, glyphs, arrows
+    /// (100 at a 1280×720 window; the window's size and presenter mode
+    /// scale it).
+    pub scale: u16,
 }
 
 impl Default for View {
@@ -225,7 +256,9 @@ impl Default for View {
             selected: None,
             hover: None,
             highlight: Vec::new(),
-            text_scale: 100,
+            focus: Vec::new(),
+            names: Default::default(),
+            scale: 100,
         }
     }
 }
@@ -238,28 +271,79 @@ impl View {
 
     /// The ids named by highlights of a kind (`boid` for `boid:3`).
     pub fn highlighted(&self, kind: &str) -> Vec<u32> {
-        self.highlight
-            .iter()
-            .filter_map(|h| h.split_once(':'))
-            .filter(|(k, _)| *k == kind)
-            .filter_map(|(_, n)| n.parse().ok())
-            .collect()
+        ids_of(&self.highlight, kind)
+    }
+
+    /// The entities of a kind whose overlays draw: the selected one, else
+    /// the beat's focus of that kind, else its highlights of that kind.
+    pub fn focused(&self, kind: &str) -> Vec<u32> {
+        if let Some(s) = self.selected {
+            return vec![s];
+        }
+        let f = ids_of(&self.focus, kind);
+        if f.is_empty() && self.focus.is_empty() {
+            self.highlighted(kind)
+        } else {
+            f
+        }
+    }
+
+    /// The name drawn for an entity: the lesson's, else the default —
+    /// chasers A, B, C, …, targets a, b, c, …, otherwise `KIND N`.
+    pub fn name(&self, kind: &str, i: u32) -> String {
+        if let Some(n) = self.names.get(&format!("{kind}:{i}")) {
+            return n.clone();
+        }
+        match kind {
+            "chaser" => letters(i, b'A'),
+            "target" => letters(i, b'a'),
+            _ => format!("{kind} {i}"),
+        }
+    }
+
+    /// A length in pixels at this view's scale (`n` at 1280×720).
+    pub fn px(&self, n: i32) -> i32 {
+        (i64::from(n) * i64::from(self.scale) / 100).clamp(-FAR as i64, FAR as i64) as i32
+    }
+
+    /// A line width at this view's scale, never under `min` pixels.
+    pub fn lw(&self, n: u16, min: u16) -> u16 {
+        (u32::from(n) * u32::from(self.scale) / 100).clamp(u32::from(min), 64) as u16
     }
 
     /// The cells named by `cell:X,Y` highlights.
     pub fn highlighted_cells(&self) -> Vec<Cell> {
-        self.highlight
-            .iter()
-            .filter_map(|h| h.strip_prefix("cell:"))
-            .filter_map(|xy| xy.split_once(','))
-            .filter_map(|(x, y)| Some(Cell::new(x.trim().parse().ok()?, y.trim().parse().ok()?)))
-            .collect()
+        cells_of(&self.highlight)
     }
 
-    /// A font size scaled for presenter mode.
+    /// A font size at this view's scale, never under 12 px.
     pub fn font(&self, px: u16) -> u16 {
-        (u32::from(px) * u32::from(self.text_scale) / 100).clamp(6, 200) as u16
+        (u32::from(px) * u32::from(self.scale) / 100).clamp(12, 400) as u16
     }
+}
+
+/// The ids of the references of a kind (`boid` in `boid:3`).
+fn ids_of(refs: &[String], kind: &str) -> Vec<u32> {
+    refs.iter()
+        .filter_map(|h| h.split_once(':'))
+        .filter(|(k, _)| *k == kind)
+        .filter_map(|(_, n)| n.parse().ok())
+        .collect()
+}
+
+/// Spreadsheet-style letters: 0 → A, 25 → Z, 26 → AA (from `base`, `b'A'`
+/// or `b'a'`).
+pub fn letters(mut i: u32, base: u8) -> String {
+    let mut out = Vec::new();
+    loop {
+        out.push(base + (i % 26) as u8);
+        if i < 26 {
+            break;
+        }
+        i = i / 26 - 1;
+    }
+    out.reverse();
+    String::from_utf8(out).unwrap_or_default()
 }
 
 /// What the step into the current tick explained (nothing at tick 0, or
@@ -282,11 +366,93 @@ pub enum Explain<'a> {
 pub struct Frame<'a> {
     /// The sim: configuration and current state.
     pub sim: &'a AnySim,
-    /// What the step into this state explained.
+    /// What the step into this state explained — or, when `ahead`, what
+    /// the coming step will do (tick 0, and right after an intervention).
     pub explain: Explain<'a>,
+    /// Whether `explain` is the coming step's.
+    pub ahead: bool,
     /// Earlier flock positions for the `trails` overlay, oldest first
     /// (each a list of boid positions).
     pub trail: &'a [Vec<crate::num::Vec3>],
+    /// Line sims: the cells each chaser has stood on so far, in order.
+    pub walks: &'a [Vec<Cell>],
+}
+
+impl<'a> Frame<'a> {
+    /// A frame of a sim with no explain record, trail or walks.
+    pub fn bare(sim: &'a AnySim) -> Frame<'a> {
+        Frame {
+            sim,
+            explain: Explain::None,
+            ahead: false,
+            trail: &[],
+            walks: &[],
+        }
+    }
+}
+
+/// Where a camera looks when nothing is framed: the centre of the flock's
+/// world box, or of the grid (in cells).
+pub fn home_center(sim: &AnySim) -> Vec3 {
+    let grid = match sim {
+        AnySim::Flock(s) => return flock::world_center(s),
+        AnySim::Line(s) => &s.config().grid,
+        AnySim::Path(s) => &s.config().grid,
+    };
+    let half = |n: u32| Fx::from_ratio(i64::from(n) - 1, 2).unwrap_or(Fx::ZERO);
+    Vec3::new(half(grid.width()), half(grid.height()), Fx::ZERO)
+}
+
+/// The middle of what a view focuses on (boids, chasers, targets, cells,
+/// start, goal), or `None` when it focuses on nothing there is.
+pub fn focus_center(sim: &AnySim, view: &View) -> Option<Vec3> {
+    let cells: Vec<Cell> = match sim {
+        AnySim::Flock(_) => return flock::focus_center(sim, view),
+        AnySim::Line(s) => {
+            let st = crate::sim::Sim::state(s);
+            let mut v: Vec<Cell> = view
+                .focused("chaser")
+                .iter()
+                .filter_map(|&i| st.chasers.get(i as usize).map(|c| c.pos))
+                .collect();
+            v.extend(
+                ids_of(&view.focus, "target")
+                    .iter()
+                    .filter_map(|&i| st.targets.get(i as usize).copied()),
+            );
+            v.extend(cells_of(&view.focus));
+            v
+        }
+        AnySim::Path(s) => {
+            let cfg = s.config();
+            let mut v = cells_of(&view.focus);
+            for (name, c) in [("start", cfg.start), ("goal", cfg.goal)] {
+                if view.focus.iter().any(|f| f == name) {
+                    v.push(c);
+                }
+            }
+            v
+        }
+    };
+    if cells.is_empty() {
+        return None;
+    }
+    let n = cells.len() as i64;
+    let mean = |sum: i64| Fx::from_ratio(sum, n).unwrap_or(Fx::ZERO);
+    Some(Vec3::new(
+        mean(cells.iter().map(|c| i64::from(c.x)).sum()),
+        mean(cells.iter().map(|c| i64::from(c.y)).sum()),
+        Fx::ZERO,
+    ))
+}
+
+/// The cells named by `cell:X,Y` references.
+fn cells_of(refs: &[String]) -> Vec<Cell> {
+    refs.iter()
+        .filter_map(|h| h.strip_prefix("cell:"))
+        .filter_map(|xy| xy.split_once(','))
+        .filter_map(|(x, y)| Some(Cell::new(x.trim().parse().ok()?, y.trim().parse().ok()?)))
+        .collect()
 }
 
 /// Builds the scene of a frame.
@@ -303,6 +469,18 @@ pub fn build(frame: &Frame, view: &View, cam: &Camera) -> Scene {
 impl Scene {
     fn push(&mut self, s: Shape) {
         self.shapes.push(s);
+    }
+
+    /// Shapes and panels so far (see [`Scene::credit`]).
+    fn count(&self) -> usize {
+        self.shapes.len() + self.panels.len()
+    }
+
+    /// Credits what was added since `before` (a [`Scene::count`]) to an
+    /// overlay.
+    fn credit(&mut self, overlay: &'static str, before: usize) {
+        let n = self.count().saturating_sub(before) as u32;
+        *self.drawn.entry(overlay).or_default() += n;
     }
 
     fn line(&mut self, a: P, b: P, width: u16, color: Rgba) {
@@ -393,6 +571,10 @@ impl Scene {
             if p.lines.len() > 16 {
                 let _ = writeln!(out, "  … {} more", p.lines.len() - 16);
             }
+        }
+        if !self.drawn.is_empty() {
+            let d: Vec<String> = self.drawn.iter().map(|(k, n)| format!("{k} {n}")).collect();
+            let _ = writeln!(out, "drawn: {}", d.join(", "));
         }
         if !self.legend.is_empty() {
             let l: Vec<String> = self
@@ -498,6 +680,8 @@ pub(crate) struct TerrainStyle {
     pub heights: bool,
     /// Write each height on cells at least this many pixels wide (0: never).
     pub numbers_from: i32,
+    /// The heights' font size.
+    pub number_px: u16,
     /// The ground's grey when heights are not shaded.
     pub flat: u8,
     /// Leave a 1-pixel gap between cells (a grid without grid lines).
@@ -530,9 +714,10 @@ pub(crate) fn terrain(
                     });
                     if cell >= 8 {
                         let m = cell / 5;
+                        let w = (cell / 12).clamp(1, 6) as u16;
                         let (a, b) = ([at[0] + m, at[1] + m], [at[0] + cell - m, at[1] + cell - m]);
-                        out.line(a, b, 1, color::DIM);
-                        out.line([a[0], b[1]], [b[0], a[1]], 1, color::DIM);
+                        out.line(a, b, w, color::DIM);
+                        out.line([a[0], b[1]], [b[0], a[1]], w, color::DIM);
                     }
                 }
                 Some(v) => {
@@ -555,7 +740,7 @@ pub(crate) fn terrain(
                         let d = (st.number_at)(cell);
                         out.text(
                             [at[0] + d[0], at[1] + d[1]],
-                            (cell / 3).clamp(8, 16) as u16,
+                            st.number_px,
                             // Dark on light shades, light on dark.
                             if shade > 120 {
                                 color::WALL
@@ -606,18 +791,29 @@ pub(crate) fn px(origin: i32, offset: Fx) -> i32 {
         as i32
 }
 
-/// Maps a 2-D world box onto a viewport, keeping its aspect ratio.
+/// Maps a 2-D world box onto a viewport, keeping its aspect ratio, with
+/// y **up** (see the module docs): the box's top edge is its `max` y.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Map2 {
-    min: [Fx; 2],
+    /// The world point drawn at `origin`: the box's top-left corner
+    /// (min x, max y), or whatever the centre moved there.
+    top_left: [Fx; 2],
     /// Pixels per world unit.
     scale: Fx,
     origin: P,
 }
 
 impl Map2 {
-    /// Fits `[min, max]` into `vp` with `margin` pixels around, centred.
-    pub(crate) fn fit(min: [Fx; 2], max: [Fx; 2], vp: Viewport, margin: i32, zoom: Fx) -> Map2 {
+    /// Fits `[min, max]` into `vp` with `margin` pixels around, centred on
+    /// `center` (a world point) or on the box.
+    pub(crate) fn fit(
+        min: [Fx; 2],
+        max: [Fx; 2],
+        vp: Viewport,
+        margin: i32,
+        zoom: Fx,
+        center: Option<[Fx; 2]>,
+    ) -> Map2 {
         let w = (max[0] - min[0]).max(Fx::DELTA);
         let h = (max[1] - min[1]).max(Fx::DELTA);
         let aw = Fx::from_int((vp.w - 2 * margin).max(1));
@@ -625,12 +821,22 @@ impl Map2 {
         let sx = aw.checked_div(w).unwrap_or(Fx::ONE);
         let sy = ah.checked_div(h).unwrap_or(Fx::ONE);
         let scale = sx.min(sy).saturating_mul(zoom).max(Fx::from_bits(1 << 16));
-        let used_w = w.saturating_mul(scale).round_int().clamp(0, FAR);
-        let used_h = h.saturating_mul(scale).round_int().clamp(0, FAR);
+        let half = |v: Fx| v / Fx::from_int(2);
+        let c = center.unwrap_or([min[0] + half(w), min[1] + half(h)]);
+        // The viewport's centre shows `c`: its top-left corner shows the
+        // point half a viewport left of and above it.
+        let (hw, hh) = (
+            Fx::from_int(vp.w / 2)
+                .checked_div(scale)
+                .unwrap_or(Fx::ZERO),
+            Fx::from_int(vp.h / 2)
+                .checked_div(scale)
+                .unwrap_or(Fx::ZERO),
+        );
         Map2 {
-            min,
+            top_left: [c[0].saturating_sub(hw), c[1].saturating_add(hh)],
             scale,
-            origin: [vp.x + (vp.w - used_w) / 2, vp.y + (vp.h - used_h) / 2],
+            origin: [vp.x, vp.y],
         }
     }
 
@@ -645,25 +851,59 @@ impl Map2 {
         [
             px(
                 self.origin[0],
-                x.saturating_sub(self.min[0]).saturating_mul(self.scale),
+                x.saturating_sub(self.top_left[0])
+                    .saturating_mul(self.scale),
             ),
             px(
                 self.origin[1],
-                y.saturating_sub(self.min[1]).saturating_mul(self.scale),
+                self.top_left[1]
+                    .saturating_sub(y)
+                    .saturating_mul(self.scale),
             ),
         ]
     }
 
     /// The world point under a screen pixel.
     pub(crate) fn inverse(&self, p: P) -> [Fx; 2] {
-        let u = |d: i32, min: Fx| {
-            min.saturating_add(Fx::from_int(d).checked_div(self.scale).unwrap_or(Fx::ZERO))
-        };
+        let u = |d: i32| Fx::from_int(d).checked_div(self.scale).unwrap_or(Fx::ZERO);
         [
-            u(p[0] - self.origin[0], self.min[0]),
-            u(p[1] - self.origin[1], self.min[1]),
+            self.top_left[0].saturating_add(u(p[0] - self.origin[0])),
+            self.top_left[1].saturating_sub(u(p[1] - self.origin[1])),
         ]
     }
+}
+
+/// Cell size and the top-left corner of a `gw`×`gh` grid in a viewport
+/// (inset by `margin`), zoomed by `zoom` around `center` (a cell; `None`:
+/// the grid's centre). The cell size is a whole number of pixels.
+pub(crate) fn grid_layout(
+    gw: i32,
+    gh: i32,
+    vp: Viewport,
+    margin: i32,
+    zoom: Fx,
+    center: Option<Vec3>,
+) -> (i32, P) {
+    let fit = ((vp.w - 2 * margin) / gw.max(1))
+        .min((vp.h - 2 * margin) / gh.max(1))
+        .max(1);
+    let cell = zoom.mul_int(i64::from(fit)).round_int().clamp(1, 1 << 16);
+    let (cx2, cy2) = match center {
+        // Twice the centre, in pixels from the grid's corner (a cell's
+        // centre is at x + ½).
+        Some(c) => (
+            (c.x.mul_int(2).round_int() + 1) * cell,
+            (c.y.mul_int(2).round_int() + 1) * cell,
+        ),
+        None => (gw * cell, gh * cell),
+    };
+    (
+        cell,
+        [
+            vp.x + vp.w / 2 - (cx2 / 2).clamp(-FAR, FAR),
+            vp.y + vp.h / 2 - (cy2 / 2).clamp(-FAR, FAR),
+        ],
+    )
 }
 
 #[cfg(test)]

@@ -8,8 +8,8 @@ use super::{Camera, Frame, P, Panel, Scene, Shape, View, Viewport, color, f16_te
 use crate::sim::path::{Blocked, CLOSED, NO_PARENT, PathEvent, PathSim, SearchState, Status};
 use crate::sim::{AnySim, Cell, Grid, Sim};
 
-/// Height of a tile's title line, in pixels.
-const TITLE: i32 = 24;
+/// Height of a tile's title line, in pixels at scale 100.
+const TITLE: i32 = 28;
 /// Neighbour offsets in the sim's order (a link is the direction to the parent).
 const DIRS: [(i32, i32); 4] = [(-1, 0), (0, -1), (1, 0), (0, 1)];
 
@@ -28,18 +28,31 @@ pub fn search_tiles(searches: usize, vp: Viewport) -> Vec<Viewport> {
         .collect()
 }
 
+/// The part of a tile under its title line.
+fn map_area(tile: Viewport, title: i32) -> Viewport {
+    Viewport {
+        x: tile.x,
+        y: tile.y + title,
+        w: tile.w,
+        h: (tile.h - title).max(1),
+    }
+}
+
 /// Cell size and top-left of the map inside a tile.
-fn layout(grid: &Grid, tile: Viewport) -> (i32, P) {
-    let (gw, gh) = (grid.width() as i32, grid.height() as i32);
-    let cell = ((tile.w - 8) / gw).min((tile.h - TITLE - 8) / gh).max(1);
-    let (mw, mh) = (cell * gw, cell * gh);
-    (
-        cell,
-        [
-            tile.x + (tile.w - mw) / 2,
-            tile.y + TITLE + (tile.h - TITLE - mh) / 2,
-        ],
+fn layout(grid: &Grid, tile: Viewport, cam: &Camera, title: i32) -> (i32, P) {
+    super::grid_layout(
+        grid.width() as i32,
+        grid.height() as i32,
+        map_area(tile, title),
+        4,
+        cam.zoom,
+        cam.center,
     )
+}
+
+/// The title line's height for a camera.
+fn title_h(cam: &Camera) -> i32 {
+    TITLE * i32::from(cam.scale) / 100
 }
 
 /// The search and cell under a screen point.
@@ -50,9 +63,9 @@ pub fn tile_cell_at(sim: &AnySim, cam: &Camera, at: P) -> Option<(usize, Cell)> 
         .into_iter()
         .enumerate()
     {
-        let (cell, o) = layout(grid, t);
+        let (cell, o) = layout(grid, t, cam, title_h(cam));
         let (dx, dy) = (at[0] - o[0], at[1] - o[1]);
-        if dx >= 0 && dy >= 0 {
+        if dx >= 0 && dy >= 0 && at[1] >= t.y + title_h(cam) {
             let c = Cell::new(dx / cell, dy / cell);
             if grid.contains(c) {
                 return Some((i, c));
@@ -67,127 +80,188 @@ fn center(o: P, cell: i32, c: Cell) -> P {
 }
 
 pub(super) fn build(sim: &PathSim, frame: &Frame, view: &View, cam: &Camera, out: &mut Scene) {
+    let tiles = search_tiles(sim.config().searches.len(), cam.viewport);
+    let focused = focus(sim, view);
+    for (si, tile) in tiles.iter().enumerate() {
+        draw_tile(sim, si, *tile, si == focused, view, cam, out);
+    }
+    panels(sim, frame, focused, view, out);
+    out.legend.extend([
+        (
+            color::ORANGE,
+            "open: reached, not expanded (ring)".to_owned(),
+        ),
+        (color::BLUE, "closed: expanded (square)".to_owned()),
+        (color::GREEN, "path".to_owned()),
+        (
+            color::VERMILLION,
+            "cliff: a move the rule forbids".to_owned(),
+        ),
+    ]);
+}
+
+/// The search whose open list and costs the panels show: the beat's
+/// focused (or highlighted) search, else the first.
+fn focus(sim: &PathSim, view: &View) -> usize {
+    view.focused("search")
+        .first()
+        .map_or(0, |&i| i as usize)
+        .min(sim.state().searches.len().saturating_sub(1))
+}
+
+/// One search's tile: title, terrain, cliffs, search state, start, goal.
+fn draw_tile(
+    sim: &PathSim,
+    si: usize,
+    tile: Viewport,
+    focused: bool,
+    view: &View,
+    cam: &Camera,
+    out: &mut Scene,
+) {
+    let cfg = sim.config();
+    let grid = &cfg.grid;
+    let (s, sc) = (&sim.state().searches[si], &cfg.searches[si]);
+    let title = title_h(cam);
+    let (cell, o) = layout(grid, tile, cam, title);
+    let status = match s.status {
+        Status::Searching => "searching".to_owned(),
+        Status::Found(c) => format!("found, cost {c}"),
+        Status::Unreachable => "unreachable".to_owned(),
+    };
+    let strong = focused && sim.state().searches.len() > 1
+        || view.highlighted("search").contains(&(si as u32));
+    let n = out.count();
+    let expansions = if view.on("expansions") {
+        format!(" · expanded {}", s.expanded)
+    } else {
+        String::new()
+    };
+    out.text(
+        [tile.x + view.px(8), tile.y + title * 3 / 4],
+        view.font(18),
+        if strong { color::SELECTED } else { color::TEXT },
+        format!("{} — {status}{expansions}", sc.label),
+    );
+    if view.on("expansions") {
+        out.credit("expansions", n);
+    }
+    let n = out.count();
+    let small = grid.width() * grid.height() > 4096;
+    super::terrain(
+        out,
+        grid,
+        o,
+        cell,
+        &super::TerrainStyle {
+            heights: view.on("heights"),
+            numbers_from: if small { 0 } else { view.px(24) },
+            number_px: view.font(15),
+            flat: 70,
+            gap: true,
+            zeros: true,
+            number_at: |cell| [cell / 2 - cell / 10, cell / 2 + cell / 8],
+        },
+    );
+    // The terrain is the map; the heights and walls overlays are its
+    // shades and crosses.
+    if view.on("heights") {
+        out.credit("heights", n);
+    }
+    let has_wall = (0..grid.height() as i32)
+        .any(|y| (0..grid.width() as i32).any(|x| grid.is_wall(Cell::new(x, y))));
+    if view.on("walls") && has_wall {
+        out.credit("walls", n);
+    }
+    if view.on("cliffs") {
+        let n = out.count();
+        draw_cliffs(grid, sc, o, cell, view, out);
+        out.credit("cliffs", n);
+    }
+    draw_search(s, sc, cfg.goal, o, cell, grid, view, out);
+    draw_ends(cfg.start, cfg.goal, o, cell, view, out);
+    super::cell_marks(out, grid, o, cell, view);
+}
+
+/// The edges the rule forbids in at least one direction, as thick lines.
+fn draw_cliffs(
+    grid: &Grid,
+    sc: &crate::sim::path::SearchConfig,
+    o: P,
+    cell: i32,
+    view: &View,
+    out: &mut Scene,
+) {
+    let w = view.lw(5, 3);
+    for y in 0..grid.height() as i32 {
+        for x in 0..grid.width() as i32 {
+            let a = Cell::new(x, y);
+            let Some(ha) = grid.height_at(a) else {
+                continue;
+            };
+            for (dx, dy) in [(1, 0), (0, 1)] {
+                let b = Cell::new(x + dx, y + dy);
+                let Some(hb) = grid.height_at(b) else {
+                    continue;
+                };
+                if sc.rule.cost(ha, hb).is_err() || sc.rule.cost(hb, ha).is_err() {
+                    let p = [o[0] + (x + dx) * cell, o[1] + (y + dy) * cell];
+                    let q = if dx == 1 {
+                        [p[0], p[1] + cell]
+                    } else {
+                        [p[0] + cell, p[1]]
+                    };
+                    out.line(p, q, w, color::VERMILLION);
+                }
+            }
+        }
+    }
+}
+
+/// Start (a green frame, S) and goal (a purple ring, G).
+fn draw_ends(start: Cell, goal: Cell, o: P, cell: i32, view: &View, out: &mut Scene) {
+    let sp = [o[0] + start.x * cell, o[1] + start.y * cell];
+    let w = view.lw(4, 3);
+    out.push(Shape::Frame {
+        at: sp,
+        size: [cell, cell],
+        width: w,
+        color: color::GREEN,
+    });
+    let f = view.font(16);
+    out.text(
+        [sp[0] + w as i32 + 1, sp[1] + i32::from(f)],
+        f,
+        color::GREEN,
+        "S",
+    );
+    let gp = center(o, cell, goal);
+    out.push(Shape::Ring {
+        c: gp,
+        r: (cell / 2).max(view.px(6)),
+        width: w,
+        color: color::PURPLE,
+    });
+    out.text(
+        [
+            gp[0] - cell / 2 + w as i32 + 1,
+            gp[1] + cell / 2 - w as i32 - 1,
+        ],
+        f,
+        color::PURPLE,
+        "G",
+    );
+}
+
+/// The summary, the last (or coming) step, the open list and the move
+/// costs.
+fn panels(sim: &PathSim, frame: &Frame, focused: usize, view: &View, out: &mut Scene) {
     let cfg = sim.config();
     let st = sim.state();
-    let grid = &cfg.grid;
-    let (w, h) = (grid.width(), grid.height());
     let events: &[PathEvent] = match frame.explain {
         super::Explain::Path(e) => e,
         _ => &[],
     };
-    let tiles = search_tiles(cfg.searches.len(), cam.viewport);
-    let small_text = w * h > 4096;
-    let hl_search = view.highlighted("search");
-    for (si, ((s, sc), tile)) in st
-        .searches
-        .iter()
-        .zip(&cfg.searches)
-        .zip(&tiles)
-        .enumerate()
-    {
-        let (cell, o) = layout(grid, *tile);
-        let status = match s.status {
-            Status::Searching => "searching".to_owned(),
-            Status::Found(c) => format!("found, cost {c}"),
-            Status::Unreachable => "unreachable".to_owned(),
-        };
-        let title_color = if hl_search.contains(&(si as u32)) {
-            color::SELECTED
-        } else {
-            color::TEXT
-        };
-        let expansions = if view.on("expansions") {
-            format!(" · expanded {}", s.expanded)
-        } else {
-            String::new()
-        };
-        out.text(
-            [tile.x + 6, tile.y + 17],
-            view.font(15),
-            title_color,
-            format!("{} — {status}{expansions}", sc.label),
-        );
-        super::terrain(
-            out,
-            grid,
-            o,
-            cell,
-            &super::TerrainStyle {
-                heights: view.on("heights"),
-                numbers_from: if small_text { 0 } else { 18 },
-                flat: 70,
-                gap: true,
-                zeros: true,
-                number_at: |cell| [cell / 2 - 3, cell / 2 + 5],
-            },
-        );
-        // Cliffs: the edges the rule forbids in at least one direction.
-        if view.on("cliffs") {
-            for y in 0..h as i32 {
-                for x in 0..w as i32 {
-                    let a = Cell::new(x, y);
-                    let Some(ha) = grid.height_at(a) else {
-                        continue;
-                    };
-                    for (dx, dy) in [(1, 0), (0, 1)] {
-                        let b = Cell::new(x + dx, y + dy);
-                        let Some(hb) = grid.height_at(b) else {
-                            continue;
-                        };
-                        if sc.rule.cost(ha, hb).is_err() || sc.rule.cost(hb, ha).is_err() {
-                            let (p, q) = if dx == 1 {
-                                (
-                                    [o[0] + (x + 1) * cell, o[1] + y * cell],
-                                    [o[0] + (x + 1) * cell, o[1] + (y + 1) * cell],
-                                )
-                            } else {
-                                (
-                                    [o[0] + x * cell, o[1] + (y + 1) * cell],
-                                    [o[0] + (x + 1) * cell, o[1] + (y + 1) * cell],
-                                )
-                            };
-                            out.line(p, q, 4, color::VERMILLION);
-                        }
-                    }
-                }
-            }
-        }
-        draw_search(s, sc, cfg.goal, o, cell, w, view, small_text, out);
-        // Start and goal.
-        let sp = [o[0] + cfg.start.x * cell, o[1] + cfg.start.y * cell];
-        out.push(Shape::Frame {
-            at: sp,
-            size: [cell, cell],
-            width: 3,
-            color: color::GREEN,
-        });
-        out.text(
-            [sp[0] + 2, sp[1] + cell - 3],
-            view.font(12),
-            color::GREEN,
-            "S",
-        );
-        let gp = center(o, cell, cfg.goal);
-        out.push(Shape::Ring {
-            c: gp,
-            r: (cell / 2).max(3),
-            width: 3,
-            color: color::PURPLE,
-        });
-        out.text(
-            [gp[0] - cell / 2 + 2, gp[1] + cell / 2 - 3],
-            view.font(12),
-            color::PURPLE,
-            "G",
-        );
-        super::cell_marks(out, grid, o, cell, view);
-    }
-
-    // Panels.
-    let focus = hl_search
-        .first()
-        .map_or(0, |&i| i as usize)
-        .min(st.searches.len().saturating_sub(1));
     let mut summary = Panel {
         title: format!("A* · tick {}", st.tick),
         lines: Vec::new(),
@@ -203,7 +277,15 @@ pub(super) fn build(sim: &PathSim, frame: &Frame, view: &View, cam: &Camera, out
     out.panels.push(summary);
     if !events.is_empty() {
         let mut p = Panel {
-            title: "last step".into(),
+            title: if frame.ahead {
+                format!("the coming step (tick {} → {})", st.tick, st.tick + 1)
+            } else {
+                format!(
+                    "the last step ({} → {})",
+                    st.tick.saturating_sub(1),
+                    st.tick
+                )
+            },
             lines: Vec::new(),
         };
         for e in events.iter().take(24) {
@@ -211,57 +293,68 @@ pub(super) fn build(sim: &PathSim, frame: &Frame, view: &View, cam: &Camera, out
         }
         out.panels.push(p);
     }
-    if view.on("open_list")
-        && let (Some(s), Some(sc)) = (st.searches.get(focus), cfg.searches.get(focus))
-    {
-        let open = s.open_in_order();
-        let mut p = Panel {
-            title: format!(
-                "open list · {} · {} entries, best first",
-                sc.label,
-                open.len()
-            ),
-            lines: Vec::new(),
-        };
-        for (k, e) in open.iter().take(12).enumerate() {
-            let h16 = e.f16() - (e.g << 16);
-            let tie = (e.key >> 32) as u32;
-            let same_f = open.get(k + 1).is_some_and(|n| n.f16() == e.f16())
-                || (k > 0 && open[k - 1].f16() == e.f16());
-            p.lines.push(format!(
-                "{:>2}. ({},{}) f={} g={} h={}{}",
-                k + 1,
-                e.x,
-                e.y,
-                f16_text(e.f16()),
-                e.g,
-                f16_text(h16),
-                if same_f {
-                    format!("  tie: key {tie}, seq {}", e.seq())
-                } else {
-                    String::new()
-                }
-            ));
-        }
-        if open.len() > 12 {
-            p.lines.push(format!("… {} more", open.len() - 12));
-        }
-        out.panels.push(p);
+    if view.on("open_list") {
+        let n = out.count();
+        out.panels.push(open_list(sim, focused));
+        out.credit("open_list", n);
     }
     if view.on("costs")
-        && let Some(hv) = view.hover
-        && let Some(sc) = cfg.searches.get(focus)
+        && let Some(sc) = cfg.searches.get(focused)
     {
-        out.panels.push(costs_panel(grid, hv, sc));
+        // The hovered cell, else the beat's cell, else the start.
+        let at = view
+            .hover
+            .or_else(|| view.highlighted_cells().first().copied())
+            .unwrap_or(cfg.start);
+        let n = out.count();
+        out.panels.push(costs_panel(&cfg.grid, at, sc));
+        out.credit("costs", n);
     }
-    out.legend.extend([
-        (color::ORANGE, "open (ring)".to_owned()),
-        (color::BLUE, "closed (square)".to_owned()),
-        (color::GREEN, "path".to_owned()),
-        (color::VERMILLION, "cliff".to_owned()),
-    ]);
 }
 
+/// The open list of one search in priority order, ties explained.
+fn open_list(sim: &PathSim, i: usize) -> Panel {
+    let (s, sc) = (&sim.state().searches[i], &sim.config().searches[i]);
+    let open = s.open_in_order();
+    let mut p = Panel {
+        title: format!(
+            "open list · {} · {} entries, best first",
+            sc.label,
+            open.len()
+        ),
+        lines: vec!["#\tcell\tf = g + h\ttie".to_owned()],
+    };
+    for (k, e) in open.iter().take(12).enumerate() {
+        let h16 = e.f16() - (e.g << 16);
+        let tie = (e.key >> 32) as u32;
+        let same_f = open.get(k + 1).is_some_and(|n| n.f16() == e.f16())
+            || (k > 0 && open[k - 1].f16() == e.f16());
+        p.lines.push(format!(
+            "{}.\t({},{})\t{} = {} + {}\t{}",
+            k + 1,
+            e.x,
+            e.y,
+            f16_text(e.f16()),
+            e.g,
+            f16_text(h16),
+            if same_f {
+                format!("key {tie}, seq {}", e.seq())
+            } else {
+                String::new()
+            }
+        ));
+    }
+    if open.len() > 12 {
+        p.lines.push(format!("… {} more", open.len() - 12));
+    }
+    if open.is_empty() {
+        p.lines.push("(empty)".into());
+    }
+    p
+}
+
+/// Cell states (open rings, closed squares), parent arrows, g/h/f, the
+/// current cell, the path and its step costs.
 #[allow(clippy::too_many_arguments)]
 fn draw_search(
     s: &SearchState,
@@ -269,12 +362,14 @@ fn draw_search(
     goal: Cell,
     o: P,
     cell: i32,
-    w: u32,
+    grid: &Grid,
     view: &View,
-    small_text: bool,
     out: &mut Scene,
 ) {
-    let numbers = cell >= 30 && !small_text;
+    let w = grid.width();
+    // g, h and f need two rows of numbers at least 14 px high.
+    let nf = (cell / 5).clamp(12, 26) as u16;
+    let numbers = i32::from(nf) * 100 >= 14 * i32::from(view.scale) && cell >= i32::from(nf) * 4;
     for (i, (&g, &link)) in s.g.iter().zip(&s.link).enumerate() {
         if g == u64::MAX {
             continue;
@@ -284,76 +379,134 @@ fn draw_search(
         let mid = center(o, cell, c);
         let closed = link & CLOSED != 0;
         if closed && view.on("closed") {
+            let n = out.count();
             let m = cell / 4;
             out.push(Shape::Rect {
                 at: [at[0] + m, at[1] + m],
                 size: [cell - 2 * m, cell - 2 * m],
                 color: color::BLUE,
             });
+            out.credit("closed", n);
         } else if !closed && view.on("open") {
+            let n = out.count();
             out.push(Shape::Ring {
                 c: mid,
-                r: (cell * 3 / 10).max(2),
-                width: 2,
+                r: (cell * 3 / 10).max(3),
+                width: view.lw(3, 2),
                 color: color::ORANGE,
             });
+            out.credit("open", n);
         }
         if view.on("parents") {
             let dir = link & !CLOSED;
             if dir != NO_PARENT && (dir as usize) < DIRS.len() {
+                let n = out.count();
                 let (dx, dy) = DIRS[dir as usize];
                 let e = [mid[0] + dx * cell * 2 / 5, mid[1] + dy * cell * 2 / 5];
-                out.arrow(mid, e, 1, (cell / 6).max(3), color::TEXT);
+                let head = (cell / 4).clamp(3, view.px(12).max(3));
+                out.arrow(
+                    mid,
+                    e,
+                    view.lw(2, 2).min((cell / 8).max(1) as u16),
+                    head,
+                    color::TEXT,
+                );
+                out.credit("parents", n);
             }
         }
         if numbers {
             let h16 = sc.heuristic.h16(c.x.abs_diff(goal.x), c.y.abs_diff(goal.y));
-            let f = (cell / 4).clamp(8, 13) as u16;
-            if view.on("g") {
-                out.text(
-                    [at[0] + 2, at[1] + i32::from(f)],
-                    f,
-                    color::TEXT,
-                    format!("g{g}"),
-                );
-            }
-            if view.on("h") {
-                out.text(
-                    [at[0] + cell / 2 + 1, at[1] + i32::from(f)],
-                    f,
+            let pad = cell / 16 + 1;
+            let top = at[1] + i32::from(nf) + pad;
+            for (overlay, p, col, text) in [
+                ("g", [at[0] + pad, top], color::TEXT, format!("g{g}")),
+                (
+                    "h",
+                    [at[0] + cell / 2 + pad, top],
                     color::SKY,
                     format!("h{}", f16_text(h16)),
-                );
-            }
-            if view.on("f") {
-                out.text(
-                    [at[0] + 2, at[1] + cell - 3],
-                    f,
+                ),
+                (
+                    "f",
+                    [at[0] + pad, at[1] + cell - pad - 1],
                     color::SELECTED,
                     format!("f{}", f16_text((g << 16) + h16)),
-                );
+                ),
+            ] {
+                if view.on(overlay) {
+                    let n = out.count();
+                    out.text(p, nf, col, text);
+                    out.credit(overlay, n);
+                }
             }
         }
     }
     if view.on("current")
         && let Some(cur) = s.current
     {
+        let n = out.count();
         let c = Cell::new((cur % w) as i32, (cur / w) as i32);
         out.push(Shape::Frame {
             at: [o[0] + c.x * cell, o[1] + c.y * cell],
             size: [cell, cell],
-            width: 3,
+            width: view.lw(4, 3),
             color: color::SELECTED,
         });
+        out.credit("current", n);
     }
     if view.on("path") {
+        let n = out.count();
         let path = s.path(w, goal);
         for pair in path.windows(2) {
             out.line(
                 center(o, cell, pair[0]),
                 center(o, cell, pair[1]),
-                4,
+                view.lw(5, 3),
                 color::GREEN,
+            );
+        }
+        out.credit("path", n);
+        if view.on("costs") {
+            let n = out.count();
+            step_costs(&path, sc, grid, o, cell, view, out);
+            out.credit("costs", n);
+        }
+    }
+}
+
+/// Each step of a path that costs more than 1, written on the cell it
+/// enters (a climb's price is what the uphill weight changes).
+fn step_costs(
+    path: &[Cell],
+    sc: &crate::sim::path::SearchConfig,
+    grid: &Grid,
+    o: P,
+    cell: i32,
+    view: &View,
+    out: &mut Scene,
+) {
+    let f = view.font(14);
+    if cell < i32::from(f) * 3 / 2 {
+        return;
+    }
+    for pair in path.windows(2) {
+        let (Some(ha), Some(hb)) = (grid.height_at(pair[0]), grid.height_at(pair[1])) else {
+            continue;
+        };
+        if let Ok(c) = sc.rule.cost(ha, hb)
+            && c > 1
+        {
+            let at = [o[0] + pair[1].x * cell, o[1] + pair[1].y * cell];
+            out.push(Shape::Rect {
+                at,
+                size: [cell, i32::from(f) + 4],
+                color: color::WALL,
+            });
+            out.text(
+                [at[0] + 2, at[1] + i32::from(f)],
+                f,
+                color::SELECTED,
+                c.to_string(),
             );
         }
     }

@@ -8,7 +8,7 @@
 use super::session::Session;
 use super::timeline::{Command, Mark, Timeline};
 use crate::lesson::{BUNDLED, Lesson};
-use crate::num::{Angle, Fx};
+use crate::num::{Angle, Fx, Vec3};
 use crate::replay::run::Source;
 use crate::scene::{self, Camera, View, Viewport};
 use crate::sim::{AnySim, Cell, Input};
@@ -122,6 +122,19 @@ pub enum Cmd {
     TextScale(i32),
     /// Show or hide the help overlay.
     Help,
+    /// The next narration language (English, then each translation; L).
+    Language,
+    /// The window wrapped the narration into this many pages.
+    Pages(usize),
+    /// Scroll the picker by rows (the mouse wheel).
+    PickerScroll(i32),
+    /// Scroll the side panel by lines (the wheel over it).
+    SideScroll(i32),
+    /// Answer to the restart prompt: the lesson as written.
+    RestartAsWritten,
+    /// Answer to the restart prompt: the run with its interventions, from
+    /// tick 0.
+    RestartKeep,
     /// Back to the picker (or dismiss an error).
     Back,
     /// Move the picker's selection.
@@ -147,6 +160,19 @@ pub enum Cmd {
     Quit,
 }
 
+/// How long the camera takes to ease to a beat's framing, in microseconds.
+pub const EASE_US: u64 = 600_000;
+
+/// Where the camera looks: zoom (1 fits the world) and the point at the
+/// viewport's centre.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Pose {
+    /// Zoom.
+    pub zoom: Fx,
+    /// The centre (world units for flocks, cells for grids).
+    pub center: Vec3,
+}
+
 /// The lesson or replay being played.
 pub struct Player {
     /// What is watched.
@@ -164,9 +190,23 @@ pub struct Player {
     pub yaw: Angle,
     /// 3-D camera tilt.
     pub pitch: Angle,
-    /// Zoom in percent.
+    /// The teacher's zoom in percent (on top of the beat's).
     pub zoom: i32,
+    /// The narration language (`None`: English).
+    pub lang: Option<String>,
+    /// The page of the current beat's narration shown (long narration
+    /// pages; PgDn shows the next page before the next beat).
+    pub page: usize,
+    /// How many pages the narration has at the window's size (the window
+    /// tells after wrapping it).
+    pub pages: usize,
+    /// How far the side panel is scrolled, in lines (when it overflows).
+    pub side_scroll: usize,
     beat: Option<usize>,
+    /// The boids the current explain record was traced for.
+    traced: Vec<u32>,
+    /// The camera pose easing is leaving, and the time left.
+    ease: Option<(Pose, u64)>,
 }
 
 impl Player {
@@ -181,14 +221,11 @@ impl Player {
                 pause: b.pause,
             })
             .collect();
-        let tick_us = match session.sim() {
-            AnySim::Flock(_) => {
-                // dt seconds → microseconds, exactly: dt · 10⁶ rounded.
-                let bits = session.sim().dt().to_bits() as i128;
-                ((bits * 1_000_000 + (1 << 31)) >> 32).max(1) as u64
-            }
-            _ => 250_000,
-        };
+        let rate = session
+            .lesson
+            .rate
+            .unwrap_or_else(|| crate::lesson::default_rate(session.sim().sim_name()));
+        let tick_us = 1_000_000 / u64::from(rate.max(1));
         let mut timeline = Timeline::new(session.last_tick(), tick_us, &marks);
         let first = session.first_tick();
         if first > 0 {
@@ -209,21 +246,36 @@ impl Player {
             yaw: cam.yaw,
             pitch: cam.pitch,
             zoom: 100,
+            lang: None,
+            page: 0,
+            pages: 1,
+            side_scroll: 0,
             beat: None,
+            traced: Vec::new(),
+            ease: None,
         };
         p.beat = p.timeline.beat();
+        p.traced = p.watch();
+        if !p.traced.is_empty() {
+            // The session explained its first tick for no boid in
+            // particular; explain it for the beat's focus.
+            let _ = p.retrace();
+        }
         p
+    }
+
+    /// The beat shown, if any.
+    pub fn beat(&self) -> Option<&crate::lesson::Beat> {
+        self.timeline
+            .beat()
+            .and_then(|i| self.session.lesson.beats.get(i))
     }
 
     /// The overlays in force: the beat's (or the sim's defaults) with the
     /// teacher's toggles applied.
     pub fn overlays(&self) -> BTreeSet<String> {
         let sim = self.session.sim().sim_name();
-        let beat = self
-            .timeline
-            .beat()
-            .and_then(|i| self.session.lesson.beats.get(i));
-        let mut on: BTreeSet<String> = match beat.filter(|b| !b.overlays.is_empty()) {
+        let mut on: BTreeSet<String> = match self.beat().filter(|b| !b.overlays.is_empty()) {
             Some(b) => b.overlays.iter().cloned().collect(),
             None => default_overlays(sim)
                 .iter()
@@ -238,94 +290,181 @@ impl Player {
         on
     }
 
-    /// The view the scene is built with.
-    pub fn view(&self, text_scale: u16) -> View {
-        let beat = self
-            .timeline
-            .beat()
-            .and_then(|i| self.session.lesson.beats.get(i));
+    /// The narration shown: the beat's text in the chosen language (or
+    /// English), or the lesson's summary before the first beat.
+    pub fn narration(&self) -> &str {
+        match self.beat() {
+            Some(b) => b.text_in(self.lang.as_deref()),
+            None => &self.session.lesson.summary,
+        }
+    }
+
+    /// The view the scene is built with, at a scale in percent.
+    pub fn view(&self, scale: u16) -> View {
+        let beat = self.beat();
         View {
             overlays: self.overlays(),
             selected: self.selected,
             hover: self.hover,
             highlight: beat.map(|b| b.highlight.clone()).unwrap_or_default(),
-            text_scale,
+            focus: beat.map(|b| b.focus.clone()).unwrap_or_default(),
+            names: self.session.lesson.names.clone(),
+            scale,
         }
     }
 
-    /// The camera for a scene viewport.
-    pub fn camera(&self, viewport: Viewport) -> Camera {
+    /// Where the beat wants the camera: its zoom, and its centre — the
+    /// beat's `center`, else the focus when zoomed in, else the world's.
+    pub fn target_pose(&self) -> Pose {
+        let sim = self.session.sim();
+        let beat = self.beat();
+        let zoom = beat.and_then(|b| b.zoom).unwrap_or(100);
+        let center = match beat.and_then(|b| b.center) {
+            Some([x, y, z]) => Vec3::new(fx_int(x), fx_int(y), fx_int(z)),
+            None => (zoom > 100)
+                .then(|| scene::focus_center(sim, &self.view(100)))
+                .flatten()
+                .unwrap_or_else(|| scene::home_center(sim)),
+        };
+        Pose {
+            zoom: Fx::from_ratio(i64::from(zoom), 100).unwrap_or(Fx::ONE),
+            center,
+        }
+    }
+
+    /// The pose drawn now: the beat's, or on the way to it from the last
+    /// beat's (smoothstep over [`EASE_US`]).
+    pub fn pose(&self) -> Pose {
+        let to = self.target_pose();
+        let Some((from, left)) = self.ease else {
+            return to;
+        };
+        // s = 1 − left / EASE, eased as 3s² − 2s³, in fixed point.
+        let s = Fx::ONE - Fx::from_ratio(left as i64, EASE_US as i64).unwrap_or(Fx::ZERO);
+        let k = s * s * (Fx::from_int(3) - s.mul_int(2));
+        let mix = |a: Fx, b: Fx| a.saturating_add((b.saturating_sub(a)).saturating_mul(k));
+        Pose {
+            zoom: mix(from.zoom, to.zoom),
+            center: Vec3::new(
+                mix(from.center.x, to.center.x),
+                mix(from.center.y, to.center.y),
+                mix(from.center.z, to.center.z),
+            ),
+        }
+    }
+
+    /// The camera for a scene viewport, at a scale in percent.
+    pub fn camera(&self, viewport: Viewport, scale: u16) -> Camera {
+        let pose = self.pose();
+        let zoom = pose
+            .zoom
+            .saturating_mul(Fx::from_ratio(i64::from(self.zoom), 100).unwrap_or(Fx::ONE));
         Camera {
             viewport,
             yaw: self.yaw,
             pitch: self.pitch,
-            zoom: Fx::from_ratio(i64::from(self.zoom), 100).unwrap_or(Fx::ONE),
+            zoom,
+            center: Some(pose.center),
+            scale,
         }
     }
 
     /// The boids whose reasoning the overlays need.
     fn watch(&self) -> Vec<u32> {
-        match self.selected {
-            Some(s) => vec![s],
-            None => self.view(100).highlighted("boid"),
+        if !matches!(self.session.sim(), AnySim::Flock(_)) {
+            return Vec::new();
         }
+        self.view(100).focused("boid")
     }
 
-    /// Brings the session to the timeline's tick.
+    /// Brings the session to the timeline's tick (and beat).
     fn sync(&mut self) -> Result<(), String> {
         if self.timeline.beat() != self.beat {
+            let from = self.pose();
             self.beat = self.timeline.beat();
             self.toggled.clear();
+            self.page = 0;
+            self.side_scroll = 0;
+            if self.target_pose() != from {
+                self.ease = Some((from, EASE_US));
+            }
         }
         let t = self.timeline.tick();
-        if t == self.session.tick() {
-            return self.refresh_trail();
-        }
         let watch = self.watch();
-        if let Err(m) = self.session.seek(t, &watch) {
-            // Stay where the session is.
-            self.timeline.apply(Command::Scrub(self.session.tick()));
-            if self.timeline.playing() {
-                self.timeline.apply(Command::TogglePlay);
+        if t != self.session.tick() {
+            if let Err(m) = self.session.seek(t, &watch) {
+                // Stay where the session is.
+                self.timeline.apply(Command::Scrub(self.session.tick()));
+                if self.timeline.playing() {
+                    self.timeline.apply(Command::TogglePlay);
+                }
+                return Err(m);
             }
-            return Err(m);
+            self.traced = watch;
+        } else if watch != self.traced {
+            // A beat of the same tick focuses other boids.
+            self.retrace()?;
         }
-        self.refresh_trail()
+        self.refresh_history()
     }
 
-    fn refresh_trail(&mut self) -> Result<(), String> {
-        if self.overlays().contains("trails") {
-            self.session.ensure_trail()
-        } else {
-            Ok(())
-        }
+    /// Lets real time pass for the camera's easing.
+    fn ease_by(&mut self, us: u64) {
+        self.ease = self
+            .ease
+            .and_then(|(from, left)| (left > us).then(|| (from, left - us)));
     }
 
-    /// Traces the current tick again (after the inspected boid changed).
+    /// The trails (flock) and walks (line) the overlays draw.
+    fn refresh_history(&mut self) -> Result<(), String> {
+        let on = self.overlays();
+        if on.contains("trails") {
+            self.session.ensure_trail()?;
+        }
+        if on.contains("walked") {
+            self.session.ensure_walks()?;
+        }
+        Ok(())
+    }
+
+    /// Traces the current tick again (after the inspected boid or the
+    /// beat's focus changed).
     fn retrace(&mut self) -> Result<(), String> {
         let t = self.session.tick();
-        if t == self.session.first_tick() {
-            return Ok(());
-        }
         let watch = self.watch();
-        self.session.seek(t - 1, &[])?;
-        self.session.seek(t, &watch)
+        if t > self.session.first_tick() {
+            self.session.seek(t - 1, &[])?;
+        }
+        self.session.seek(t, &watch)?;
+        self.traced = watch;
+        Ok(())
     }
 
-    /// A scene of the current tick.
-    pub fn scene(&self, viewport: Viewport, text_scale: u16) -> scene::Scene {
-        let view = self.view(text_scale);
+    /// A scene of the current tick, at a scale in percent.
+    pub fn scene(&self, viewport: Viewport, scale: u16) -> scene::Scene {
+        let view = self.view(scale);
         let frame = scene::Frame {
             sim: self.session.sim(),
             explain: self.session.explain().as_scene(),
+            ahead: self.session.ahead(),
             trail: if view.on("trails") {
                 self.session.trail()
             } else {
                 &[]
             },
+            walks: if view.on("walked") {
+                self.session.walks()
+            } else {
+                &[]
+            },
         };
-        scene::build(&frame, &view, &self.camera(viewport))
+        scene::build(&frame, &view, &self.camera(viewport, scale))
     }
+}
+
+/// A whole number as [`Fx`] (saturating).
+fn fx_int(v: i64) -> Fx {
+    Fx::from_int(v.clamp(i64::from(i32::MIN), i64::from(i32::MAX)) as i32)
 }
 
 /// Which screen is up.
@@ -336,6 +475,17 @@ pub enum Screen {
     Player(Box<Player>),
 }
 
+/// A question the window puts to the teacher.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Prompt {
+    /// Home after an intervention: the lesson as written, or the run with
+    /// its changes?
+    Restart,
+}
+
+/// How long a passing remark (a saved file) stays up, in microseconds.
+pub const STATUS_US: u64 = 8_000_000;
+
 /// The whole viewer.
 pub struct App {
     /// The screen up.
@@ -344,13 +494,21 @@ pub struct App {
     pub entries: Vec<Entry>,
     /// The picker's selection.
     pub picked: usize,
+    /// How far the picker is scrolled, in rows.
+    pub picker_scroll: usize,
     /// A problem to show in the window (also printed on standard error
     /// by the window) until dismissed.
     pub error: Option<String>,
-    /// A passing remark (a saved file).
+    /// A passing remark (a saved file), shown for [`STATUS_US`].
     pub status: Option<String>,
-    /// Text size in percent.
+    status_left: u64,
+    /// A question waiting for an answer.
+    pub prompt: Option<Prompt>,
+    /// Presenter mode: the size of everything, in percent of what the
+    /// window's size gives.
     pub text_scale: u16,
+    /// The narration language (`None`: English).
+    pub lang: Option<String>,
     /// Whether the help overlay is up.
     pub help: bool,
     /// Whether the window should close.
@@ -372,9 +530,13 @@ impl App {
             screen: Screen::Picker,
             entries: picker_entries(),
             picked: 0,
+            picker_scroll: 0,
             error: None,
             status: None,
+            status_left: 0,
+            prompt: None,
             text_scale: 100,
+            lang: None,
             help: false,
             quit: false,
             download: None,
@@ -390,9 +552,12 @@ impl App {
     /// Plays a session that opened, or shows why it did not over the
     /// picker.
     fn show(&mut self, opened: Result<Session, String>) {
+        self.prompt = None;
         match opened {
             Ok(s) => {
-                self.screen = Screen::Player(Box::new(Player::new(s)));
+                let mut p = Player::new(s);
+                p.lang = self.lang.clone();
+                self.screen = Screen::Player(Box::new(p));
                 self.error = None;
             }
             Err(m) => {
@@ -410,6 +575,44 @@ impl App {
         }
     }
 
+    /// Shows a passing remark for [`STATUS_US`].
+    fn remark(&mut self, text: String) {
+        self.status = Some(text);
+        self.status_left = STATUS_US;
+    }
+
+    /// The languages the narration can be read in: English (`None`) and
+    /// the open lesson's translations (on the picker: those of every
+    /// bundled lesson).
+    pub fn languages(&self) -> Vec<Option<String>> {
+        let tags = match self.player() {
+            Some(p) => p.session.lesson.languages(),
+            None => {
+                let mut all: Vec<String> = BUNDLED
+                    .iter()
+                    .filter_map(|b| Lesson::parse(b.source, b.path).ok())
+                    .flat_map(|l| l.languages())
+                    .collect();
+                all.sort();
+                all.dedup();
+                all
+            }
+        };
+        std::iter::once(None)
+            .chain(tags.into_iter().map(Some))
+            .collect()
+    }
+
+    /// Sets the narration language (`None`: English); a tag no bundled or
+    /// open lesson has falls back to English beat by beat.
+    pub fn set_language(&mut self, lang: Option<String>) {
+        self.lang = lang.clone();
+        if let Screen::Player(p) = &mut self.screen {
+            p.lang = lang;
+            p.page = 0;
+        }
+    }
+
     /// Applies a command.
     pub fn handle(&mut self, cmd: Cmd) {
         match cmd {
@@ -418,9 +621,17 @@ impl App {
             Cmd::TextScale(d) => {
                 self.text_scale = (i32::from(self.text_scale) + 10 * d).clamp(60, 300) as u16;
             }
+            Cmd::Language => {
+                let langs = self.languages();
+                let at = langs.iter().position(|l| *l == self.lang).unwrap_or(0);
+                let next = langs[(at + 1) % langs.len()].clone();
+                self.set_language(next);
+            }
             Cmd::Back => {
                 if self.error.is_some() {
                     self.error = None;
+                } else if self.prompt.is_some() {
+                    self.prompt = None;
                 } else if self.help {
                     self.help = false;
                 } else if matches!(self.screen, Screen::Player(_)) {
@@ -436,6 +647,11 @@ impl App {
                     self.picked = (self.picked as i64 + i64::from(d)).rem_euclid(n) as usize;
                 }
             }
+            Cmd::PickerScroll(d) => {
+                let max = self.entries.len().saturating_sub(1) as i64;
+                self.picker_scroll =
+                    (self.picker_scroll as i64 + i64::from(d)).clamp(0, max) as usize;
+            }
             Cmd::OpenFile { name, bytes } => {
                 self.status = None;
                 self.show(open_bytes(&name, bytes));
@@ -446,7 +662,42 @@ impl App {
                     self.open(&e.id, &[]);
                 }
             }
+            Cmd::Frame(us) => {
+                self.status_left = self.status_left.saturating_sub(us);
+                if self.status_left == 0 {
+                    self.status = None;
+                }
+                self.handle_player(Cmd::Frame(us));
+            }
+            Cmd::Time(Command::Restart) if self.intervened() => self.prompt = Some(Prompt::Restart),
+            Cmd::RestartAsWritten => self.restart_as_written(),
+            Cmd::RestartKeep => {
+                self.prompt = None;
+                self.handle_player(Cmd::Time(Command::Restart));
+            }
             other => self.handle_player(other),
+        }
+    }
+
+    /// Whether the run shown has left its lesson (a live lesson with
+    /// interventions).
+    pub fn intervened(&self) -> bool {
+        self.player().is_some_and(|p| {
+            p.session.replay_file.is_none() && !p.session.intervention_ticks().is_empty()
+        })
+    }
+
+    /// Opens the lesson again as written, without the interventions.
+    fn restart_as_written(&mut self) {
+        self.prompt = None;
+        let Screen::Player(p) = &self.screen else {
+            return;
+        };
+        let (source, zoom, scale) = (p.session.source.clone(), p.zoom, self.text_scale);
+        self.show(Session::lesson(source));
+        self.text_scale = scale;
+        if let Screen::Player(p) = &mut self.screen {
+            p.zoom = zoom;
         }
     }
 
@@ -454,14 +705,34 @@ impl App {
         let Screen::Player(p) = &mut self.screen else {
             return;
         };
+        let mut remark = None;
         let result: Result<(), String> = match cmd {
+            // Long narration pages before the beat changes.
+            Cmd::Time(Command::NextBeat) if p.page + 1 < p.pages => {
+                p.page += 1;
+                Ok(())
+            }
+            Cmd::Time(Command::PrevBeat) if p.page > 0 => {
+                p.page -= 1;
+                Ok(())
+            }
             Cmd::Time(c) => {
                 p.timeline.apply(c);
                 p.sync()
             }
             Cmd::Frame(us) => {
                 p.timeline.advance(us);
+                p.ease_by(us);
                 p.sync()
+            }
+            Cmd::SideScroll(d) => {
+                p.side_scroll = (p.side_scroll as i64 + i64::from(d)).clamp(0, 10_000) as usize;
+                Ok(())
+            }
+            Cmd::Pages(n) => {
+                p.pages = n.max(1);
+                p.page = p.page.min(p.pages - 1);
+                Ok(())
             }
             Cmd::ToggleOverlay(i) => {
                 if let Some(name) = overlays_of(p.session.sim().sim_name()).get(i) {
@@ -470,7 +741,7 @@ impl App {
                         p.toggled.insert(name);
                     }
                 }
-                p.refresh_trail()
+                p.refresh_history()
             }
             Cmd::Select(s) => {
                 if p.selected == s {
@@ -498,22 +769,30 @@ impl App {
                 Ok(())
             }
             Cmd::Intervene(input) => {
-                let r = p.session.intervene(input);
+                let watch = p.watch();
+                let r = p.session.intervene(input, &watch);
                 if r.is_ok() {
+                    p.traced = watch;
                     p.timeline.extend_to(p.session.last_tick());
+                    p.refresh_history()
+                } else {
+                    r
                 }
-                r
             }
             Cmd::Save(path) => match p.session.save(&path) {
                 Ok(bytes) => {
-                    self.status = Some(format!("saved {} ({bytes} bytes)", path.display()));
+                    let shown = std::fs::canonicalize(&path).unwrap_or(path);
+                    remark = Some(format!("saved {} ({bytes} bytes)", shown.display()));
                     Ok(())
                 }
                 Err(m) => Err(format!("could not save the session: {m}")),
             },
             Cmd::Download(name) => match p.session.save_bytes() {
                 Ok(bytes) => {
-                    self.status = Some(format!("downloading {name} ({} bytes)", bytes.len()));
+                    remark = Some(format!(
+                        "downloading {name} ({} bytes): your browser saves it in its downloads folder",
+                        bytes.len()
+                    ));
                     self.download = Some((name, bytes));
                     Ok(())
                 }
@@ -521,41 +800,89 @@ impl App {
             },
             _ => Ok(()),
         };
+        if let Some(r) = remark {
+            self.remark(r);
+        }
         if let Err(m) = result {
             self.error = Some(m);
         }
     }
 }
 
-/// The app `flockstep render` draws: `target` opened at `tick`, with
-/// exactly `overlays` (empty: the beat's), boid or chaser `select`
-/// inspected, at a text scale. Errors name the problem (an unknown
-/// overlay lists the known ones).
+/// Where `flockstep render` puts the player: a tick (the beat in force
+/// there), or a beat (1-based, at its tick).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RenderAt {
+    /// A tick.
+    Tick(u64),
+    /// A beat, 1-based.
+    Beat(usize),
+}
+
+/// What `flockstep render` draws, besides the lesson and where.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RenderOptions {
+    /// Exactly these overlays (empty: the beat's).
+    pub overlays: Vec<String>,
+    /// The boid or chaser inspected.
+    pub select: Option<u32>,
+    /// Presenter scale in percent (100: none).
+    pub text_scale: u16,
+    /// The narration language (`None`: English).
+    pub lang: Option<String>,
+}
+
+/// The app `flockstep render` draws: `target` opened at a tick or beat,
+/// with the options. Errors name the problem (an unknown overlay lists
+/// the known ones, a beat past the last says how many there are).
 pub fn prepare_render(
     target: &str,
     overrides: &[String],
-    tick: u64,
-    overlays: &[String],
-    select: Option<u32>,
-    text_scale: u16,
+    at: RenderAt,
+    o: &RenderOptions,
 ) -> Result<App, String> {
     let session = open_session(target, overrides)?;
     let (first, last) = (session.first_tick(), session.last_tick());
-    if tick < first || tick > last {
+    let sim = session.sim().sim_name();
+    if let RenderAt::Tick(tick) = at
+        && (tick < first || tick > last)
+    {
         return Err(format!(
             "{target}: tick {tick} is outside ticks {first}..={last}"
         ));
     }
-    let sim = session.sim().sim_name();
-    let known = overlays_of(sim);
-    if let Some(o) = overlays.iter().find(|o| !known.contains(&o.as_str())) {
+    let beats = session.lesson.beats.len();
+    if let RenderAt::Beat(b) = at
+        && !(1..=beats).contains(&b)
+    {
         return Err(format!(
-            "unknown overlay `{o}` for sim {sim}; known overlays: {}",
+            "{target}: there is no beat {b}: the lesson has {beats} beat{} (1..={beats})",
+            if beats == 1 { "" } else { "s" }
+        ));
+    }
+    if let Some(l) = &o.lang
+        && !session.lesson.languages().contains(l)
+    {
+        return Err(format!(
+            "--lang {l}: lesson `{}` has no `{l}` narration; it has English{}",
+            session.lesson.id,
+            session
+                .lesson
+                .languages()
+                .iter()
+                .map(|l| format!(", {l}"))
+                .collect::<String>()
+        ));
+    }
+    let known = overlays_of(sim);
+    if let Some(bad) = o.overlays.iter().find(|x| !known.contains(&x.as_str())) {
+        return Err(format!(
+            "unknown overlay `{bad}` for sim {sim}; known overlays: {}",
             known.join(", ")
         ));
     }
     let mut p = Player::new(session);
-    if let Some(s) = select {
+    if let Some(s) = o.select {
         let n = match p.session.sim() {
             AnySim::Flock(f) => crate::sim::Sim::state(&**f).boids.len(),
             AnySim::Line(l) => crate::sim::Sim::state(l).chasers.len(),
@@ -568,18 +895,43 @@ pub fn prepare_render(
         }
         p.selected = Some(s);
     }
-    p.timeline.apply(Command::Scrub(tick));
+    p.lang = o.lang.clone();
+    p.timeline.apply(match at {
+        RenderAt::Tick(t) => Command::Scrub(t),
+        RenderAt::Beat(b) => Command::Beat(b - 1),
+    });
     p.sync()?;
-    if !overlays.is_empty() {
-        let want: BTreeSet<String> = overlays.iter().cloned().collect();
+    p.retrace()?;
+    p.ease = None;
+    if !o.overlays.is_empty() {
+        let want: BTreeSet<String> = o.overlays.iter().cloned().collect();
         let now = p.overlays();
         p.toggled = now.symmetric_difference(&want).cloned().collect();
-        p.refresh_trail()?;
+        p.refresh_history()?;
     }
     let mut app = App::new();
-    app.text_scale = text_scale;
+    app.text_scale = o.text_scale;
+    app.lang = o.lang.clone();
     app.screen = Screen::Player(Box::new(p));
     Ok(app)
+}
+
+/// The narration language a system locale asks for (`ja_JP.UTF-8` →
+/// `ja`), if one of `langs` has it; else English (`None`).
+pub fn locale_language(langs: &[Option<String>], locale: Option<&str>) -> Option<String> {
+    let tag = locale?.split(['.', '@']).next()?.replace('_', "-");
+    let base = tag.split('-').next()?.to_ascii_lowercase();
+    langs
+        .iter()
+        .flatten()
+        .find(|l| l.eq_ignore_ascii_case(&tag))
+        .or_else(|| {
+            langs
+                .iter()
+                .flatten()
+                .find(|l| l.eq_ignore_ascii_case(&base))
+        })
+        .cloned()
 }
 
 /// Binary-angle units of a whole number of degrees.
@@ -635,8 +987,9 @@ pub fn is_replay(path: &std::path::Path) -> bool {
         && head == REPLAY_MAGIC
 }
 
-/// Where the window's parts go, in pixels, for a window of `w`×`h` at a
-/// text scale (percent).
+/// Where the window's parts go, in pixels, for a window of `w`×`h`: every
+/// size comes from the window's size and the presenter scale (see
+/// [`Layout::scale_for`]), from 1024×600 to 3840×2160.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Layout {
     /// The status line at the top.
@@ -647,51 +1000,128 @@ pub struct Layout {
     pub side: Viewport,
     /// The narration box.
     pub narration: Viewport,
-    /// The scrub bar.
+    /// The scrub bar with its beat tabs.
     pub scrub: Viewport,
+    /// The size of everything, in percent (100 at 1280×720 without
+    /// presenter mode).
+    pub scale: u16,
 }
 
+/// The narration's font size at scale 100.
+pub const NARRATION_PX: u16 = 22;
+
 impl Layout {
-    /// The layout of a window.
-    pub fn of(w: i32, h: i32, text_scale: u16) -> Layout {
-        let s = i32::from(text_scale);
-        let top_h = 30 * s / 100;
-        let scrub_h = 34;
-        let narr_h = (76 * s / 100).min(h / 4);
-        let side_w = (360 * s / 100).min(w * 2 / 5);
-        let body_h = (h - top_h - scrub_h - narr_h).max(1);
-        Layout {
+    /// The size of everything for a `w`×`h` window at a presenter scale
+    /// (percent): 100 at 1280×720, following the smaller of the two
+    /// ratios, times the presenter scale.
+    pub fn scale_for(w: i32, h: i32, presenter: u16) -> u16 {
+        let fit = (w.max(1) * 100 / 1280)
+            .min(h.max(1) * 100 / 720)
+            .clamp(50, 400);
+        (fit * i32::from(presenter) / 100).clamp(40, 1200) as u16
+    }
+
+    /// A length at scale `s` (`n` pixels at scale 100).
+    pub fn px_at(s: u16, n: i32) -> i32 {
+        n * i32::from(s) / 100
+    }
+
+    /// A font size at this layout's scale, never under 12 px.
+    pub fn font(&self, px: u16) -> u16 {
+        (u32::from(px) * u32::from(self.scale) / 100).clamp(12, 400) as u16
+    }
+
+    /// A length at this layout's scale.
+    pub fn px(&self, n: i32) -> i32 {
+        Layout::px_at(self.scale, n)
+    }
+
+    /// The narration's line height.
+    pub fn narration_line(&self) -> i32 {
+        i32::from(self.font(NARRATION_PX)) * 135 / 100
+    }
+
+    /// The width narration is wrapped to.
+    pub fn narration_text_width(w: i32, h: i32, presenter: u16) -> i32 {
+        let s = Layout::scale_for(w, h, presenter);
+        (w - 2 * Layout::px_at(s, 16)).max(1)
+    }
+
+    /// The most narration lines the box shows at once (it pages beyond).
+    pub fn narration_max_lines(w: i32, h: i32, presenter: u16) -> i32 {
+        let l = Layout::of(w, h, presenter, 0);
+        ((h * 36 / 100 - 2 * l.px(10)) / l.narration_line()).max(2)
+    }
+
+    /// The layout of a window whose narration needs `lines` lines (at
+    /// least two are kept, at most [`Layout::narration_max_lines`]).
+    pub fn of(w: i32, h: i32, presenter: u16, lines: i32) -> Layout {
+        let scale = Layout::scale_for(w, h, presenter);
+        let mut l = Layout {
             top: Viewport {
                 x: 0,
                 y: 0,
                 w,
-                h: top_h,
+                h: 0,
             },
             scene: Viewport {
                 x: 0,
-                y: top_h,
-                w: (w - side_w).max(1),
-                h: body_h,
+                y: 0,
+                w,
+                h: 0,
             },
             side: Viewport {
-                x: w - side_w,
-                y: top_h,
-                w: side_w,
-                h: body_h,
+                x: 0,
+                y: 0,
+                w,
+                h: 0,
             },
             narration: Viewport {
                 x: 0,
-                y: top_h + body_h,
+                y: 0,
                 w,
-                h: narr_h,
+                h: 0,
             },
             scrub: Viewport {
                 x: 0,
-                y: h - scrub_h,
+                y: 0,
                 w,
-                h: scrub_h,
+                h: 0,
             },
-        }
+            scale,
+        };
+        let top_h = i32::from(l.font(18)) + l.px(14);
+        let scrub_h = i32::from(l.font(15)) + l.px(38);
+        let max_lines = ((h * 36 / 100 - 2 * l.px(10)) / l.narration_line()).max(2);
+        let narr_h = lines.clamp(2, max_lines) * l.narration_line() + 2 * l.px(10);
+        let side_w = l.px(430).min(w * 45 / 100).max(w * 25 / 100);
+        let body_h = (h - top_h - scrub_h - narr_h).max(1);
+        l.top.h = top_h;
+        l.scene = Viewport {
+            x: 0,
+            y: top_h,
+            w: (w - side_w).max(1),
+            h: body_h,
+        };
+        l.side = Viewport {
+            x: w - side_w,
+            y: top_h,
+            w: side_w,
+            h: body_h,
+        };
+        l.narration = Viewport {
+            x: 0,
+            y: top_h + body_h,
+            w,
+            h: narr_h,
+        };
+        l.scrub = Viewport {
+            x: 0,
+            y: h - scrub_h,
+            w,
+            h: scrub_h,
+        };
+        l
     }
 
     /// The tick under a point of the scrub bar.
@@ -701,13 +1131,14 @@ impl Layout {
         first + (last - first) * x / bar.w.max(1) as u64
     }
 
-    /// The scrub bar's track inside its strip.
+    /// The scrub bar's track inside its strip (below the beat tabs).
     pub fn scrub_bar(&self) -> Viewport {
+        let h = self.px(10).max(6);
         Viewport {
-            x: self.scrub.x + 16,
-            y: self.scrub.y + self.scrub.h / 2 - 4,
-            w: (self.scrub.w - 32).max(1),
-            h: 8,
+            x: self.scrub.x + self.px(20),
+            y: self.scrub.y + self.scrub.h - self.px(12) - h,
+            w: (self.scrub.w - 2 * self.px(20)).max(1),
+            h,
         }
     }
 
@@ -717,27 +1148,256 @@ impl Layout {
         let span = (last - first).max(1);
         bar.x + (u128::from(tick.saturating_sub(first)) * bar.w as u128 / u128::from(span)) as i32
     }
+
+    /// The numbered beat tabs above the scrub bar, one per beat (ticks in
+    /// beat order): each starts at its tick's x, pushed right past the
+    /// tab before it, so beats that share a tick sit side by side; a row
+    /// that runs off the end is pushed back left.
+    pub fn beat_tabs(&self, ticks: &[u64], first: u64, last: u64) -> Vec<Viewport> {
+        let bar = self.scrub_bar();
+        let (w, h, gap) = (
+            self.px(26),
+            i32::from(self.font(15)) + self.px(8),
+            self.px(3),
+        );
+        let y = bar.y - self.px(6) - h;
+        let mut tabs: Vec<Viewport> = Vec::with_capacity(ticks.len());
+        for &t in ticks {
+            let x = self.scrub_x(t, first, last) - w / 2;
+            let x = tabs.last().map_or(x, |p| x.max(p.x + p.w + gap));
+            tabs.push(Viewport { x, y, w, h });
+        }
+        let mut right = bar.x + bar.w + w / 2;
+        for t in tabs.iter_mut().rev() {
+            t.x = t.x.min(right - t.w);
+            right = t.x - gap;
+        }
+        tabs
+    }
 }
 
-/// Splits text into lines of at most `chars` characters at spaces.
-pub fn wrap(text: &str, chars: usize) -> Vec<String> {
-    let mut out = Vec::new();
-    for para in text.lines() {
-        if para.chars().count() <= chars {
-            out.push(para.to_owned());
-            continue;
+/// A run of narration text: its words, and whether they are emphasised
+/// (`*like this*` in a lesson).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Run {
+    /// The text, spaces included.
+    pub text: String,
+    /// Emphasised.
+    pub emph: bool,
+}
+
+/// One word of narration for wrapping: text, emphasis, and whether a
+/// space separates it from the word before.
+struct Word {
+    text: String,
+    emph: bool,
+    space: bool,
+}
+
+/// Whether a character is set without spaces, so a line may break before
+/// or after it (kana, kanji, full-width forms, CJK punctuation).
+fn is_cjk(c: char) -> bool {
+    matches!(c as u32, 0x3000..=0x30FF | 0x3400..=0x4DBF | 0x4E00..=0x9FFF | 0xF900..=0xFAFF | 0xFF00..=0xFFEF)
+}
+
+/// Characters a line must not start with (closing marks, small kana, the
+/// prolonged sound mark) — kinsoku.
+fn no_line_start(c: char) -> bool {
+    "、。，．・：；？！）」』】〕〉》ー々ゃゅょっぁぃぅぇぉャュョッァィゥェォ)]}.,;:!?%".contains(c)
+}
+
+/// Splits narration into words: at spaces, and around every CJK
+/// character; `*` toggles emphasis and is not shown.
+fn words(text: &str) -> Vec<Word> {
+    let mut out: Vec<Word> = Vec::new();
+    let mut emph = false;
+    let mut space = false;
+    let mut cur = String::new();
+    let flush = |cur: &mut String, emph: bool, space: &mut bool, out: &mut Vec<Word>| {
+        if !cur.is_empty() {
+            out.push(Word {
+                text: std::mem::take(cur),
+                emph,
+                space: *space,
+            });
+            *space = false;
         }
-        let mut line = String::new();
-        for word in para.split_whitespace() {
-            if !line.is_empty() && line.chars().count() + 1 + word.chars().count() > chars {
-                out.push(std::mem::take(&mut line));
+    };
+    for c in text.chars() {
+        if c == '*' {
+            flush(&mut cur, emph, &mut space, &mut out);
+            emph = !emph;
+        } else if c.is_whitespace() {
+            flush(&mut cur, emph, &mut space, &mut out);
+            space = !out.is_empty();
+        } else if is_cjk(c) && !no_line_start(c) {
+            flush(&mut cur, emph, &mut space, &mut out);
+            cur.push(c);
+        } else if no_line_start(c) && cur.is_empty() && !space && !out.is_empty() {
+            // Kept on the line before: glued to the previous word.
+            if let Some(w) = out.last_mut().filter(|w| w.emph == emph) {
+                w.text.push(c);
+            } else {
+                cur.push(c);
             }
-            if !line.is_empty() {
-                line.push(' ');
+        } else {
+            if cur.chars().last().is_some_and(is_cjk) && !no_line_start(c) {
+                flush(&mut cur, emph, &mut space, &mut out);
             }
-            line.push_str(word);
+            cur.push(c);
         }
-        out.push(line);
     }
+    flush(&mut cur, emph, &mut space, &mut out);
     out
+}
+
+/// Wraps narration to lines at most `width` pixels wide as `measure`
+/// measures text, keeping emphasis (`*…*`) as runs. Paragraphs (blank
+/// lines) start new lines; a word wider than a line is cut.
+pub fn wrap_rich(text: &str, width: i32, measure: &dyn Fn(&str) -> i32) -> Vec<Vec<Run>> {
+    let mut lines = Vec::new();
+    for para in text.split("\n\n") {
+        let mut line: Vec<Run> = Vec::new();
+        let mut used = 0;
+        for w in words(&para.replace('\n', " ")) {
+            let gap = if w.space && !line.is_empty() {
+                measure(" ")
+            } else {
+                0
+            };
+            let need = measure(&w.text);
+            if !line.is_empty() && used + gap + need > width {
+                lines.push(std::mem::take(&mut line));
+                used = 0;
+            }
+            let lead = if w.space && !line.is_empty() { " " } else { "" };
+            used += if lead.is_empty() { 0 } else { gap } + need;
+            match line.last_mut() {
+                Some(r) if r.emph == w.emph => {
+                    r.text.push_str(lead);
+                    r.text.push_str(&w.text);
+                }
+                _ => {
+                    if !lead.is_empty()
+                        && let Some(r) = line.last_mut()
+                    {
+                        r.text.push(' ');
+                    }
+                    line.push(Run {
+                        text: w.text,
+                        emph: w.emph,
+                    });
+                }
+            }
+        }
+        lines.push(line);
+    }
+    lines
+}
+
+/// Splits text into lines of at most `chars` characters at spaces (for
+/// plain, monospaced contexts; the window wraps by measured width).
+pub fn wrap(text: &str, chars: usize) -> Vec<String> {
+    let measure = |s: &str| s.chars().count() as i32;
+    wrap_rich(&text.replace('*', "\u{2217}"), chars as i32, &measure)
+        .into_iter()
+        .map(|runs| {
+            runs.into_iter()
+                .map(|r| r.text.replace('\u{2217}', "*"))
+                .collect()
+        })
+        .collect()
+}
+
+/// A window's layout and its narration, wrapped: what the frame shows of
+/// the current beat's text.
+pub struct Framed {
+    /// Where everything goes.
+    pub layout: Layout,
+    /// The narration's lines on the page shown.
+    pub lines: Vec<Vec<Run>>,
+    /// How many pages the narration has.
+    pub pages: usize,
+}
+
+impl App {
+    /// Lays out a `w`×`h` window: wraps the narration to the window's
+    /// width (the bundled font's metrics) and makes room for it, up to a
+    /// third of the window; longer narration pages.
+    pub fn framed(&self, w: i32, h: i32) -> Framed {
+        let Some(p) = self.player() else {
+            return Framed {
+                layout: Layout::of(w, h, self.text_scale, 2),
+                lines: Vec::new(),
+                pages: 1,
+            };
+        };
+        let probe = Layout::of(w, h, self.text_scale, 2);
+        let size = probe.font(NARRATION_PX);
+        let width = Layout::narration_text_width(w, h, self.text_scale);
+        let all = wrap_rich(p.narration(), width, &|s| super::text::width(s, size));
+        let max = Layout::narration_max_lines(w, h, self.text_scale).max(2) as usize;
+        let (per_page, pages) = if all.len() <= max {
+            (max, 1)
+        } else {
+            // One line of each page is the continuation mark.
+            let per = (max - 1).max(1);
+            (per, all.len().div_ceil(per))
+        };
+        let page = p.page.min(pages - 1);
+        let lines: Vec<Vec<Run>> = all
+            .into_iter()
+            .skip(page * per_page)
+            .take(per_page)
+            .collect();
+        let shown = if pages > 1 { max } else { lines.len() };
+        Framed {
+            layout: Layout::of(w, h, self.text_scale, shown as i32),
+            lines,
+            pages,
+        }
+    }
+}
+
+/// One row of the lesson picker.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PickerRow {
+    /// A sim's heading (`flock lessons`).
+    Header(usize),
+    /// A lesson, by index into [`App::entries`].
+    Lesson(usize),
+}
+
+impl App {
+    /// The picker's rows: each sim's heading, then its lessons.
+    pub fn picker_rows(&self) -> Vec<PickerRow> {
+        let mut rows = Vec::new();
+        for (i, e) in self.entries.iter().enumerate() {
+            if i == 0 || self.entries[i - 1].sim != e.sim {
+                rows.push(PickerRow::Header(i));
+            }
+            rows.push(PickerRow::Lesson(i));
+        }
+        rows
+    }
+
+    /// The first picker row shown when `fit` rows fit: the scroll, moved
+    /// as little as needed to show the chosen lesson.
+    pub fn picker_first_row(&self, fit: usize) -> usize {
+        let rows = self.picker_rows();
+        let fit = fit.max(1);
+        let max = rows.len().saturating_sub(fit);
+        let at = rows
+            .iter()
+            .position(|r| *r == PickerRow::Lesson(self.picked))
+            .unwrap_or(0);
+        let first = self.picker_scroll.min(max);
+        if at < first {
+            at.saturating_sub(1)
+        } else if at >= first + fit {
+            at + 1 - fit
+        } else {
+            first
+        }
+    }
 }

@@ -3,11 +3,13 @@
 //! ([`timeline`]), what is being watched ([`session`]) and the app's state
 //! machine ([`app`]), which turns commands into timeline, session and view
 //! changes. What is drawn comes from [`crate::scene`]; floating point
-//! exists only in [`window`], to hand pixels to macroquad. The web build
+//! exists only in [`window`] and [`draw`], to hand pixels to macroquad. The web build
 //! adds `web` (wasm32 only): files, downloads and links from the page.
 
 pub mod app;
+pub mod draw;
 pub mod session;
+pub mod text;
 pub mod timeline;
 #[cfg(target_arch = "wasm32")]
 pub mod web;

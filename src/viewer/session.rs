@@ -10,6 +10,11 @@
 //! how the teacher got there. A replay decodes the recorded state; for the
 //! overlays it restores the state one tick earlier into a sim
 //! ([`AnySim::restore`] checks it first) and steps once with tracing.
+//!
+//! Every tick is explained, the first included: there (and right after an
+//! intervention, when the last step no longer led to what is shown) the
+//! explain record is the *coming* step's, traced on a copy of the sim
+//! ([`Session::ahead`] says which).
 #![deny(clippy::float_arithmetic)]
 
 use crate::lesson::Lesson;
@@ -19,7 +24,7 @@ use crate::replay::run::{self, Source};
 use crate::sim::flock::FlockEvent;
 use crate::sim::line::LineEvent;
 use crate::sim::path::PathEvent;
-use crate::sim::{AnySim, Input, Sim, Sink};
+use crate::sim::{AnySim, Cell, Input, Sim, Sink};
 use std::collections::BTreeMap;
 use std::io::{Read, Seek};
 use std::path::Path;
@@ -30,6 +35,9 @@ impl<T: Read + Seek> ReadSeek for T {}
 
 /// How many earlier positions the `trails` overlay shows.
 pub const TRAIL: usize = 24;
+
+/// How many ticks back the line sims' walks reach.
+pub const WALK_TICKS: u64 = 4096;
 
 /// The explain record of one step.
 #[derive(Clone, Debug, Default)]
@@ -128,6 +136,10 @@ pub struct Session {
     kind: Kind,
     sim: AnySim,
     explain: Explained,
+    /// Whether `explain` is the coming step's.
+    ahead: bool,
+    walks: Vec<Vec<Cell>>,
+    walks_tick: Option<u64>,
     trail: Vec<Vec<Vec3>>,
     trail_tick: Option<u64>,
     /// The tick whose interventions are already applied to the shown sim
@@ -156,11 +168,15 @@ impl Session {
             },
             sim,
             explain: Explained::None,
+            ahead: false,
+            walks: Vec::new(),
+            walks_tick: None,
             trail: Vec::new(),
             trail_tick: None,
             pre_applied: None,
             note: None,
-        })
+        }
+        .explained_ahead(&[]))
     }
 
     /// A replay file, checked frame by frame on opening (a damaged frame is
@@ -212,6 +228,9 @@ impl Session {
             },
             sim: base,
             explain: Explained::None,
+            ahead: false,
+            walks: Vec::new(),
+            walks_tick: None,
             trail: Vec::new(),
             trail_tick: None,
             pre_applied: None,
@@ -231,9 +250,46 @@ impl Session {
         self.sim.tick()
     }
 
-    /// What the step into the current tick explained.
+    /// What the step into the current tick explained, or the coming
+    /// step's record when [`Session::ahead`].
     pub fn explain(&self) -> &Explained {
         &self.explain
+    }
+
+    /// Whether [`Session::explain`] is the coming step's (the first tick,
+    /// and right after an intervention).
+    pub fn ahead(&self) -> bool {
+        self.ahead
+    }
+
+    /// The line sim's walks: the cells each chaser stood on up to the
+    /// current tick, in order (see [`Session::ensure_walks`]; empty until
+    /// it has run for this tick, and for other sims).
+    pub fn walks(&self) -> &[Vec<Cell>] {
+        if self.walks_tick == Some(self.sim.tick()) {
+            &self.walks
+        } else {
+            &[]
+        }
+    }
+
+    /// Explains the coming step (on a copy) instead of the last.
+    fn explained_ahead(mut self, watch: &[u32]) -> Session {
+        self.explain_ahead(watch);
+        self
+    }
+
+    /// Sets the explain record to the coming step's, traced on a copy of
+    /// the sim with the next tick's interventions applied.
+    fn explain_ahead(&mut self, watch: &[u32]) {
+        let mut probe = self.sim.clone();
+        if self.pre_applied != Some(probe.tick() + 1) {
+            for i in self.inputs.get(&(probe.tick() + 1)).into_iter().flatten() {
+                let _ = probe.apply(i);
+            }
+        }
+        self.explain = traced_step(&mut probe, watch);
+        self.ahead = true;
     }
 
     /// Earlier flock positions, oldest first (see [`Session::ensure_trail`];
@@ -272,6 +328,12 @@ impl Session {
         let carry =
             (tick == from + 1 && self.trail_tick == Some(from)).then(|| positions(&self.sim));
         let result = self.seek_to(tick, watch);
+        if result.is_ok() {
+            self.ahead = false;
+            if self.sim.tick() == self.first_tick() {
+                self.explain_ahead(watch);
+            }
+        }
         if result.is_ok()
             && let Some(p) = carry
         {
@@ -369,10 +431,60 @@ impl Session {
         Ok(())
     }
 
+    /// Computes the line sim's walks for the current tick: each chaser's
+    /// cells from the first tick (at most [`WALK_TICKS`] back) to now, a
+    /// cell listed again only after the chaser left it — a function of the
+    /// tick alone, however it was reached.
+    pub fn ensure_walks(&mut self) -> Result<(), String> {
+        let t = self.sim.tick();
+        if self.walks_tick == Some(t) || !matches!(self.sim, AnySim::Line(_)) {
+            return Ok(());
+        }
+        let from = t.saturating_sub(WALK_TICKS).max(self.first_tick());
+        let mut walks: Vec<Vec<Cell>> = Vec::new();
+        let mut add = |cells: Vec<Cell>| {
+            walks.resize(cells.len(), Vec::new());
+            for (w, c) in walks.iter_mut().zip(cells) {
+                if w.last() != Some(&c) {
+                    w.push(c);
+                }
+            }
+        };
+        match &mut self.kind {
+            Kind::Live { keep, every, .. } => {
+                let mut sim = keep[((from / *every) as usize).min(keep.len() - 1)].clone();
+                loop {
+                    if sim.tick() >= from {
+                        add(chaser_cells(&sim));
+                    }
+                    if sim.tick() >= t {
+                        break;
+                    }
+                    let next = sim.tick() + 1;
+                    for i in self.inputs.get(&next).into_iter().flatten() {
+                        let _ = sim.apply(i);
+                    }
+                    sim.step();
+                }
+            }
+            Kind::Replay { replay, .. } => {
+                for k in from..=t {
+                    let (state, _) = replay.state_at(k).map_err(|e| e.to_string())?;
+                    if let crate::sim::AnyState::Line(l) = state {
+                        add(l.chasers.iter().map(|c| c.pos).collect());
+                    }
+                }
+            }
+        }
+        self.walks = walks;
+        self.walks_tick = Some(t);
+        Ok(())
+    }
+
     /// Makes an intervention at the current tick: it leads into the next
     /// tick. A live lesson that had been simulated further forgets what
     /// came after (a new branch). Replays cannot be changed.
-    pub fn intervene(&mut self, input: Input) -> Result<(), String> {
+    pub fn intervene(&mut self, input: Input, watch: &[u32]) -> Result<(), String> {
         let Kind::Live {
             keep,
             every,
@@ -396,7 +508,16 @@ impl Session {
         self.sim = probe;
         self.pre_applied = Some(t + 1);
         self.trail_tick = None;
+        self.walks_tick = None;
+        // What the last step explained no longer leads to what is shown.
+        self.explain_ahead(watch);
         Ok(())
+    }
+
+    /// Whether the run has left the lesson as written: the ticks at which
+    /// interventions apply (the timeline marks them).
+    pub fn intervention_ticks(&self) -> Vec<u64> {
+        self.inputs.keys().copied().collect()
     }
 
     /// Records the session (ticks `0..=` the furthest reached, with every
@@ -448,6 +569,14 @@ impl Session {
             |_| {},
         )?;
         Ok(bytes)
+    }
+}
+
+/// A line sim's chaser cells (nothing for other sims).
+fn chaser_cells(s: &AnySim) -> Vec<Cell> {
+    match s {
+        AnySim::Line(l) => l.state().chasers.iter().map(|c| c.pos).collect(),
+        _ => Vec::new(),
     }
 }
 

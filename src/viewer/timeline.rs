@@ -10,9 +10,20 @@
 //! whole ticks; the frame rate decides how often it is looked at, never what
 //! it computes.
 //!
-//! Beats with `pause = true` hold the clock when playback reaches their
-//! tick, however large the frame: the tick shown is exactly the beat's, and
-//! playing on (Space or [`Command::Continue`]) releases it.
+//! Beats are *steps*, not only ticks: several beats may share a tick, and
+//! the clock keeps which beat is shown beside which tick. Every beat is
+//! reached by [`Command::NextBeat`] / [`Command::PrevBeat`] and by
+//! [`Command::Beat`] (the scrub bar's numbered beat tabs), also when beats
+//! share a tick. Arriving at a tick going forward shows its first beat;
+//! arriving going backward shows its last (the one in force when the
+//! lesson moved on from it).
+//!
+//! Beats with `pause = true` hold the clock when playback reaches them,
+//! however large the frame: the tick shown is exactly the beat's, and
+//! playing on (Space or [`Command::Continue`]) releases it — to the next
+//! beat of the same tick if there is one (held again if it pauses), else
+//! into the ticks after it. The lesson loader makes every beat that shares
+//! its tick with a later one pause, so playback never skips a beat unseen.
 
 /// The playback speeds, in thousandths (0.1× … 100×).
 pub const SPEEDS: [u32; 10] = [
@@ -37,17 +48,23 @@ pub enum Command {
     StepForward,
     /// One tick back (←); pauses.
     StepBack,
-    /// To the next beat's tick (PgDn); pauses.
+    /// To the next beat (PgDn), which may share the tick; past the last
+    /// beat, to the last tick. Pauses.
     NextBeat,
-    /// To the current beat's start, or the one before if already there (PgUp); pauses.
+    /// To the current beat's start, or the beat before if already there
+    /// (PgUp); pauses.
     PrevBeat,
     /// To a tick (the scrub bar); pauses. Clamped to the available ticks.
     Scrub(u64),
+    /// To beat `i` (0-based; a beat tab of the scrub bar, `render --beat`);
+    /// pauses, and holds if the beat pauses.
+    Beat(usize),
     /// The next faster speed (+).
     Faster,
     /// The next slower speed (−).
     Slower,
-    /// Back to tick 0, paused, at 1× (Home).
+    /// Back to tick 0 and the first beat if it is there, paused, at 1×
+    /// (Home).
     Restart,
 }
 
@@ -70,6 +87,8 @@ pub struct Timeline {
     tick_us: u64,
     carry: u64,
     marks: Vec<Mark>,
+    /// The beat shown, by index into `marks`.
+    beat: Option<usize>,
     /// The pause beat holding the clock, by index into `marks`.
     held: Option<usize>,
     /// Pause beats already released (each holds once per pass; going back
@@ -80,11 +99,13 @@ pub struct Timeline {
 impl Timeline {
     /// A paused clock at tick 0 over ticks `0..=last`, where one tick lasts
     /// `tick_us` microseconds at 1× (at least 1), with the lesson's beats
-    /// (sorted by tick).
+    /// (in lesson order, which is tick order; a stable sort keeps the
+    /// order of beats that share a tick).
     pub fn new(last: u64, tick_us: u64, marks: &[Mark]) -> Timeline {
         let mut marks = marks.to_vec();
         marks.sort_by_key(|m| m.at);
         let mut t = Timeline {
+            beat: None,
             tick: 0,
             last,
             playing: false,
@@ -95,6 +116,7 @@ impl Timeline {
             marks,
             held: None,
         };
+        t.beat = t.arriving(0, true);
         t.hold_if_due();
         t
     }
@@ -124,9 +146,14 @@ impl Timeline {
         SPEEDS[self.speed]
     }
 
-    /// The beat in force: the last one whose tick has been reached.
+    /// The beat shown (`None` before the first beat's tick).
     pub fn beat(&self) -> Option<usize> {
-        self.marks.iter().rposition(|m| m.at <= self.tick)
+        self.beat
+    }
+
+    /// The beats, in order.
+    pub fn marks(&self) -> &[Mark] {
+        &self.marks
     }
 
     /// The pause beat holding the clock, if any.
@@ -138,13 +165,7 @@ impl Timeline {
     pub fn apply(&mut self, cmd: Command) {
         match cmd {
             Command::TogglePlay if self.playing => self.pause(),
-            Command::TogglePlay | Command::Continue => {
-                if let Some(h) = self.held.take() {
-                    self.released[h] = true;
-                }
-                self.playing = self.tick < self.last;
-                self.carry = 0;
-            }
+            Command::TogglePlay | Command::Continue => self.play_on(),
             Command::StepForward => {
                 let t = self.tick.saturating_add(1);
                 self.go(t);
@@ -153,31 +174,50 @@ impl Timeline {
                 let t = self.tick.saturating_sub(1);
                 self.go(t);
             }
-            Command::NextBeat => {
-                let next = self.marks.iter().find(|m| m.at > self.tick).map(|m| m.at);
-                self.go(next.unwrap_or(self.last));
-            }
-            Command::PrevBeat => {
-                let here = self.beat().map(|b| self.marks[b].at);
-                let target = match here {
-                    Some(at) if at < self.tick => at,
-                    _ => self
-                        .marks
-                        .iter()
-                        .rev()
-                        .find(|m| m.at < self.tick)
-                        .map_or(0, |m| m.at),
-                };
-                self.go(target);
-            }
+            Command::NextBeat => match self.beat.map_or(0, |b| b + 1) {
+                i if i < self.marks.len() => self.go_beat(i),
+                _ => self.go(self.last),
+            },
+            Command::PrevBeat => match self.beat {
+                Some(b) if self.marks[b].at < self.tick => self.go_beat(b),
+                Some(b) if b > 0 => self.go_beat(b - 1),
+                _ => self.go(0),
+            },
+            Command::Beat(i) if i < self.marks.len() => self.go_beat(i),
+            Command::Beat(_) => {}
             Command::Scrub(t) => self.go(t),
             Command::Faster => self.speed = (self.speed + 1).min(SPEEDS.len() - 1),
             Command::Slower => self.speed = self.speed.saturating_sub(1),
             Command::Restart => {
                 self.speed = NORMAL;
                 self.go(0);
+                if self.marks.first().is_some_and(|m| m.at == 0) {
+                    self.go_beat(0);
+                }
             }
         }
+    }
+
+    /// Releases a held beat and plays on: to the next beat of the same
+    /// tick if there is one (held if it pauses), else through the ticks.
+    fn play_on(&mut self) {
+        if let Some(h) = self.held.take() {
+            self.released[h] = true;
+        }
+        self.carry = 0;
+        let next = self.beat.map_or(0, |b| b + 1);
+        if self.marks.get(next).is_some_and(|m| m.at == self.tick)
+            && self.beat.is_some_and(|b| self.marks[b].at == self.tick)
+        {
+            self.beat = Some(next);
+            self.playing = false;
+            self.hold_if_due();
+            if self.held.is_none() {
+                self.playing = self.tick < self.last;
+            }
+            return;
+        }
+        self.playing = self.tick < self.last;
     }
 
     /// Lets `frame_us` microseconds of real time pass; returns the tick
@@ -198,15 +238,22 @@ impl Timeline {
         }
         let mut target = self.tick.saturating_add(due).min(self.last);
         // Stop at the first unreleased pause beat on the way.
-        if let Some(m) = self
+        let stop = self
             .marks
             .iter()
             .enumerate()
             .find(|(i, m)| m.pause && !self.released[*i] && m.at > self.tick && m.at <= target)
-        {
-            target = m.1.at;
+            .map(|(i, m)| (i, m.at));
+        if let Some((_, at)) = stop {
+            target = at;
         }
-        self.tick = target;
+        if target != self.tick {
+            self.tick = target;
+            self.beat = match stop {
+                Some((i, _)) => Some(i),
+                None => self.marks.iter().rposition(|m| m.at <= target),
+            };
+        }
         if self.tick >= self.last {
             self.pause();
         }
@@ -219,27 +266,54 @@ impl Timeline {
         self.carry = 0;
     }
 
-    /// Moves to `t` (clamped), paused; pause beats from `t` on are
-    /// re-armed (arriving on one shows it held).
+    /// Moves to tick `t` (clamped), paused; the beat shown is the one
+    /// [`Timeline::arriving`] there. Pause beats from `t` on are re-armed
+    /// (arriving on one shows it held).
     fn go(&mut self, t: u64) {
-        self.pause();
-        self.held = None;
-        self.tick = t.min(self.last);
-        for (i, m) in self.marks.iter().enumerate() {
-            if m.at >= self.tick {
-                self.released[i] = false;
-            }
+        let from = self.tick;
+        self.settle(t.min(self.last));
+        if self.tick != from {
+            self.beat = self.arriving(self.tick, self.tick > from);
         }
         self.hold_if_due();
     }
 
-    /// Holds the clock at an unreleased pause beat exactly at the tick.
+    /// Moves to beat `i` at its tick, paused (held if it pauses).
+    fn go_beat(&mut self, i: usize) {
+        self.settle(self.marks[i].at.min(self.last));
+        self.beat = Some(i);
+        self.hold_if_due();
+    }
+
+    /// Pauses at tick `t`, re-arming the pause beats from `t` on.
+    fn settle(&mut self, t: u64) {
+        self.pause();
+        self.held = None;
+        self.tick = t;
+        for (i, m) in self.marks.iter().enumerate() {
+            if m.at >= t {
+                self.released[i] = false;
+            }
+        }
+    }
+
+    /// The beat shown on arriving at tick `t`: going forward, the first
+    /// beat of the tick; going backward (or to a tick without beats), the
+    /// last beat at or before it.
+    fn arriving(&self, t: u64, forward: bool) -> Option<usize> {
+        match self.marks.iter().position(|m| m.at == t) {
+            Some(first) if forward => Some(first),
+            _ => self.marks.iter().rposition(|m| m.at <= t),
+        }
+    }
+
+    /// Holds the clock at the beat shown if it pauses, is at this tick
+    /// and was not released.
     fn hold_if_due(&mut self) {
-        if let Some(i) = self
-            .marks
-            .iter()
-            .enumerate()
-            .position(|(i, m)| m.pause && m.at == self.tick && !self.released[i])
+        if let Some(i) = self.beat
+            && self.marks[i].pause
+            && self.marks[i].at == self.tick
+            && !self.released[i]
         {
             self.held = Some(i);
             self.pause();
@@ -382,5 +456,94 @@ mod tests {
         assert_eq!(t.advance(60_000_000), 101 + MAX_TICKS_PER_FRAME);
         t.extend_to(2_000_000);
         assert_eq!(t.last(), 2_000_000);
+    }
+
+    /// `line-error-term`'s shape: three pause beats and a plain one at
+    /// tick 0, then beats at 1, 7 and 13.
+    fn shared() -> Timeline {
+        let m = |at, pause| Mark { at, pause };
+        Timeline::new(
+            13,
+            10_000,
+            &[
+                m(0, true),
+                m(0, true),
+                m(0, true),
+                m(0, false),
+                m(1, false),
+                m(7, false),
+                m(13, true),
+            ],
+        )
+    }
+
+    #[test]
+    fn beats_that_share_a_tick_are_each_a_step() {
+        let mut t = shared();
+        assert_eq!((t.tick(), t.beat(), t.held()), (0, Some(0), Some(0)));
+        // PgDn walks the beats of tick 0 one by one, then on.
+        for b in 1..=3 {
+            t.apply(Command::NextBeat);
+            assert_eq!((t.tick(), t.beat()), (0, Some(b)));
+        }
+        assert_eq!(t.held(), None, "beat 4 does not pause");
+        t.apply(Command::NextBeat);
+        assert_eq!((t.tick(), t.beat()), (1, Some(4)));
+        // PgUp walks back through them, and Home is beat 1.
+        for b in (0..=3).rev() {
+            t.apply(Command::PrevBeat);
+            assert_eq!((t.tick(), t.beat()), (0, Some(b)));
+        }
+        t.apply(Command::Beat(5));
+        assert_eq!((t.tick(), t.beat()), (7, Some(5)));
+        t.apply(Command::Beat(99));
+        assert_eq!(t.beat(), Some(5), "no such beat: nothing happens");
+        t.apply(Command::Restart);
+        assert_eq!((t.tick(), t.beat(), t.held()), (0, Some(0), Some(0)));
+    }
+
+    #[test]
+    fn space_shows_each_beat_of_a_tick_before_playing_on() {
+        let mut t = shared();
+        for b in 1..=2 {
+            t.apply(Command::TogglePlay);
+            assert_eq!((t.tick(), t.beat(), t.held()), (0, Some(b), Some(b)));
+            assert!(!t.playing());
+            assert_eq!(t.advance(1_000_000), 0, "held: time does nothing");
+        }
+        t.apply(Command::TogglePlay);
+        assert_eq!((t.beat(), t.held()), (Some(3), None));
+        assert!(t.playing(), "beat 4 does not pause: play on");
+        assert_eq!(t.advance(20_000), 2);
+        assert_eq!(t.beat(), Some(4));
+        assert_eq!(
+            t.advance(1_000_000),
+            13,
+            "stops at the pause beat at the end"
+        );
+        assert_eq!((t.beat(), t.held()), (Some(6), Some(6)));
+    }
+
+    #[test]
+    fn arriving_forward_shows_a_ticks_first_beat_and_backward_its_last() {
+        let mut t = shared();
+        t.apply(Command::Scrub(5));
+        assert_eq!(t.beat(), Some(4));
+        t.apply(Command::Scrub(0));
+        assert_eq!(
+            t.beat(),
+            Some(3),
+            "backward: the beat in force when leaving tick 0"
+        );
+        t.apply(Command::StepForward);
+        assert_eq!(t.beat(), Some(4));
+        t.apply(Command::StepBack);
+        assert_eq!((t.beat(), t.held()), (Some(3), None));
+        t.apply(Command::Scrub(0));
+        assert_eq!(
+            t.beat(),
+            Some(3),
+            "scrubbing to the same tick keeps the beat"
+        );
     }
 }

@@ -357,6 +357,25 @@ impl LineSim {
         Ok(())
     }
 
+    /// The plan chaser `i` will follow at the coming step, as [`Sim::step`]
+    /// decides it: none when it stands on its target (or there is no such
+    /// chaser); its current plan while that still leads to the target and
+    /// it does not recompute every tick; otherwise the new line from where
+    /// it stands. Pure: the viewer shows it at tick 0, and after a target
+    /// moved, before the step that makes it.
+    pub fn coming_plan(&self, i: usize) -> Option<Stepper> {
+        let c = self.state.chasers.get(i)?;
+        let cfg = self.cfg.chasers.get(i)?;
+        let target = self.state.targets[cfg.target as usize];
+        if c.pos == target {
+            return None;
+        }
+        match c.plan {
+            Some(p) if p.line().to == target && !cfg.recompute_every_tick => Some(p),
+            _ => Some(Line::new(c.pos, target).stepper()),
+        }
+    }
+
     fn refresh_arrivals(&mut self) {
         for (c, cfg) in self.state.chasers.iter_mut().zip(&self.cfg.chasers) {
             if c.pos == self.state.targets[cfg.target as usize] {

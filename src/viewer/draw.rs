@@ -1,0 +1,790 @@
+//! Drawing the app with macroquad: the status line, the scene, the side
+//! panels (columns aligned, shrunk or scrolled to fit), the narration
+//! (wrapped by measured width, emphasis drawn as emphasis, paged with a
+//! visible continuation), the scrub bar with its numbered beat tabs and
+//! the marks of interventions, the picker, the prompt, help, errors and
+//! passing remarks. Every size comes from [`Layout`] — the window's size
+//! and the presenter scale. Like `window`, this module holds floating
+//! point only to hand pixels to macroquad.
+//!
+//! Text is drawn with the bundled font (`fonts/flockstep-sans.otf`, set as
+//! macroquad's default font when the window opens), which has a glyph for
+//! every character of every bundled lesson in every language.
+
+use super::app::{
+    App, Framed, Layout, OVERLAY_KEYS, PickerRow, Player, Prompt, overlays_of, wrap_rich,
+};
+use crate::scene::{Rgba, Scene, Shape, Viewport, color};
+use crate::sim::AnySim;
+use macroquad::prelude::*;
+
+/// A palette colour for macroquad.
+pub fn c(c: Rgba) -> Color {
+    Color::from_rgba(c.0, c.1, c.2, c.3)
+}
+
+/// The width of a text at a font size, in whole pixels (the bundled
+/// font's metrics, see [`super::text`]).
+pub fn measure(s: &str, size: u16) -> i32 {
+    super::text::width(s, size)
+}
+
+/// Draws a text with its baseline's left end at (x, y).
+pub fn text(s: &str, x: i32, y: i32, size: u16, col: Rgba) {
+    draw_text(s, x as f32, y as f32, f32::from(size), c(col));
+}
+
+/// A text cut to `width` pixels, with an ellipsis when it was cut.
+fn fit(s: &str, width: i32, size: u16) -> String {
+    if measure(s, size) <= width {
+        return s.to_owned();
+    }
+    let mut out = String::new();
+    for ch in s.chars() {
+        out.push(ch);
+        if measure(&format!("{out}…"), size) > width {
+            out.pop();
+            break;
+        }
+    }
+    format!("{}…", out.trim_end())
+}
+
+fn rect(v: Viewport, col: Rgba) {
+    draw_rectangle(v.x as f32, v.y as f32, v.w as f32, v.h as f32, c(col));
+}
+
+fn outline(v: Viewport, width: f32, col: Rgba) {
+    draw_rectangle_lines(
+        v.x as f32,
+        v.y as f32,
+        v.w as f32,
+        v.h as f32,
+        width,
+        c(col),
+    );
+}
+
+/// Draws a scene's shapes, in order.
+pub fn draw_scene(s: &Scene) {
+    for sh in &s.shapes {
+        match sh {
+            Shape::Rect { at, size, color } => rect(
+                Viewport {
+                    x: at[0],
+                    y: at[1],
+                    w: size[0],
+                    h: size[1],
+                },
+                *color,
+            ),
+            Shape::Frame {
+                at,
+                size,
+                width,
+                color,
+            } => outline(
+                Viewport {
+                    x: at[0],
+                    y: at[1],
+                    w: size[0],
+                    h: size[1],
+                },
+                f32::from(*width),
+                *color,
+            ),
+            Shape::Line { a, b, width, color } => draw_line(
+                a[0] as f32 + 0.5,
+                a[1] as f32 + 0.5,
+                b[0] as f32 + 0.5,
+                b[1] as f32 + 0.5,
+                f32::from(*width),
+                c(*color),
+            ),
+            Shape::Disc { c: p, r, color } => {
+                draw_circle(p[0] as f32 + 0.5, p[1] as f32 + 0.5, *r as f32, c(*color))
+            }
+            Shape::Ring {
+                c: p,
+                r,
+                width,
+                color,
+            } => draw_circle_lines(
+                p[0] as f32 + 0.5,
+                p[1] as f32 + 0.5,
+                *r as f32,
+                f32::from(*width),
+                c(*color),
+            ),
+            Shape::Tri { p, color } => draw_triangle(
+                vec2(p[0][0] as f32 + 0.5, p[0][1] as f32 + 0.5),
+                vec2(p[1][0] as f32 + 0.5, p[1][1] as f32 + 0.5),
+                vec2(p[2][0] as f32 + 0.5, p[2][1] as f32 + 0.5),
+                c(*color),
+            ),
+            Shape::Text {
+                at,
+                size,
+                color,
+                text: t,
+            } => text(t, at[0], at[1], *size, *color),
+        }
+    }
+}
+
+/// Draws the whole app in a `w`×`h` window.
+pub fn draw_app(app: &App, w: i32, h: i32) {
+    clear_background(c(color::BACKGROUND));
+    let f = app.framed(w, h);
+    let l = &f.layout;
+    match app.player() {
+        None => draw_picker(app, w, h, l),
+        Some(p) => {
+            let scene = p.scene(l.scene, l.scale);
+            draw_scene(&scene);
+            draw_status(app, p, l);
+            draw_side(&scene, p, l);
+            draw_narration(p, &f);
+            draw_scrub(p, l);
+            if let Some(s) = &app.status {
+                draw_remark(s, l);
+            }
+            if app.help {
+                draw_help(app, p.session.sim(), w, h, l);
+            }
+            if app.prompt == Some(Prompt::Restart) {
+                draw_restart_prompt(p, w, h, l);
+            }
+        }
+    }
+    if let Some(e) = &app.error {
+        draw_error(e, w, h, l);
+    }
+}
+
+/// The status line: the lesson's title on the left; on the right what a
+/// teacher needs — whether the clock holds, plays or waits, the beat, the
+/// tick, the speed — and, when there is room, the state hash.
+fn draw_status(app: &App, p: &Player, l: &Layout) {
+    rect(l.top, color::PANEL);
+    let size = l.font(18);
+    let y = l.top.y + l.top.h / 2 + i32::from(size) * 35 / 100;
+    let m = l.px(10);
+    let speed = {
+        let s = p.timeline.speed_milli();
+        if s % 1000 == 0 {
+            format!("{}×", s / 1000)
+        } else {
+            format!("{}.{}×", s / 1000, (s % 1000) / 100)
+        }
+    };
+    let state = if p.timeline.held().is_some() {
+        "held at a beat: Space continues"
+    } else if p.timeline.playing() {
+        "playing"
+    } else {
+        "paused: Space plays"
+    };
+    let beats = p.session.lesson.beats.len();
+    let right = format!(
+        "beat {}/{beats}   tick {}/{}   {speed} {state}",
+        p.timeline.beat().map_or(0, |b| b + 1),
+        p.session.tick(),
+        p.timeline.last()
+    );
+    let rw = measure(&right, size);
+    text(&right, l.top.w - m - rw, y, size, color::TEXT);
+    let mut left = match &p.session.replay_file {
+        Some(f) => format!("{} (replay {f})", p.session.lesson.title),
+        None => p.session.lesson.title.clone(),
+    };
+    if app.intervened() {
+        left = format!("YOUR RUN: changed at tick {} · {left}", first_change(p));
+    }
+    let room = l.top.w - 3 * m - rw;
+    let hash = format!("   state {:016x}", p.session.sim().state_hash());
+    let col = if app.intervened() {
+        color::ORANGE
+    } else {
+        color::SELECTED
+    };
+    if measure(&left, size) + measure(&hash, size) <= room {
+        text(&left, m, y, size, col);
+        text(&hash, m + measure(&left, size), y, size, color::DIM);
+    } else {
+        text(&fit(&left, room, size), m, y, size, col);
+    }
+}
+
+/// The first tick an intervention leads into.
+fn first_change(p: &Player) -> u64 {
+    p.session
+        .intervention_ticks()
+        .first()
+        .map_or(0, |t| t.saturating_sub(1))
+}
+
+/// One line of a panel, laid out: plain text, or cells of tab-separated
+/// columns.
+enum Row {
+    Title(String),
+    Text(String),
+    Cells(Vec<String>),
+    Legend(Rgba, String),
+    Gap,
+}
+
+/// The side panel's rows: each panel's title and lines, then the legend.
+fn side_rows(scene: &Scene) -> Vec<Row> {
+    let mut rows = Vec::new();
+    for p in &scene.panels {
+        rows.push(Row::Title(p.title.clone()));
+        for line in &p.lines {
+            if line.contains('\t') {
+                rows.push(Row::Cells(line.split('\t').map(str::to_owned).collect()));
+            } else {
+                rows.push(Row::Text(line.clone()));
+            }
+        }
+        rows.push(Row::Gap);
+    }
+    for (col, name) in &scene.legend {
+        rows.push(Row::Legend(*col, name.clone()));
+    }
+    rows
+}
+
+/// The side panel's rows as drawn lines at a font size and width: text
+/// wrapped, columns aligned per panel (wrapped as text when they do not
+/// fit).
+fn side_lines(rows: &[Row], size: u16, width: i32, gap: i32) -> Vec<(Row, Vec<i32>)> {
+    let mut out: Vec<(Row, Vec<i32>)> = Vec::new();
+    let mut start = 0;
+    while start < rows.len() {
+        // One panel at a time: its columns share their x positions.
+        let end = rows[start + 1..]
+            .iter()
+            .position(|r| matches!(r, Row::Title(_) | Row::Legend(..)))
+            .map_or(rows.len(), |i| start + 1 + i);
+        let mut widths: Vec<i32> = Vec::new();
+        for r in &rows[start..end] {
+            if let Row::Cells(cells) = r {
+                for (i, cell) in cells.iter().enumerate() {
+                    let w = measure(cell, size);
+                    if widths.len() <= i {
+                        widths.push(w);
+                    } else {
+                        widths[i] = widths[i].max(w);
+                    }
+                }
+            }
+        }
+        let xs: Vec<i32> = widths
+            .iter()
+            .scan(0, |x, w| {
+                let at = *x;
+                *x += w + gap;
+                Some(at)
+            })
+            .collect();
+        let fits = xs
+            .last()
+            .zip(widths.last())
+            .is_none_or(|(x, w)| x + w <= width);
+        for r in &rows[start..end] {
+            match r {
+                Row::Text(t) => {
+                    for line in wrap_rich(&t.replace('*', "∗"), width, &|s| measure(s, size)) {
+                        let s: String = line.iter().map(|r| r.text.as_str()).collect();
+                        out.push((Row::Text(s.replace('∗', "*")), Vec::new()));
+                    }
+                }
+                Row::Cells(cells) if !fits => {
+                    let joined = cells.join("  ");
+                    for line in wrap_rich(&joined, width, &|s| measure(s, size)) {
+                        let s: String = line.iter().map(|r| r.text.as_str()).collect();
+                        out.push((Row::Text(s), Vec::new()));
+                    }
+                }
+                Row::Cells(cells) => out.push((Row::Cells(cells.clone()), xs.clone())),
+                Row::Title(t) => out.push((Row::Title(t.clone()), Vec::new())),
+                Row::Legend(col, n) => out.push((Row::Legend(*col, n.clone()), Vec::new())),
+                Row::Gap => out.push((Row::Gap, Vec::new())),
+            }
+        }
+        start = end;
+    }
+    out
+}
+
+/// The side panel: panels and legend at the largest font that fits (down
+/// to the classroom minimum for the window), then scrolled — with a mark
+/// saying how much is below.
+fn draw_side(scene: &Scene, p: &Player, l: &Layout) {
+    let area = l.side;
+    rect(area, color::PANEL);
+    let rows = side_rows(scene);
+    let inner = area.w - 2 * l.px(12);
+    // The smallest panel text: 18 px at 1280×720, scaled with the window
+    // (not with presenter mode, which only enlarges).
+    let floor = (18 * i32::from(Layout::scale_for(l.top.w, area.y + area.h, 100)) / 100).max(14);
+    let mut size = l.font(18);
+    let line_h = |s: u16| i32::from(s) * 13 / 10;
+    let mut lines = side_lines(&rows, size, inner, l.px(14));
+    while lines.len() as i32 * line_h(size) > area.h - l.px(12) && i32::from(size) > floor {
+        size -= 1;
+        lines = side_lines(&rows, size, inner, l.px(14));
+    }
+    let lh = line_h(size);
+    let fit_rows = ((area.h - l.px(12)) / lh).max(1) as usize;
+    let overflow = lines.len().saturating_sub(fit_rows);
+    let skip = p.side_scroll.min(overflow);
+    let shown = if overflow > 0 { fit_rows - 1 } else { fit_rows };
+    let x0 = area.x + l.px(12);
+    let mut y = area.y + l.px(6) + lh * 8 / 10;
+    for (row, xs) in lines.iter().skip(skip).take(shown) {
+        match row {
+            Row::Title(t) => text(&fit(t, inner, size), x0, y, size, color::SELECTED),
+            Row::Text(t) => text(t, x0 + l.px(6), y, size, color::TEXT),
+            Row::Cells(cells) => {
+                for (cell, x) in cells.iter().zip(xs) {
+                    text(cell, x0 + l.px(6) + x, y, size, color::TEXT);
+                }
+            }
+            Row::Legend(col, name) => {
+                let s = i32::from(size) * 7 / 10;
+                rect(
+                    Viewport {
+                        x: x0 + l.px(6),
+                        y: y - s,
+                        w: s,
+                        h: s,
+                    },
+                    *col,
+                );
+                text(name, x0 + l.px(6) + s * 2, y, size, color::TEXT);
+            }
+            Row::Gap => {}
+        }
+        y += lh;
+    }
+    let below = lines.len().saturating_sub(skip + shown);
+    if below > 0 {
+        text(
+            &format!("▼ {below} more lines: scroll with the wheel here"),
+            x0,
+            y,
+            size,
+            color::SKY,
+        );
+    } else if skip > 0 {
+        text("▲ scrolled: wheel up for the top", x0, y, size, color::SKY);
+    }
+}
+
+/// The narration box: the page shown, emphasis in the highlight colour
+/// and underlined, and a continuation mark when there are more pages.
+fn draw_narration(p: &Player, f: &Framed) {
+    let l = &f.layout;
+    rect(l.narration, color::PANEL);
+    let size = l.font(super::app::NARRATION_PX);
+    let lh = l.narration_line();
+    let x0 = l.narration.x + l.px(16);
+    let mut y = l.narration.y + l.px(10) + i32::from(size);
+    for line in &f.lines {
+        let mut x = x0;
+        for run in line {
+            let col = if run.emph {
+                color::SELECTED
+            } else {
+                color::TEXT
+            };
+            text(&run.text, x, y, size, col);
+            let w = measure(&run.text, size);
+            if run.emph {
+                draw_line(
+                    x as f32,
+                    (y + l.px(4)) as f32,
+                    (x + w) as f32,
+                    (y + l.px(4)) as f32,
+                    (l.px(2).max(1)) as f32,
+                    c(color::SELECTED),
+                );
+            }
+            x += w;
+        }
+        y += lh;
+    }
+    if f.pages > 1 {
+        let page = p.page.min(f.pages - 1);
+        let more = if page + 1 < f.pages {
+            format!("▼ more: PgDn ({}/{})", page + 1, f.pages)
+        } else {
+            format!("({}/{}) PgUp for the start", page + 1, f.pages)
+        };
+        let w = measure(&more, size);
+        text(
+            &more,
+            l.narration.x + l.narration.w - l.px(16) - w,
+            l.narration.y + l.narration.h - l.px(10),
+            size,
+            color::SKY,
+        );
+    }
+}
+
+/// The scrub bar: progress, the numbered beat tabs (the current one
+/// filled, pausing ones edged in red), and where interventions changed
+/// the run.
+fn draw_scrub(p: &Player, l: &Layout) {
+    rect(l.scrub, color::BACKGROUND);
+    let (first, last) = (p.session.first_tick(), p.timeline.last());
+    let bar = l.scrub_bar();
+    rect(bar, color::DIM);
+    let x = l.scrub_x(p.timeline.tick(), first, last);
+    rect(
+        Viewport {
+            w: x - bar.x,
+            ..bar
+        },
+        color::SKY,
+    );
+    let ticks: Vec<u64> = p.session.lesson.beats.iter().map(|b| b.at).collect();
+    let size = l.font(15);
+    for (i, (tab, b)) in l
+        .beat_tabs(&ticks, first, last)
+        .iter()
+        .zip(&p.session.lesson.beats)
+        .enumerate()
+    {
+        let current = p.timeline.beat() == Some(i);
+        // A stem from the tab to its tick on the bar.
+        let tx = l.scrub_x(b.at, first, last);
+        draw_line(
+            (tab.x + tab.w / 2) as f32,
+            (tab.y + tab.h) as f32,
+            tx as f32,
+            bar.y as f32,
+            l.px(2).max(1) as f32,
+            c(color::DIM),
+        );
+        rect(
+            *tab,
+            if current {
+                color::SELECTED
+            } else {
+                color::PANEL
+            },
+        );
+        outline(
+            *tab,
+            l.px(2).max(1) as f32,
+            if b.pause {
+                color::VERMILLION
+            } else {
+                color::DIM
+            },
+        );
+        let n = (i + 1).to_string();
+        let nw = measure(&n, size);
+        text(
+            &n,
+            tab.x + (tab.w - nw) / 2,
+            tab.y + tab.h / 2 + i32::from(size) * 35 / 100,
+            size,
+            if current { color::WALL } else { color::TEXT },
+        );
+    }
+    for t in p.session.intervention_ticks() {
+        let ix = l.scrub_x(t.saturating_sub(1), first, last);
+        let s = l.px(7);
+        draw_triangle(
+            vec2(ix as f32, (bar.y + bar.h) as f32),
+            vec2((ix - s) as f32, (bar.y + bar.h + s + 2) as f32),
+            vec2((ix + s) as f32, (bar.y + bar.h + s + 2) as f32),
+            c(color::ORANGE),
+        );
+    }
+    draw_circle(
+        x as f32,
+        (bar.y + bar.h / 2) as f32,
+        l.px(9) as f32,
+        c(color::TEXT),
+    );
+}
+
+/// A passing remark (a saved file), in a box over the bottom of the scene.
+fn draw_remark(s: &str, l: &Layout) {
+    let size = l.font(18);
+    let w = (measure(s, size) + 2 * l.px(14)).min(l.scene.w - 2 * l.px(10));
+    let h = i32::from(size) + 2 * l.px(12);
+    let b = Viewport {
+        x: l.scene.x + l.px(10),
+        y: l.scene.y + l.scene.h - h - l.px(10),
+        w,
+        h,
+    };
+    rect(b, Rgba(16, 40, 30, 255));
+    outline(b, l.px(3).max(2) as f32, color::GREEN);
+    text(
+        &fit(s, w - 2 * l.px(14), size),
+        b.x + l.px(14),
+        b.y + l.px(12) + i32::from(size) * 8 / 10,
+        size,
+        color::TEXT,
+    );
+}
+
+/// The lesson picker: lessons grouped by sim, scrolled to keep the chosen
+/// one on screen (and by the wheel), its summary at the bottom.
+fn draw_picker(app: &App, w: i32, h: i32, l: &Layout) {
+    let (title, hint, row) = (l.font(32), l.font(18), l.font(20));
+    let m = l.px(24);
+    let title_y = l.px(14) + i32::from(title);
+    let hint_y = title_y + l.px(10) + i32::from(hint);
+    text("flockstep — pick a lesson", m, title_y, title, color::TEXT);
+    text(
+        &fit(
+            if cfg!(target_arch = "wasm32") {
+                "↑/↓ and Enter, or click; the wheel scrolls. Open or drop a replay (.fsr) or lesson (.toml) on the page. L: language."
+            } else {
+                "↑/↓ and Enter, or click; the wheel scrolls. Esc quits. Drop a replay (.fsr) or lesson (.toml) here. L: language."
+            },
+            w - 2 * m,
+            hint,
+        ),
+        m,
+        hint_y,
+        hint,
+        color::DIM,
+    );
+    let rows = picker_layout(app, w, h, l);
+    for (r, y) in &rows.shown {
+        match r {
+            PickerRow::Header(i) => text(
+                &format!("{} lessons", app.entries[*i].sim),
+                m,
+                *y,
+                l.font(19),
+                color::SKY,
+            ),
+            PickerRow::Lesson(i) => {
+                let e = &app.entries[*i];
+                let chosen = *i == app.picked;
+                if chosen {
+                    rect(
+                        Viewport {
+                            x: m - l.px(8),
+                            y: y - rows.row_h * 3 / 4,
+                            w: w - 2 * m + l.px(16),
+                            h: rows.row_h,
+                        },
+                        color::PANEL,
+                    );
+                }
+                let col = if chosen { color::SELECTED } else { color::TEXT };
+                let id_w = l.px(300);
+                text(
+                    &fit(&e.id, id_w - l.px(10), row),
+                    m + l.px(12),
+                    *y,
+                    row,
+                    col,
+                );
+                text(
+                    &fit(&e.title, w - 2 * m - id_w - l.px(12), row),
+                    m + l.px(12) + id_w,
+                    *y,
+                    row,
+                    col,
+                );
+            }
+        }
+    }
+    if rows.more_above {
+        text(
+            "▲ more above",
+            w - m - measure("▲ more above", hint),
+            rows.top,
+            hint,
+            color::SKY,
+        );
+    }
+    if rows.more_below {
+        let s = "▼ more below";
+        text(s, w - m - measure(s, hint), rows.bottom, hint, color::SKY);
+    }
+    if let Some(e) = app.entries.get(app.picked) {
+        let b = Viewport {
+            x: 0,
+            y: rows.bottom + l.px(8),
+            w,
+            h: h - rows.bottom - l.px(8),
+        };
+        rect(b, color::PANEL);
+        let size = l.font(18);
+        let mut y = b.y + l.px(10) + i32::from(size);
+        for line in wrap_rich(&e.summary, w - 2 * m, &|s| measure(s, size))
+            .iter()
+            .take(3)
+        {
+            let s: String = line.iter().map(|r| r.text.as_str()).collect();
+            text(&s, m, y, size, color::TEXT);
+            y += i32::from(size) * 13 / 10;
+        }
+    }
+}
+
+/// The picker's visible rows and their baselines.
+pub struct PickerLayout {
+    /// Rows shown, with their baselines.
+    pub shown: Vec<(PickerRow, i32)>,
+    /// A row's height.
+    pub row_h: i32,
+    /// Top and bottom of the list's area.
+    pub top: i32,
+    /// The list's bottom (the summary box starts below it).
+    pub bottom: i32,
+    /// Whether rows are hidden above or below.
+    pub more_above: bool,
+    /// See `more_above`.
+    pub more_below: bool,
+}
+
+/// Where the picker's rows go in a `w`×`h` window.
+pub fn picker_layout(app: &App, _w: i32, h: i32, l: &Layout) -> PickerLayout {
+    let row_h = i32::from(l.font(20)) * 16 / 10;
+    let top = l.px(14) + i32::from(l.font(32)) + l.px(10) + i32::from(l.font(18)) + l.px(14);
+    let summary_h = 3 * i32::from(l.font(18)) * 13 / 10 + l.px(28);
+    let bottom = (h - summary_h).max(top + row_h);
+    let fit = ((bottom - top) / row_h).max(1) as usize;
+    let rows = app.picker_rows();
+    let first = app.picker_first_row(fit);
+    let shown: Vec<(PickerRow, i32)> = rows
+        .iter()
+        .skip(first)
+        .take(fit)
+        .enumerate()
+        .map(|(k, r)| (*r, top + (k as i32 + 1) * row_h - row_h / 4))
+        .collect();
+    PickerLayout {
+        more_above: first > 0,
+        more_below: first + fit < rows.len(),
+        shown,
+        row_h,
+        top,
+        bottom,
+    }
+}
+
+fn draw_help(app: &App, sim: &AnySim, w: i32, h: i32, l: &Layout) {
+    let Some(p) = app.player() else { return };
+    let on = p.overlays();
+    let ctrl_s = if cfg!(target_arch = "wasm32") {
+        "Ctrl+S download the session as a replay   Ctrl+O open a file"
+    } else {
+        "Ctrl+S save the session as a replay (the path is shown)"
+    };
+    let mut lines: Vec<String> = vec![
+        "Space play / pause (continues a held beat)   ← → one tick   PgUp PgDn beats (and pages)".into(),
+        "Home restart   [ ] slower / faster   + − text and pictures larger / smaller (also with Ctrl)".into(),
+        format!("L narration language   H this help   click a beat number to go there   {ctrl_s}   Esc back"),
+    ];
+    lines.push(
+        match sim {
+            AnySim::Flock(f) if f.config().dims == 3 => {
+                "click a fish to inspect it   right-drag or Shift+arrows: orbit   wheel: zoom"
+            }
+            AnySim::Flock(_) => {
+                "click a boid to inspect it   B: drop a boid at the mouse   drag an obstacle   wheel: zoom"
+            }
+            AnySim::Path(_) => "drag the goal (G) to move it; hover a cell to see its move costs; wheel: zoom",
+            AnySim::Line(_) => "click a chaser to follow it alone; drag a target (ring) to move it; wheel: zoom",
+        }
+        .into(),
+    );
+    lines.push(String::new());
+    lines.push("overlays (the key toggles one until the next beat):".into());
+    let names = overlays_of(sim.sim_name());
+    for (i, name) in names.iter().enumerate() {
+        let key = OVERLAY_KEYS.get(i).copied().unwrap_or("-");
+        lines.push(format!(
+            "   {key}   {} {name}",
+            if on.contains(*name) { "■" } else { "□" }
+        ));
+    }
+    modal(
+        &lines,
+        w,
+        h,
+        l,
+        color::SKY,
+        Some("H or Esc closes this help"),
+    );
+}
+
+fn draw_restart_prompt(p: &Player, w: i32, h: i32, l: &Layout) {
+    let lines = vec![
+        format!(
+            "This run has left the lesson: you changed it at tick {}.",
+            first_change(p)
+        ),
+        String::new(),
+        "Enter   restart the lesson as written".into(),
+        "K         restart your run, with its changes, from tick 0".into(),
+        "Esc      go on where you are".into(),
+    ];
+    modal(&lines, w, h, l, color::ORANGE, None);
+}
+
+/// A box in the middle of the window over a dimmed picture, with lines of
+/// text (wrapped to the box) and a dimmer footer: help, prompts, errors.
+fn modal(lines: &[String], w: i32, h: i32, l: &Layout, edge: Rgba, footer: Option<&str>) {
+    draw_rectangle(0.0, 0.0, w as f32, h as f32, Color::from_rgba(0, 0, 0, 150));
+    let size = l.font(18);
+    let bw = (w * 85 / 100).min(l.px(1100)).max(w / 2);
+    let inner = bw - 2 * l.px(20);
+    let mut wrapped: Vec<String> = Vec::new();
+    for line in lines {
+        if line.is_empty() {
+            wrapped.push(String::new());
+        }
+        for r in wrap_rich(&line.replace('*', "∗"), inner, &|s| measure(s, size)) {
+            let s: String = r.iter().map(|r| r.text.as_str()).collect();
+            if !s.is_empty() {
+                wrapped.push(s.replace('∗', "*"));
+            }
+        }
+    }
+    let lh = i32::from(size) * 13 / 10;
+    let max_lines = ((h - 2 * l.px(30)) / lh - 2).max(1) as usize;
+    wrapped.truncate(max_lines);
+    let bh = lh * (wrapped.len() as i32 + 1 + i32::from(footer.is_some())) + l.px(20);
+    let b = Viewport {
+        x: (w - bw) / 2,
+        y: (h - bh).max(0) / 2,
+        w: bw,
+        h: bh,
+    };
+    rect(b, Rgba(28, 30, 38, 255));
+    outline(b, l.px(3).max(2) as f32, edge);
+    let mut y = b.y + l.px(12) + lh;
+    for line in &wrapped {
+        text(line, b.x + l.px(20), y, size, color::TEXT);
+        y += lh;
+    }
+    if let Some(f) = footer {
+        text(f, b.x + l.px(20), y + l.px(6), size, color::DIM);
+    }
+}
+
+fn draw_error(e: &str, w: i32, h: i32, l: &Layout) {
+    modal(
+        &[e.to_owned()],
+        w,
+        h,
+        l,
+        color::VERMILLION,
+        Some("Esc to dismiss"),
+    );
+}
