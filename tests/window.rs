@@ -302,7 +302,7 @@ fn line_the_walked_cells_are_drawn() {
             m[0] - size / 2 + size / 6 + 2,
             m[1] - size / 2 + size / 6 + 2,
         ];
-        assert_eq!(png.at(q), rgb(color::ORANGE), "walked {c} at {q:?}");
+        assert_eq!(png.at(q), rgb(scene::walk_color(0)), "walked {c} at {q:?}");
     }
     // The line's first cell is not walked: no fill there.
     let from = scene::line_cell_center(p.session.sim(), &cam, plan.line().from).unwrap();
@@ -312,14 +312,18 @@ fn line_the_walked_cells_are_drawn() {
     ];
     // The walk starts where the chaser stood at tick 0: that cell is
     // filled too; the cell past the last one walked is not.
-    assert_eq!(png.at(q), rgb(color::ORANGE), "the start {from:?}");
+    assert_eq!(png.at(q), rgb(scene::walk_color(0)), "the start {from:?}");
     let next = plan.peek().unwrap().cell;
     let n = scene::line_cell_center(p.session.sim(), &cam, next).unwrap();
     let q = [
         n[0] - size / 2 + size / 6 + 2,
         n[1] - size / 2 + size / 6 + 2,
     ];
-    assert_ne!(png.at(q), rgb(color::ORANGE), "not yet walked: {next}");
+    assert_ne!(
+        png.at(q),
+        rgb(scene::walk_color(0)),
+        "not yet walked: {next}"
+    );
 }
 
 #[test]

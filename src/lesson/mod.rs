@@ -24,7 +24,18 @@
 //! overlays = ["grid", "plan"]     # what the viewer draws
 //! highlight = ["chaser:0"]        # what it emphasises
 //! pause = true                    # stop the clock until the teacher continues
+//! focus = ["chaser:0"]            # entities whose overlays draw without a click
+//! zoom = 200                      # optional: the camera's zoom (percent) ...
+//! center = [7, 4]                 # ... and centre (world point or cell)
+//! pitch = 89                      # 3-D flocks: the camera's tilt and turn (degrees)
 //! ```
+//!
+//! Beats are steps: several may share a tick, and then every one but the
+//! last must pause (so playing never passes one unseen). `[lesson]` may set
+//! `rate`, the ticks per second at 1× (default: the sim's, see
+//! [`default_rate`]). Entities may be named (`name = "A"` on a chaser or a
+//! placed boid, `target_names = ["a"]`): the picture and panels use the
+//! names.
 //!
 //! Parsing is strict: an unknown key, a value of the wrong type or out of
 //! range, a cell off the grid or inside a wall is an error naming the file,
@@ -166,6 +177,10 @@ pub struct Beat {
     /// The camera's centre: a world point (flock) or a cell (line, path);
     /// `None` centres the focus when zoomed, else the world.
     pub center: Option<[i64; 3]>,
+    /// 3-D flocks: the camera's turn around the vertical, in degrees.
+    pub yaw: Option<i32>,
+    /// 3-D flocks: the camera's tilt in degrees (90 looks straight down).
+    pub pitch: Option<i32>,
 }
 
 impl Beat {
@@ -236,6 +251,10 @@ struct RawBeat {
     zoom: Option<Spanned<i64>>,
     #[serde(default)]
     center: Option<Spanned<Vec<i64>>>,
+    #[serde(default)]
+    yaw: Option<Spanned<i64>>,
+    #[serde(default)]
+    pitch: Option<Spanned<i64>>,
 }
 
 /// Marks a node and everything inside it as coming from `--set` number `i`.
@@ -415,6 +434,24 @@ fn beat(
             Some([v[0], v[1], v.get(2).copied().unwrap_or(0)])
         }
     };
+    let degrees =
+        |v: &Option<Spanned<i64>>, key: &str, range: std::ops::RangeInclusive<i64>| match v {
+            Some(d) if !range.contains(d.get_ref()) => Err(ctx.at(
+                d.span().start,
+                format!("`{key}` is in degrees, {}..={}", range.start(), range.end()),
+            )),
+            Some(d) if scenario.sim_name() != "flock" => Err(ctx.at(
+                d.span().start,
+                format!(
+                    "`{key}` turns a 3-D flock's camera; a {} lesson has none",
+                    scenario.sim_name()
+                ),
+            )),
+            Some(d) => Ok(Some(*d.get_ref() as i32)),
+            None => Ok(None),
+        };
+    let yaw = degrees(&b.yaw, "yaw", -360..=360)?;
+    let pitch = degrees(&b.pitch, "pitch", -89..=89)?;
     Ok(Beat {
         at,
         text: b.text.into_inner(),
@@ -425,6 +462,8 @@ fn beat(
         focus: b.focus.into_iter().map(Spanned::into_inner).collect(),
         zoom,
         center,
+        yaw,
+        pitch,
     })
 }
 

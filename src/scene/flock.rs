@@ -12,9 +12,10 @@ use crate::sim::flock::{
 };
 
 /// Glyph size in pixels at scale 100: tip ahead of the boid's position,
-/// tail behind, half the width (10 px across: the classroom minimum).
-const TIP: i32 = 9;
-const TAIL: i32 = 5;
+/// tail behind, half the width (10 px across: the classroom minimum; long
+/// and narrow, so the heading reads).
+const TIP: i32 = 12;
+const TAIL: i32 = 6;
 const HALF_WIDTH: i32 = 5;
 /// A focused boid's glyph is this many percent of the others' (24 px
 /// across at scale 100).
@@ -149,11 +150,17 @@ impl Proj {
             let center = cam.center.unwrap_or(center);
             let r = (hi - lo).length().max(Fx::from_int(2)) / Fx::from_int(2);
             let vp = cam.viewport;
+            // Zooming out backs the camera away; zooming in narrows its
+            // view (a telephoto lens), so a close-up magnifies without
+            // putting the camera inside the tank.
+            let zoom = cam.zoom.max(Fx::from_ratio(1, 8).unwrap_or(Fx::ONE));
             let dist = Fx::from_int(3)
-                .checked_div(cam.zoom.max(Fx::from_ratio(1, 8).unwrap_or(Fx::ONE)))
+                .checked_div(zoom.min(Fx::ONE))
                 .unwrap_or(Fx::from_int(3));
-            let f =
-                Fx::from_int(vp.w.min(vp.h)) * Fx::from_ratio(46, 100).unwrap_or(Fx::HALF) * dist;
+            let f = Fx::from_int(vp.w.min(vp.h))
+                * Fx::from_ratio(46, 100).unwrap_or(Fx::HALF)
+                * Fx::from_int(3)
+                * zoom.max(Fx::ONE);
             Proj::Orbit(Orbit::new(
                 center,
                 Fx::ONE.checked_div(r).unwrap_or(Fx::ONE),
@@ -312,6 +319,16 @@ pub fn focus_center(sim: &crate::sim::AnySim, view: &View) -> Option<Vec3> {
     })
 }
 
+/// A boid's name: the lesson's, else `fish N` in the aquarium (the gems
+/// model), `boid N` elsewhere.
+fn boid_name(sim: &FlockSim, view: &View, i: u32) -> String {
+    match (&sim.config().model, view.names.get(&format!("boid:{i}"))) {
+        (_, Some(n)) => n.clone(),
+        (Model::Gems(_), None) => format!("fish {i}"),
+        _ => view.name("boid", i),
+    }
+}
+
 /// The centre of a flock's world box (where an unfocused camera looks).
 pub fn world_center(sim: &FlockSim) -> Vec3 {
     let (lo, hi) = world_box(sim);
@@ -376,16 +393,50 @@ pub(super) fn build(sim: &FlockSim, frame: &Frame, view: &View, cam: &Camera, ou
         draw_trails(sim, &proj, frame.trail, view, out);
         out.credit("trails", n);
     }
-    draw_boids(sim, &proj, view, out);
+    // Glyphs and arrows grow with the zoom (up to 2×), so a close-up
+    // shows headings; the focused glyph grows less, not to hide its arrows.
+    let most = if sim.config().dims == 3 { 150 } else { 200 };
+    let grow = cam.zoom.mul_int(100).round_int().clamp(100, most);
+    draw_boids(sim, &proj, view, i32::from(view.scale) * grow / 100, out);
 
     // The focused boids' reasoning, then the boids themselves on top.
     let focus = focus(sim, view);
+    let n = st.boids.len() as u32;
+    for id in view.highlighted("boid") {
+        if id < n
+            && !focus.contains(&id)
+            && let Some((c, _)) = proj.at(st.boids[id as usize].pos)
+        {
+            // Named in the narration, not inspected: ringed and named.
+            let r = view.px(16) * grow / 100;
+            out.push(Shape::Ring {
+                c,
+                r,
+                width: view.lw(3, 2),
+                color: color::SELECTED,
+            });
+            out.text(
+                [c[0] + r + view.px(4), c[1] + view.px(6)],
+                view.font(17),
+                color::SELECTED,
+                boid_name(sim, view, id),
+            );
+        }
+    }
     for (k, &id) in focus.iter().enumerate() {
-        draw_reasoning(sim, &proj, events, id, view, k == 0, out);
+        draw_reasoning(
+            sim,
+            &proj,
+            (events, frame.ahead),
+            (id, k == 0),
+            view,
+            grow,
+            out,
+        );
     }
     for &id in &focus {
         if let Some((c, d, k)) = proj.at_scaled(st.boids[id as usize].pos) {
-            let size = FOCUS_SIZE * i32::from(view.scale) / 100;
+            let size = FOCUS_SIZE * i32::from(view.scale) / 100 * grow.min(125) / 100;
             draw_glyph(
                 sim,
                 &proj,
@@ -395,11 +446,25 @@ pub(super) fn build(sim: &FlockSim, frame: &Frame, view: &View, cam: &Camera, ou
                 size,
                 color::SELECTED,
             );
+            // The name goes behind the boid, where its arrows are not.
+            let name = boid_name(sim, view, id);
+            let f = view.font(17);
+            let chars = name.chars().count() as i32;
+            let (dx, dy) = unit2(proj.rot(facing(sim, id as usize)));
+            let back = view.px(30) + i32::from(f) * chars / 4;
+            // Behind and a little to the left: off the heading's axis,
+            // where the feelers run.
+            let side = i64::from(view.px(16));
+            let at = [
+                c[0] - dx.mul_int(back.into()).round_int() + dy.mul_int(side).round_int(),
+                c[1] - dy.mul_int(back.into()).round_int() - dx.mul_int(side).round_int(),
+            ];
+            let half_w = i32::from(f) * chars * 28 / 100;
             out.text(
-                [c[0] + view.px(16), c[1] - view.px(12)],
-                view.font(16),
+                [at[0] - half_w, at[1] + i32::from(f) / 3],
+                f,
                 color::SELECTED,
-                view.name("boid", id),
+                name,
             );
         }
     }
@@ -421,7 +486,7 @@ fn panels(
         title: format!("flock · {} model · {}-D", cfg.model.name(), cfg.dims),
         lines: vec![
             format!("boids: {}", st.boids.len()),
-            format!("tick: {}   dt: {}", st.tick, fx2(st.dt)),
+            format!("tick: {}   dt: {}", st.tick, dt_text(st.dt)),
         ],
     };
     if focus.is_empty() {
@@ -543,10 +608,9 @@ fn draw_glyph(
     }
 }
 
-/// Every boid: far ones first in 3-D.
-fn draw_boids(sim: &FlockSim, proj: &Proj, view: &View, out: &mut Scene) {
+/// Every boid, `base` percent of the base glyph: far ones first in 3-D.
+fn draw_boids(sim: &FlockSim, proj: &Proj, view: &View, base: i32, out: &mut Scene) {
     let st = sim.state();
-    let base = i32::from(view.scale);
     let n = out.count();
     let v0 = out.drawn.get("velocity").copied().unwrap_or(0);
     if sim.config().dims == 3 {
@@ -774,13 +838,17 @@ fn draw_view(sim: &FlockSim, proj: &Proj, id: u32, view: &View, label: bool, out
     out.credit("fov", n);
 }
 
+/// A focused boid's view and, from the explain record, what it saw and
+/// each rule's contribution. `ahead`: the record is the coming step's
+/// (drawn from the boid's heading now), else the step into this tick
+/// (turns drawn from the heading it had before the step).
 fn draw_reasoning(
     sim: &FlockSim,
     proj: &Proj,
-    events: &[FlockEvent],
-    id: u32,
+    (events, ahead): (&[FlockEvent], bool),
+    (id, first): (u32, bool),
     view: &View,
-    first: bool,
+    grow: i32,
     out: &mut Scene,
 ) {
     draw_view(sim, proj, id, view, first, out);
@@ -791,9 +859,13 @@ fn draw_reasoning(
     let Some(ex) = explain_of(events, id) else {
         return;
     };
-    draw_mates(sim, proj, ex, c, view, out);
-    draw_feelers(sim, proj, ex, id, c, view, out);
-    draw_rules(sim, proj, ex, id, c, view, out);
+    let mut dir = facing(sim, id as usize);
+    if let (false, Model::Heading(_), Steer::Turn(t)) = (ahead, &sim.config().model, ex.steering) {
+        dir = turned(dir, -t, false);
+    }
+    draw_mates(sim, proj, ex, c, view, grow, out);
+    draw_feelers(sim, proj, ex, (c, dir), view, out);
+    draw_rules(sim, proj, ex, (c, dir), (view, grow), out);
     if view.on("clamps") && !ex.clamps.is_empty() {
         let n = out.count();
         let text: Vec<String> = ex.clamps.iter().map(clamp_text).collect();
@@ -807,21 +879,46 @@ fn draw_reasoning(
     }
 }
 
-/// Neighbours ringed, the nearest mate linked, wall boids as squares.
-fn draw_mates(sim: &FlockSim, proj: &Proj, ex: &BoidExplain, c: P, view: &View, out: &mut Scene) {
+/// Neighbours ringed (named, with their headings, when they are few),
+/// the nearest mate linked, wall boids as squares.
+fn draw_mates(
+    sim: &FlockSim,
+    proj: &Proj,
+    ex: &BoidExplain,
+    c: P,
+    view: &View,
+    grow: i32,
+    out: &mut Scene,
+) {
     let st = sim.state();
     if view.on("neighbours") {
         let n = out.count();
+        let r = view.px(12) * grow / 100;
+        let named = ex.neighbours.len() <= 4;
         for &m in &ex.neighbours {
             if let Some(nb) = st.boids.get(m as usize)
                 && let Some((q, _)) = proj.at(nb.pos)
             {
                 out.push(Shape::Ring {
                     c: q,
-                    r: view.px(11),
+                    r,
                     width: view.lw(2, 2),
                     color: color::SKY,
                 });
+                if named {
+                    let heading = match &st.model {
+                        ModelState::Heading { heading } => {
+                            format!(", heading {}°", fx2(heading[m as usize].to_degrees()))
+                        }
+                        _ => String::new(),
+                    };
+                    out.text(
+                        [q[0] + r + view.px(4), q[1] + view.px(5)],
+                        view.font(15),
+                        color::SKY,
+                        format!("{}{heading}", boid_name(sim, view, m)),
+                    );
+                }
             }
         }
         out.credit("neighbours", n);
@@ -858,8 +955,7 @@ fn draw_feelers(
     sim: &FlockSim,
     proj: &Proj,
     ex: &BoidExplain,
-    id: u32,
-    c: P,
+    (c, dir): (P, Vec3),
     view: &View,
     out: &mut Scene,
 ) {
@@ -871,8 +967,7 @@ fn draw_feelers(
         return;
     }
     let n = out.count();
-    let b = sim.state().boids[id as usize];
-    let dir = facing(sim, id as usize);
+    let b = sim.state().boids[ex.id as usize];
     // Ahead and, since the article takes the projection's absolute
     // length, behind too.
     for s in [Fx::ONE, -Fx::ONE] {
@@ -902,13 +997,12 @@ fn draw_rules(
     sim: &FlockSim,
     proj: &Proj,
     ex: &BoidExplain,
-    id: u32,
-    c: P,
-    view: &View,
+    (c, dir): (P, Vec3),
+    (view, grow): (&View, i32),
     out: &mut Scene,
 ) {
-    let dir = facing(sim, id as usize);
     let d3 = sim.config().dims == 3;
+    let long = |n: i32| view.px(n) * grow / 100;
     let longest = ex
         .rules
         .iter()
@@ -931,19 +1025,16 @@ fn draw_rules(
         let len = match s {
             Steer::Vector(v) if !v.is_zero() && longest > Fx::ZERO => {
                 let frac = v.fast_length().checked_div(longest).unwrap_or(Fx::ONE);
-                let len = frac
-                    .mul_int(i64::from(view.px(90)))
-                    .round_int()
-                    .max(view.px(18));
+                let len = frac.mul_int(i64::from(long(90))).round_int().max(long(18));
                 Some((unit2(proj.rot(v.fast_normalize())), len))
             }
             Steer::Turn(t) if t != 0 => {
-                // The new direction: the turn itself, at most 90° drawn
-                // (turns past that are told by the length and the panel).
+                // The new direction, at its true angle (up to half a
+                // turn), longer for larger turns.
                 let deg = ((t.unsigned_abs() as u128 * 360) >> 32) as i32;
-                let shown = t.signum() * t.abs().clamp(1 << 26, 1 << 30);
-                let e3 = turned(dir, shown, d3);
-                Some((unit2(proj.rot(e3)), view.px(26 + deg.min(90) * 2 / 3)))
+                let shown = t.clamp(-(1i64 << 31), 1i64 << 31);
+                let len = long(40 + deg.min(180) / 3);
+                Some((unit2(proj.rot(turned(dir, shown, d3))), len))
             }
             _ => None,
         };
@@ -953,6 +1044,19 @@ fn draw_rules(
                 c[1] + dy.mul_int(len.into()).round_int(),
             ];
             out.arrow(c, e, w, head, col);
+            if let Steer::Turn(t) = s {
+                sweep(
+                    out,
+                    proj,
+                    c,
+                    dir,
+                    t.clamp(-(1i64 << 31), 1i64 << 31),
+                    len * 6 / 10,
+                    view,
+                    col,
+                    d3,
+                );
+            }
         }
     };
     for (rule, s) in &ex.rules {
@@ -973,6 +1077,44 @@ fn draw_rules(
         );
         out.credit("steering", n);
     }
+}
+
+/// The sweep of a turn: an arc from the boid's heading to its new one.
+#[allow(clippy::too_many_arguments)]
+fn sweep(
+    out: &mut Scene,
+    proj: &Proj,
+    c: P,
+    dir: Vec3,
+    turn: i64,
+    r: i32,
+    view: &View,
+    col: Rgba,
+    d3: bool,
+) {
+    let steps = 16i64;
+    let at = |k: i64| {
+        let (dx, dy) = unit2(proj.rot(turned(dir, turn * k / steps, d3)));
+        [
+            c[0] + dx.mul_int(r.into()).round_int(),
+            c[1] + dy.mul_int(r.into()).round_int(),
+        ]
+    };
+    for k in 0..steps {
+        out.line(at(k), at(k + 1), view.lw(2, 2), with_alpha(col, 200));
+    }
+}
+
+/// A tick length: `1/60` when it is one over a whole number, else with
+/// two decimals.
+fn dt_text(dt: Fx) -> String {
+    if let Some(inv) = Fx::ONE.checked_div(dt) {
+        let n = inv.round_int();
+        if n > 1 && (dt.mul_int(i64::from(n)) - Fx::ONE).abs() < Fx::from_bits(1 << 8) {
+            return format!("1/{n}");
+        }
+    }
+    fx2(dt)
 }
 
 fn clamp_text(c: &Clamp) -> String {
@@ -1021,13 +1163,34 @@ fn inspector(sim: &FlockSim, events: &[FlockEvent], ahead: bool, id: u32, view: 
         format!("pos {}", v3(b.pos)),
         format!("vel {}   speed {}", v3(b.vel), fx2(b.vel.fast_length())),
     ];
-    if let ModelState::Heading { heading } = &st.model {
-        lines.push(format!(
+    match &st.model {
+        ModelState::Heading { heading } => lines.push(format!(
             "heading {}° (0° = +x, counter-clockwise)",
             fx2(heading[id as usize].to_degrees())
-        ));
+        )),
+        ModelState::Gems { attitude } => {
+            let a = attitude[id as usize];
+            // Signed degrees, −180..180, from the exact binary units.
+            let deg = |x: Angle| fx2(Fx::from_bits(i64::from(x.0 as i32) * 360));
+            lines.push(format!(
+                "roll {}°   pitch {}°   yaw {}°",
+                deg(a.roll),
+                deg(a.pitch),
+                deg(a.yaw)
+            ));
+        }
+        ModelState::Weighted { .. } => {}
     }
     if let Some(ex) = explain_of(events, id) {
+        if let Model::Weighted(w) = &sim.config().model {
+            lines.push(format!(
+                "acceleration = ({}·separation + {}·alignment + {}·cohesion) / {}",
+                fx2(w.w_separation),
+                fx2(w.w_alignment),
+                fx2(w.w_cohesion),
+                fx2(w.w_separation + w.w_alignment + w.w_cohesion)
+            ));
+        }
         lines.push(if ahead {
             format!("the coming step (tick {} → {}):", st.tick, st.tick + 1)
         } else {
@@ -1037,16 +1200,21 @@ fn inspector(sim: &FlockSim, events: &[FlockEvent], ahead: bool, id: u32, view: 
                 st.tick
             )
         });
-        reasoning_lines(ex, d3, &mut lines);
+        reasoning_lines(ex, &|n| boid_name(sim, view, n), d3, &mut lines);
     }
     Panel {
-        title: view.name("boid", id),
+        title: boid_name(sim, view, id),
         lines,
     }
 }
 
 /// What a boid saw and each rule's contribution, for the inspector.
-fn reasoning_lines(ex: &BoidExplain, d3: bool, lines: &mut Vec<String>) {
+fn reasoning_lines(
+    ex: &BoidExplain,
+    name: &dyn Fn(u32) -> String,
+    d3: bool,
+    lines: &mut Vec<String>,
+) {
     let shown: Vec<String> = ex.neighbours.iter().take(10).map(u32::to_string).collect();
     lines.push(format!(
         "sees {} mate{}: {}{}",
@@ -1056,7 +1224,7 @@ fn reasoning_lines(ex: &BoidExplain, d3: bool, lines: &mut Vec<String>) {
         if ex.neighbours.len() > 10 { " …" } else { "" }
     ));
     if let Some(n) = ex.nearest {
-        lines.push(format!("nearest: boid {n}"));
+        lines.push(format!("nearest: {}", name(n)));
     }
     for (r, s) in &ex.rules {
         lines.push(format!("{}\t{}", rule_name(*r), steer_text(s, d3)));

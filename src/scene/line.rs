@@ -24,6 +24,18 @@ pub fn chaser_color(i: usize) -> Rgba {
     CHASER[i % CHASER.len()]
 }
 
+/// The colour of the cells a chaser has walked: its colour, darker (the
+/// chaser's disc stands out on its own walk).
+pub fn walk_color(i: usize) -> Rgba {
+    let c = chaser_color(i);
+    Rgba(
+        (u16::from(c.0) * 3 / 5) as u8,
+        (u16::from(c.1) * 3 / 5) as u8,
+        (u16::from(c.2) * 3 / 5) as u8,
+        255,
+    )
+}
+
 /// Cell size and top-left of the map in the viewport.
 fn layout(grid: &Grid, cam: &Camera) -> (i32, P) {
     super::grid_layout(
@@ -99,7 +111,7 @@ pub(super) fn build(sim: &LineSim, frame: &Frame, view: &View, cam: &Camera, out
             flat: 52,
             gap: false,
             zeros: false,
-            number_at: |cell| [cell / 8, cell - cell / 8],
+            number_at: |cell, size| [cell / 12 + 1, cell / 12 + size * 9 / 10],
         },
     );
     if view.on("heights") {
@@ -127,15 +139,40 @@ pub(super) fn build(sim: &LineSim, frame: &Frame, view: &View, cam: &Camera, out
     super::cell_marks(out, grid, o, cell, view);
     draw_actors(sim, g, view, out);
     panels(sim, &focus, events, view, out);
-    out.legend.extend([
-        (
+    legend(sim, view, out);
+}
+
+/// Each chaser's colour (when there are few), the target, and the two
+/// line-of-sight colours.
+fn legend(sim: &LineSim, view: &View, out: &mut Scene) {
+    let n = sim.state().chasers.len();
+    if n <= CHASER.len() {
+        for i in 0..n {
+            out.legend.push((
+                chaser_color(i),
+                format!(
+                    "{}: disc, plan (frames), walk (squares)",
+                    view.name("chaser", i as u32)
+                ),
+            ));
+        }
+    } else {
+        out.legend.push((
             color::ORANGE,
-            "chaser (disc), its plan (frames) and walk".to_owned(),
-        ),
-        (color::SKY, "target (ring)".to_owned()),
-        (color::GREEN, "line of sight, clear".to_owned()),
-        (color::VERMILLION, "line of sight, blocked (×)".to_owned()),
-    ]);
+            "chaser: disc, plan (frames), walk (squares), in its colour".to_owned(),
+        ));
+    }
+    out.legend.push((color::SKY, "target (ring)".to_owned()));
+    if view.on("sight") || view.on("sight_back") {
+        out.legend.extend([
+            (color::GREEN, "line of sight, clear".to_owned()),
+            (color::VERMILLION, "line of sight, blocked (×)".to_owned()),
+            (
+                color::SELECTED,
+                "a cell only one direction's line crosses".to_owned(),
+            ),
+        ]);
+    }
 }
 
 /// Where the grid is on screen.
@@ -182,20 +219,30 @@ fn draw_grid(grid: &Grid, g: Geo, out: &mut Scene) {
 /// first chaser's squares outermost, each later one's smaller, so cells
 /// two chasers share show both.
 fn draw_walk(walk: &[Cell], i: usize, g: Geo, view: &View, out: &mut Scene) {
-    let col = chaser_color(i);
     let m = g.cell / 6 + (i % 4) as i32 * g.cell / 10;
     for &c in walk {
-        out.push(g.inset(c, m, col));
+        out.push(g.inset(c, m, walk_color(i)));
     }
     for pair in walk.windows(2) {
-        out.line(g.center(pair[0]), g.center(pair[1]), view.lw(3, 2), col);
+        out.line(
+            g.center(pair[0]),
+            g.center(pair[1]),
+            view.lw(3, 2),
+            chaser_color(i),
+        );
     }
 }
 
-/// Chaser `i`'s coming plan: the cells left to walk (frames), the ideal
-/// line from its start to its end.
+/// The plan shown for chaser `i`: the one it follows at the coming step,
+/// or, once it has arrived, the one it walked.
+fn shown_plan(sim: &LineSim, i: usize) -> Option<Stepper> {
+    sim.coming_plan(i).or(sim.state().chasers[i].plan)
+}
+
+/// Chaser `i`'s plan: the cells left to walk (frames), the ideal line
+/// from its start to its end.
 fn draw_plan(sim: &LineSim, i: usize, g: Geo, view: &View, out: &mut Scene) {
-    let Some(plan) = sim.coming_plan(i) else {
+    let Some(plan) = shown_plan(sim, i) else {
         return;
     };
     let col = chaser_color(i);
@@ -227,16 +274,18 @@ fn draw_plan(sim: &LineSim, i: usize, g: Geo, view: &View, out: &mut Scene) {
     }
 }
 
-/// Line of sight both ways: the cells each line passes, up to and
-/// including the first that blocks it (crossed), as dots on the left of
-/// the cell (chaser → target) and on the right (target → chaser); cells
-/// only one of the two lines passes are framed.
+/// Line of sight both ways: the cells each line passes as dots — on the
+/// left of the cell for chaser → target, on the right for target →
+/// chaser — filled up to the first cell that blocks it (crossed), hollow
+/// after it; with both directions on, the cells only one of the two lines
+/// passes are framed.
 fn draw_sight(sim: &LineSim, i: usize, g: Geo, view: &View, out: &mut Scene) {
     let (c, t) = ends(sim, i);
     let st = &sim.state().chasers[i];
     let there: Vec<Cell> = Line::new(c, t).stepper().map(|s| s.cell).collect();
     let back: Vec<Cell> = Line::new(t, c).stepper().map(|s| s.cell).collect();
-    let r = (g.cell / 7).max(view.px(3));
+    let both = view.on("sight") && view.on("sight_back");
+    let r = (g.cell / 7).max(view.px(4));
     for (overlay, sight, cells, other, dx) in [
         ("sight", st.sight, &there, &back, -g.cell / 5),
         ("sight_back", st.sight_back, &back, &there, g.cell / 5),
@@ -251,28 +300,38 @@ fn draw_sight(sim: &LineSim, i: usize, g: Geo, view: &View, out: &mut Scene) {
         } else {
             color::VERMILLION
         };
-        let end = sight.blocker.unwrap_or(to);
         let a = g.center(from);
-        let b = g.center(end);
-        out.line([a[0] + dx, a[1]], [b[0] + dx, b[1]], view.lw(2, 2), col);
+        let b = g.center(sight.blocker.unwrap_or(to));
+        out.line([a[0] + dx, a[1]], [b[0] + dx, b[1]], view.lw(3, 2), col);
+        let mut blocked = false;
         for &cell in cells.iter() {
             let p = g.center(cell);
-            out.push(Shape::Disc {
-                c: [p[0] + dx, p[1]],
-                r,
-                color: col,
-            });
-            if !other.contains(&cell) && cell != from {
+            let dot = [p[0] + dx, p[1]];
+            if blocked {
+                out.push(Shape::Ring {
+                    c: dot,
+                    r,
+                    width: view.lw(2, 2),
+                    color: color::DIM,
+                });
+            } else {
+                out.push(Shape::Disc {
+                    c: dot,
+                    r,
+                    color: col,
+                });
+            }
+            if both && !other.contains(&cell) && cell != from && cell != to {
                 out.push(Shape::Frame {
                     at: g.corner(cell),
                     size: [g.cell, g.cell],
-                    width: view.lw(2, 2),
+                    width: view.lw(3, 2),
                     color: color::SELECTED,
                 });
             }
             if Some(cell) == sight.blocker {
-                cross(out, p, g.cell / 2 - 2, view.lw(5, 3), color::VERMILLION);
-                break;
+                cross(out, p, g.cell / 3, view.lw(5, 3), color::VERMILLION);
+                blocked = true;
             }
         }
         out.credit(overlay, n);
@@ -313,17 +372,20 @@ fn draw_actors(sim: &LineSim, g: Geo, view: &View, out: &mut Scene) {
         );
     }
     let hl_c = view.highlighted("chaser");
-    for (i, c) in st.chasers.iter().enumerate() {
+    let strong = |i: usize| hl_c.contains(&(i as u32)) || view.selected == Some(i as u32);
+    // The emphasised chasers last: on top of any sharing their cell.
+    let mut order: Vec<usize> = (0..st.chasers.len()).collect();
+    order.sort_by_key(|&i| strong(i));
+    for i in order {
+        let c = &st.chasers[i];
         let p = g.center(c.pos);
-        let strong = hl_c.contains(&(i as u32)) || view.selected == Some(i as u32);
+        let strong = strong(i);
         let r = (g.cell / 3).max(view.px(7));
-        if strong {
-            out.push(Shape::Disc {
-                c: p,
-                r: r + view.px(4),
-                color: color::SELECTED,
-            });
-        }
+        out.push(Shape::Disc {
+            c: p,
+            r: r + view.px(if strong { 5 } else { 3 }),
+            color: if strong { color::SELECTED } else { color::WALL },
+        });
         out.push(Shape::Disc {
             c: p,
             r,
@@ -379,7 +441,11 @@ fn panels(sim: &LineSim, focus: &[usize], events: &[LineEvent], view: &View, out
             "{name} at {} → {tname} {}: {}; {sees}; {back}",
             c.pos,
             st.targets[cc.target as usize],
-            status_text(c.status, cfg.max_path)
+            if c.status == Status::Arrived && c.pos != st.targets[cc.target as usize] {
+                "the target moved: a new line at the next step".to_owned()
+            } else {
+                status_text(c.status, cfg.max_path)
+            }
         ));
     }
     for e in events {
@@ -399,7 +465,7 @@ fn panels(sim: &LineSim, focus: &[usize], events: &[LineEvent], view: &View, out
     }
     out.panels.push(status);
     for &i in focus.iter().take(2) {
-        let Some(plan) = sim.coming_plan(i) else {
+        let Some(plan) = shown_plan(sim, i) else {
             continue;
         };
         let name = view.name("chaser", i as u32);
@@ -428,11 +494,13 @@ fn formula(plan: &Stepper, name: &str, view: &View) -> Panel {
     let mark = |on: bool| if on { "▶ " } else { "" };
     let mut lines = vec![
         format!(
-            "line {} → {}: dx = {}, dy = {}, {}-major",
+            "line {} → {}: dx = {}, dy = {}, sx = {:+}, sy = {:+}, {}-major",
             line.from,
             line.to,
             line.dx,
             line.dy,
+            line.sx,
+            line.sy,
             if line.x_major() { "x" } else { "y" }
         ),
         format!(
@@ -474,7 +542,10 @@ fn error_table(plan: &Stepper, name: &str, view: &View) -> Panel {
     let mut lines = vec!["step\tf before\tdecision\tcell\tf after".to_owned()];
     let skip = steps.len().saturating_sub(12);
     if skip > 0 {
-        lines.push(format!("… {skip} earlier steps"));
+        lines.push(format!(
+            "… {skip} earlier step{}",
+            if skip == 1 { "" } else { "s" }
+        ));
     }
     let row = |s: &Step, mark: &str| {
         format!(

@@ -40,7 +40,9 @@ use std::collections::BTreeSet;
 use std::fmt::Write as _;
 
 pub use flock::{boid_glyph_center, pick_boid, pick_obstacle, world_at};
-pub use line::{cell_at as line_cell_at, cell_center as line_cell_center};
+pub use line::{
+    cell_at as line_cell_at, cell_center as line_cell_center, chaser_color, walk_color,
+};
 pub use path::{search_tiles, tile_cell_at};
 
 /// A colour: red, green, blue, alpha.
@@ -53,7 +55,7 @@ pub mod color {
     /// The background.
     pub const BACKGROUND: Rgba = Rgba(24, 26, 32, 255);
     /// Panels behind text.
-    pub const PANEL: Rgba = Rgba(36, 39, 48, 235);
+    pub const PANEL: Rgba = Rgba(36, 39, 48, 255);
     /// Ordinary text.
     pub const TEXT: Rgba = Rgba(230, 230, 230, 255);
     /// Secondary text and thin guides.
@@ -152,6 +154,9 @@ pub enum Shape {
         color: Rgba,
         /// What it says.
         text: String,
+        /// The widest it may be drawn, in pixels (0: any); a longer text
+        /// is cut with an ellipsis.
+        fit: i32,
     },
 }
 
@@ -493,6 +498,18 @@ impl Scene {
             size,
             color,
             text: text.into(),
+            fit: 0,
+        });
+    }
+
+    /// A label cut to `fit` pixels (see [`Shape::Text`]).
+    fn text_fit(&mut self, at: P, size: u16, color: Rgba, text: impl Into<String>, fit: i32) {
+        self.push(Shape::Text {
+            at,
+            size,
+            color,
+            text: text.into(),
+            fit: fit.max(1),
         });
     }
 
@@ -686,8 +703,9 @@ pub(crate) struct TerrainStyle {
     pub flat: u8,
     /// Leave a 1-pixel gap between cells (a grid without grid lines).
     pub gap: bool,
-    /// Where a height is written, from the cell's top-left corner.
-    pub number_at: fn(i32) -> P,
+    /// Where a height is written (its baseline's left end), from the
+    /// cell's top-left corner, for a cell and font size in pixels.
+    pub number_at: fn(i32, i32) -> P,
     /// Whether height 0 is written too.
     pub zeros: bool,
 }
@@ -737,7 +755,7 @@ pub(crate) fn terrain(
                         && cell >= st.numbers_from
                         && (v > 0 || st.zeros)
                     {
-                        let d = (st.number_at)(cell);
+                        let d = (st.number_at)(cell, i32::from(st.number_px));
                         out.text(
                             [at[0] + d[0], at[1] + d[1]],
                             st.number_px,

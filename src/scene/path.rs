@@ -9,7 +9,7 @@ use crate::sim::path::{Blocked, CLOSED, NO_PARENT, PathEvent, PathSim, SearchSta
 use crate::sim::{AnySim, Cell, Grid, Sim};
 
 /// Height of a tile's title line, in pixels at scale 100.
-const TITLE: i32 = 28;
+const TITLE: i32 = 52;
 /// Neighbour offsets in the sim's order (a link is the direction to the parent).
 const DIRS: [(i32, i32); 4] = [(-1, 0), (0, -1), (1, 0), (0, 1)];
 
@@ -137,11 +137,32 @@ fn draw_tile(
     } else {
         String::new()
     };
-    out.text(
-        [tile.x + view.px(8), tile.y + title * 3 / 4],
-        view.font(18),
+    // The label, and below it the status (cut to the tile's width).
+    let (f1, f2) = (view.font(18), view.font(15));
+    let fit = tile.w - 2 * view.px(8);
+    out.text_fit(
+        [tile.x + view.px(8), tile.y + i32::from(f1) + view.px(4)],
+        f1,
         if strong { color::SELECTED } else { color::TEXT },
-        format!("{} — {status}{expansions}", sc.label),
+        sc.label.clone(),
+        fit,
+    );
+    out.text_fit(
+        [
+            tile.x + view.px(8),
+            tile.y + i32::from(f1) + i32::from(f2) + view.px(9),
+        ],
+        f2,
+        color::TEXT,
+        format!(
+            "{status}{expansions}{}",
+            if sc.heuristic.is_admissible() {
+                ""
+            } else {
+                " · h may overestimate"
+            }
+        ),
+        fit,
     );
     if view.on("expansions") {
         out.credit("expansions", n);
@@ -159,8 +180,8 @@ fn draw_tile(
             number_px: view.font(15),
             flat: 70,
             gap: true,
-            zeros: true,
-            number_at: |cell| [cell / 2 - cell / 10, cell / 2 + cell / 8],
+            zeros: false,
+            number_at: |cell, size| [cell / 2 - size / 4, cell / 2 + size / 3],
         },
     );
     // The terrain is the map; the heights and walls overlays are its
@@ -218,39 +239,37 @@ fn draw_cliffs(
     }
 }
 
-/// Start (a green frame, S) and goal (a purple ring, G).
+/// Start (a green frame, S) and goal (a purple ring, G); the letters in
+/// the cells' bottom-right corners, where no number is written.
 fn draw_ends(start: Cell, goal: Cell, o: P, cell: i32, view: &View, out: &mut Scene) {
-    let sp = [o[0] + start.x * cell, o[1] + start.y * cell];
     let w = view.lw(4, 3);
+    let f = view.font(20).min((cell * 2 / 3).max(12) as u16);
+    let letter = |out: &mut Scene, c: Cell, col, s: &str| {
+        let at = [o[0] + c.x * cell, o[1] + c.y * cell];
+        out.text(
+            [
+                at[0] + cell - i32::from(f) * 3 / 4 - w as i32,
+                at[1] + cell - w as i32 - 2,
+            ],
+            f,
+            col,
+            s,
+        );
+    };
     out.push(Shape::Frame {
-        at: sp,
+        at: [o[0] + start.x * cell, o[1] + start.y * cell],
         size: [cell, cell],
         width: w,
         color: color::GREEN,
     });
-    let f = view.font(16);
-    out.text(
-        [sp[0] + w as i32 + 1, sp[1] + i32::from(f)],
-        f,
-        color::GREEN,
-        "S",
-    );
-    let gp = center(o, cell, goal);
+    letter(out, start, color::GREEN, "S");
     out.push(Shape::Ring {
-        c: gp,
+        c: center(o, cell, goal),
         r: (cell / 2).max(view.px(6)),
         width: w,
         color: color::PURPLE,
     });
-    out.text(
-        [
-            gp[0] - cell / 2 + w as i32 + 1,
-            gp[1] + cell / 2 - w as i32 - 1,
-        ],
-        f,
-        color::PURPLE,
-        "G",
-    );
+    letter(out, goal, color::PURPLE, "G");
 }
 
 /// The summary, the last (or coming) step, the open list and the move
@@ -275,40 +294,48 @@ fn panels(sim: &PathSim, frame: &Frame, focused: usize, view: &View, out: &mut S
         ));
     }
     out.panels.push(summary);
-    if !events.is_empty() {
-        let mut p = Panel {
-            title: if frame.ahead {
-                format!("the coming step (tick {} → {})", st.tick, st.tick + 1)
-            } else {
-                format!(
-                    "the last step ({} → {})",
-                    st.tick.saturating_sub(1),
-                    st.tick
-                )
-            },
-            lines: Vec::new(),
-        };
-        for e in events.iter().take(24) {
-            p.lines.push(event_text(e, cfg));
-        }
-        out.panels.push(p);
-    }
     if view.on("open_list") {
         let n = out.count();
         out.panels.push(open_list(sim, focused));
         out.credit("open_list", n);
     }
-    if view.on("costs")
-        && let Some(sc) = cfg.searches.get(focused)
-    {
-        // The hovered cell, else the beat's cell, else the start.
+    if view.on("costs") {
+        // The hovered cell, else the beat's cell, else the start; for
+        // every search when they are two (their rules are what differs).
         let at = view
             .hover
             .or_else(|| view.highlighted_cells().first().copied())
             .unwrap_or(cfg.start);
         let n = out.count();
-        out.panels.push(costs_panel(&cfg.grid, at, sc));
+        let shown: Vec<&crate::sim::path::SearchConfig> = if cfg.searches.len() <= 2 {
+            cfg.searches.iter().collect()
+        } else {
+            vec![&cfg.searches[focused]]
+        };
+        out.panels.push(costs_panel(&cfg.grid, at, &shown));
         out.credit("costs", n);
+    }
+    // The focused search's part of the step.
+    let mine: Vec<String> = events
+        .iter()
+        .filter(|e| event_search(e) as usize == focused)
+        .take(16)
+        .map(event_text)
+        .collect();
+    if !mine.is_empty() {
+        let label = &cfg.searches[focused].label;
+        out.panels.push(Panel {
+            title: if frame.ahead {
+                format!("{label} · the coming step ({} → {})", st.tick, st.tick + 1)
+            } else {
+                format!(
+                    "{label} · the last step ({} → {})",
+                    st.tick.saturating_sub(1),
+                    st.tick
+                )
+            },
+            lines: mine,
+        });
     }
 }
 
@@ -500,7 +527,7 @@ fn step_costs(
             out.push(Shape::Rect {
                 at,
                 size: [cell, i32::from(f) + 4],
-                color: color::WALL,
+                color: color::PANEL,
             });
             out.text(
                 [at[0] + 2, at[1] + i32::from(f)],
@@ -512,49 +539,42 @@ fn step_costs(
     }
 }
 
-fn event_text(e: &PathEvent, cfg: &crate::sim::path::PathConfig) -> String {
-    let label = |s: u32| {
-        cfg.searches
-            .get(s as usize)
-            .map_or("?", |c| c.label.as_str())
-            .to_owned()
-    };
+/// The search an event belongs to.
+fn event_search(e: &PathEvent) -> u32 {
     match *e {
-        PathEvent::NotAdmissible { search } => {
-            format!("{}: heuristic may overestimate", label(search))
+        PathEvent::NotAdmissible { search }
+        | PathEvent::Expanded { search, .. }
+        | PathEvent::Pushed { search, .. }
+        | PathEvent::Improved { search, .. }
+        | PathEvent::Skipped { search, .. }
+        | PathEvent::Found { search, .. }
+        | PathEvent::Unreachable { search } => search,
+    }
+}
+
+/// What an event says, for the step panel (which names the search).
+fn event_text(e: &PathEvent) -> String {
+    match *e {
+        PathEvent::NotAdmissible { .. } => "the heuristic may overestimate".to_owned(),
+        PathEvent::Expanded { cell, g, f16, .. } => {
+            format!("expand {cell}: g = {g}, f = {}", f16_text(f16))
         }
-        PathEvent::Expanded {
-            search,
-            cell,
-            g,
-            f16,
-        } => {
-            format!("{}: expand {cell} g={g} f={}", label(search), f16_text(f16))
-        }
-        PathEvent::Pushed {
-            search,
-            cell,
-            g,
-            h16,
-        } => {
-            format!("{}: push {cell} g={g} h={}", label(search), f16_text(h16))
+        PathEvent::Pushed { cell, g, h16, .. } => {
+            format!("push {cell}: g = {g}, h = {}", f16_text(h16))
         }
         PathEvent::Improved {
-            search,
             cell,
             old_g,
             g,
             reopened,
+            ..
         } => format!(
-            "{}: improve {cell} g {old_g}→{g}{}",
-            label(search),
+            "improve {cell}: g {old_g} → {g}{}",
             if reopened { " (reopened)" } else { "" }
         ),
-        PathEvent::Skipped { search, cell, why } => {
-            format!("{}: skip {cell}: {}", label(search), blocked_text(why))
-        }
-        PathEvent::Found { search, cost } => format!("{}: found, cost {cost}", label(search)),
-        PathEvent::Unreachable { search } => format!("{}: open list empty", label(search)),
+        PathEvent::Skipped { cell, why, .. } => format!("skip {cell}: {}", blocked_text(why)),
+        PathEvent::Found { cost, .. } => format!("found: cost {cost}"),
+        PathEvent::Unreachable { .. } => "the open list is empty: unreachable".to_owned(),
     }
 }
 
@@ -567,44 +587,54 @@ fn blocked_text(b: Blocked) -> String {
     }
 }
 
-/// The hovered cell's four moves, with their costs worked out.
-fn costs_panel(grid: &Grid, at: Cell, sc: &crate::sim::path::SearchConfig) -> Panel {
-    let r = sc.rule;
+/// A cell's four moves, with their costs worked out under each search's
+/// rule: one column per search, the rules written above.
+fn costs_panel(grid: &Grid, at: Cell, searches: &[&crate::sim::path::SearchConfig]) -> Panel {
     let mut lines = Vec::new();
-    match grid.height_at(at) {
-        None => lines.push("a wall: no moves".into()),
-        Some(ha) => {
-            lines.push(format!(
-                "height {ha}; climb ≤ {}, drop ≤ {}; cost 1 + {}·up + {}·down",
-                r.max_climb, r.max_drop, r.uphill_weight, r.downhill_weight
-            ));
-            for (name, (dx, dy)) in ["left", "up", "right", "down"].iter().zip(DIRS) {
-                let b = Cell::new(at.x + dx, at.y + dy);
-                let line = match grid.height_at(b) {
-                    None if !grid.contains(b) => format!("{name:<5} off the map"),
-                    None => format!("{name:<5} {b}: wall"),
-                    Some(hb) => match r.cost(ha, hb) {
-                        Ok(c) if hb > ha => format!(
-                            "{name:<5} {b}: up {} → 1 + {}·{} = {c}",
-                            hb - ha,
-                            r.uphill_weight,
-                            hb - ha
-                        ),
-                        Ok(c) => format!(
-                            "{name:<5} {b}: down {} → 1 + {}·{} = {c}",
-                            ha - hb,
-                            r.downhill_weight,
-                            ha - hb
-                        ),
-                        Err(why) => format!("{name:<5} {b}: {}", blocked_text(why)),
-                    },
-                };
-                lines.push(line);
+    let Some(ha) = grid.height_at(at) else {
+        return Panel {
+            title: format!("moves from {at}"),
+            lines: vec!["a wall: no moves".into()],
+        };
+    };
+    for sc in searches {
+        let r = sc.rule;
+        lines.push(format!(
+            "{}: cost 1 + {}·climb + {}·drop; climb ≤ {}, drop ≤ {}",
+            sc.label, r.uphill_weight, r.downhill_weight, r.max_climb, r.max_drop
+        ));
+    }
+    if searches.len() > 1 {
+        let labels: Vec<&str> = searches.iter().map(|sc| sc.label.as_str()).collect();
+        lines.push(format!("cost: {}", labels.join(" / ")));
+    }
+    lines.push("move\theight\tcost".to_owned());
+    for (name, (dx, dy)) in ["left", "up", "right", "down"].iter().zip(DIRS) {
+        let b = Cell::new(at.x + dx, at.y + dy);
+        let mut row = vec![format!("{name} {b}")];
+        match grid.height_at(b) {
+            None if !grid.contains(b) => row.push("off the map".into()),
+            None => row.push("wall".into()),
+            Some(hb) => {
+                row.push(match hb.cmp(&ha) {
+                    std::cmp::Ordering::Greater => format!("up {}", hb - ha),
+                    std::cmp::Ordering::Less => format!("down {}", ha - hb),
+                    std::cmp::Ordering::Equal => "level".into(),
+                });
+                let costs: Vec<String> = searches
+                    .iter()
+                    .map(|sc| match sc.rule.cost(ha, hb) {
+                        Ok(c) => c.to_string(),
+                        Err(why) => blocked_text(why),
+                    })
+                    .collect();
+                row.push(costs.join(" / "));
             }
         }
+        lines.push(row.join("\t"));
     }
     Panel {
-        title: format!("moves from {at} ({})", sc.label),
+        title: format!("moves from {at}, height {ha}"),
         lines,
     }
 }

@@ -171,6 +171,10 @@ pub struct Pose {
     pub zoom: Fx,
     /// The centre (world units for flocks, cells for grids).
     pub center: Vec3,
+    /// 3-D flocks: the turn around the vertical.
+    pub yaw: Angle,
+    /// 3-D flocks: the tilt.
+    pub pitch: Angle,
 }
 
 /// The lesson or replay being played.
@@ -329,6 +333,8 @@ impl Player {
         Pose {
             zoom: Fx::from_ratio(i64::from(zoom), 100).unwrap_or(Fx::ONE),
             center,
+            yaw: self.yaw,
+            pitch: self.pitch,
         }
     }
 
@@ -343,6 +349,11 @@ impl Player {
         let s = Fx::ONE - Fx::from_ratio(left as i64, EASE_US as i64).unwrap_or(Fx::ZERO);
         let k = s * s * (Fx::from_int(3) - s.mul_int(2));
         let mix = |a: Fx, b: Fx| a.saturating_add((b.saturating_sub(a)).saturating_mul(k));
+        // Angles the short way round.
+        let turn = |a: Angle, b: Angle| {
+            let d = i64::from(b.0.wrapping_sub(a.0) as i32);
+            a.add_turn(((i128::from(k.to_bits()) * i128::from(d)) >> 32) as i32)
+        };
         Pose {
             zoom: mix(from.zoom, to.zoom),
             center: Vec3::new(
@@ -350,6 +361,8 @@ impl Player {
                 mix(from.center.y, to.center.y),
                 mix(from.center.z, to.center.z),
             ),
+            yaw: turn(from.yaw, to.yaw),
+            pitch: turn(from.pitch, to.pitch),
         }
     }
 
@@ -361,8 +374,8 @@ impl Player {
             .saturating_mul(Fx::from_ratio(i64::from(self.zoom), 100).unwrap_or(Fx::ONE));
         Camera {
             viewport,
-            yaw: self.yaw,
-            pitch: self.pitch,
+            yaw: pose.yaw,
+            pitch: pose.pitch,
             zoom,
             center: Some(pose.center),
             scale,
@@ -385,6 +398,16 @@ impl Player {
             self.toggled.clear();
             self.page = 0;
             self.side_scroll = 0;
+            // A beat may turn the 3-D camera; the teacher orbits on from there.
+            if let Some(b) = self.beat() {
+                let (yaw, pitch) = (b.yaw, b.pitch);
+                if let Some(y) = yaw {
+                    self.yaw = Angle::from_degrees_int(i64::from(y));
+                }
+                if let Some(p) = pitch {
+                    self.pitch = Angle::from_degrees_int(i64::from(p));
+                }
+            }
             if self.target_pose() != from {
                 self.ease = Some((from, EASE_US));
             }
@@ -1176,21 +1199,31 @@ impl Layout {
     }
 }
 
-/// A run of narration text: its words, and whether they are emphasised
-/// (`*like this*` in a lesson).
+/// How a run of narration is drawn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Style {
+    /// Plain text.
+    Plain,
+    /// Emphasis: `*like this*` in a lesson.
+    Emph,
+    /// Code: `` `like this` `` in a lesson.
+    Code,
+}
+
+/// A run of narration text: its words, and how they are drawn.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Run {
     /// The text, spaces included.
     pub text: String,
-    /// Emphasised.
-    pub emph: bool,
+    /// Its style.
+    pub style: Style,
 }
 
-/// One word of narration for wrapping: text, emphasis, and whether a
-/// space separates it from the word before.
+/// One word of narration for wrapping: text, style, and whether a space
+/// separates it from the word before.
 struct Word {
     text: String,
-    emph: bool,
+    emph: Style,
     space: bool,
 }
 
@@ -1206,14 +1239,56 @@ fn no_line_start(c: char) -> bool {
     "、。，．・：；？！）」』】〕〉》ー々ゃゅょっぁぃぅぇぉャュョッァィゥェォ)]}.,;:!?%".contains(c)
 }
 
+/// Where emphasis and code start and end in a text, as Markdown reads
+/// them: a `*` opens emphasis when a non-space follows it and it starts a
+/// word, and closes it when a non-space precedes it and a word ends there
+/// (so `A*` and `2 * 3` stay as they are); backticks pair up. Each marked
+/// character is replaced by the style that follows it.
+fn style_marks(chars: &[char]) -> Vec<Option<Style>> {
+    let mut marks = vec![None; chars.len()];
+    let opens = |i: usize| {
+        chars.get(i + 1).is_some_and(|c| !c.is_whitespace())
+            && (i == 0 || chars[i - 1].is_whitespace() || "([{\"'「『（—".contains(chars[i - 1]))
+    };
+    let closes = |j: usize| {
+        j > 0
+            && !chars[j - 1].is_whitespace()
+            && chars
+                .get(j + 1)
+                .is_none_or(|c| c.is_whitespace() || c.is_ascii_punctuation() || is_cjk(*c))
+    };
+    let mut i = 0;
+    while i < chars.len() {
+        let close = match chars[i] {
+            '`' => (i + 1..chars.len()).find(|&j| chars[j] == '`'),
+            '*' if opens(i) => (i + 2..chars.len()).find(|&j| chars[j] == '*' && closes(j)),
+            _ => None,
+        };
+        if let Some(j) = close {
+            marks[i] = Some(if chars[i] == '`' {
+                Style::Code
+            } else {
+                Style::Emph
+            });
+            marks[j] = Some(Style::Plain);
+            i = j;
+        }
+        i += 1;
+    }
+    marks
+}
+
 /// Splits narration into words: at spaces, and around every CJK
-/// character; `*` toggles emphasis and is not shown.
+/// character; emphasis (`*…*`) and code (`` `…` ``) change the style of
+/// what they enclose and are not shown (see [`style_marks`]).
 fn words(text: &str) -> Vec<Word> {
     let mut out: Vec<Word> = Vec::new();
-    let mut emph = false;
+    let mut emph = Style::Plain;
     let mut space = false;
     let mut cur = String::new();
-    let flush = |cur: &mut String, emph: bool, space: &mut bool, out: &mut Vec<Word>| {
+    let chars: Vec<char> = text.chars().collect();
+    let marks = style_marks(&chars);
+    let flush = |cur: &mut String, emph: Style, space: &mut bool, out: &mut Vec<Word>| {
         if !cur.is_empty() {
             out.push(Word {
                 text: std::mem::take(cur),
@@ -1223,10 +1298,10 @@ fn words(text: &str) -> Vec<Word> {
             *space = false;
         }
     };
-    for c in text.chars() {
-        if c == '*' {
+    for (&c, mark) in chars.iter().zip(marks) {
+        if let Some(next) = mark {
             flush(&mut cur, emph, &mut space, &mut out);
-            emph = !emph;
+            emph = next;
         } else if c.is_whitespace() {
             flush(&mut cur, emph, &mut space, &mut out);
             space = !out.is_empty();
@@ -1252,7 +1327,7 @@ fn words(text: &str) -> Vec<Word> {
 }
 
 /// Wraps narration to lines at most `width` pixels wide as `measure`
-/// measures text, keeping emphasis (`*…*`) as runs. Paragraphs (blank
+/// measures text, keeping emphasis (`*…*`) and code (`` `…` ``) as runs. Paragraphs (blank
 /// lines) start new lines; a word wider than a line is cut.
 pub fn wrap_rich(text: &str, width: i32, measure: &dyn Fn(&str) -> i32) -> Vec<Vec<Run>> {
     let mut lines = Vec::new();
@@ -1273,7 +1348,7 @@ pub fn wrap_rich(text: &str, width: i32, measure: &dyn Fn(&str) -> i32) -> Vec<V
             let lead = if w.space && !line.is_empty() { " " } else { "" };
             used += if lead.is_empty() { 0 } else { gap } + need;
             match line.last_mut() {
-                Some(r) if r.emph == w.emph => {
+                Some(r) if r.style == w.emph => {
                     r.text.push_str(lead);
                     r.text.push_str(&w.text);
                 }
@@ -1285,7 +1360,7 @@ pub fn wrap_rich(text: &str, width: i32, measure: &dyn Fn(&str) -> i32) -> Vec<V
                     }
                     line.push(Run {
                         text: w.text,
-                        emph: w.emph,
+                        style: w.emph,
                     });
                 }
             }
@@ -1299,14 +1374,21 @@ pub fn wrap_rich(text: &str, width: i32, measure: &dyn Fn(&str) -> i32) -> Vec<V
 /// plain, monospaced contexts; the window wraps by measured width).
 pub fn wrap(text: &str, chars: usize) -> Vec<String> {
     let measure = |s: &str| s.chars().count() as i32;
-    wrap_rich(&text.replace('*', "\u{2217}"), chars as i32, &measure)
+    wrap_rich(&literal(text), chars as i32, &measure)
         .into_iter()
-        .map(|runs| {
-            runs.into_iter()
-                .map(|r| r.text.replace('\u{2217}', "*"))
-                .collect()
-        })
+        .map(|runs| runs.into_iter().map(|r| unliteral(&r.text)).collect())
         .collect()
+}
+
+/// Text with its `*` and `` ` `` kept as characters by [`wrap_rich`]
+/// (undone by [`unliteral`]).
+pub fn literal(text: &str) -> String {
+    text.replace('*', "\u{2217}").replace('`', "\u{2035}")
+}
+
+/// Undoes [`literal`].
+pub fn unliteral(text: &str) -> String {
+    text.replace('\u{2217}', "*").replace('\u{2035}', "`")
 }
 
 /// A window's layout and its narration, wrapped: what the frame shows of

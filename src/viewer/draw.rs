@@ -12,7 +12,8 @@
 //! every character of every bundled lesson in every language.
 
 use super::app::{
-    App, Framed, Layout, OVERLAY_KEYS, PickerRow, Player, Prompt, overlays_of, wrap_rich,
+    App, Framed, Layout, OVERLAY_KEYS, PickerRow, Player, Prompt, Style, literal, overlays_of,
+    unliteral, wrap_rich,
 };
 use crate::scene::{Rgba, Scene, Shape, Viewport, color};
 use crate::sim::AnySim;
@@ -127,7 +128,15 @@ pub fn draw_scene(s: &Scene) {
                 size,
                 color,
                 text: t,
+                fit: 0,
             } => text(t, at[0], at[1], *size, *color),
+            Shape::Text {
+                at,
+                size,
+                color,
+                text: t,
+                fit: w,
+            } => text(&fit(t, *w, *size), at[0], at[1], *size, *color),
         }
     }
 }
@@ -294,16 +303,16 @@ fn side_lines(rows: &[Row], size: u16, width: i32, gap: i32) -> Vec<(Row, Vec<i3
         for r in &rows[start..end] {
             match r {
                 Row::Text(t) => {
-                    for line in wrap_rich(&t.replace('*', "∗"), width, &|s| measure(s, size)) {
+                    for line in wrap_rich(&literal(t), width, &|s| measure(s, size)) {
                         let s: String = line.iter().map(|r| r.text.as_str()).collect();
-                        out.push((Row::Text(s.replace('∗', "*")), Vec::new()));
+                        out.push((Row::Text(unliteral(&s)), Vec::new()));
                     }
                 }
                 Row::Cells(cells) if !fits => {
-                    let joined = cells.join("  ");
+                    let joined = literal(&cells.join(" · "));
                     for line in wrap_rich(&joined, width, &|s| measure(s, size)) {
                         let s: String = line.iter().map(|r| r.text.as_str()).collect();
-                        out.push((Row::Text(s), Vec::new()));
+                        out.push((Row::Text(unliteral(&s)), Vec::new()));
                     }
                 }
                 Row::Cells(cells) => out.push((Row::Cells(cells.clone()), xs.clone())),
@@ -327,7 +336,8 @@ fn draw_side(scene: &Scene, p: &Player, l: &Layout) {
     let inner = area.w - 2 * l.px(12);
     // The smallest panel text: 18 px at 1280×720, scaled with the window
     // (not with presenter mode, which only enlarges).
-    let floor = (18 * i32::from(Layout::scale_for(l.top.w, area.y + area.h, 100)) / 100).max(14);
+    let window_h = l.scrub.y + l.scrub.h;
+    let floor = (18 * i32::from(Layout::scale_for(l.top.w, window_h, 100)) / 100).max(14);
     let mut size = l.font(18);
     let line_h = |s: u16| i32::from(s) * 13 / 10;
     let mut lines = side_lines(&rows, size, inner, l.px(14));
@@ -394,18 +404,19 @@ fn draw_narration(p: &Player, f: &Framed) {
     for line in &f.lines {
         let mut x = x0;
         for run in line {
-            let col = if run.emph {
-                color::SELECTED
-            } else {
-                color::TEXT
+            let col = match run.style {
+                Style::Emph => color::SELECTED,
+                Style::Code => color::SKY,
+                Style::Plain => color::TEXT,
             };
             text(&run.text, x, y, size, col);
             let w = measure(&run.text, size);
-            if run.emph {
+            if run.style == Style::Emph {
+                let uw = measure(run.text.trim_end(), size);
                 draw_line(
                     x as f32,
                     (y + l.px(4)) as f32,
-                    (x + w) as f32,
+                    (x + uw) as f32,
                     (y + l.px(4)) as f32,
                     (l.px(2).max(1)) as f32,
                     c(color::SELECTED),
@@ -629,7 +640,7 @@ fn draw_picker(app: &App, w: i32, h: i32, l: &Layout) {
             .take(3)
         {
             let s: String = line.iter().map(|r| r.text.as_str()).collect();
-            text(&s, m, y, size, color::TEXT);
+            text(&unliteral(&s), m, y, size, color::TEXT);
             y += i32::from(size) * 13 / 10;
         }
     }
@@ -749,10 +760,10 @@ fn modal(lines: &[String], w: i32, h: i32, l: &Layout, edge: Rgba, footer: Optio
         if line.is_empty() {
             wrapped.push(String::new());
         }
-        for r in wrap_rich(&line.replace('*', "∗"), inner, &|s| measure(s, size)) {
+        for r in wrap_rich(&literal(line), inner, &|s| measure(s, size)) {
             let s: String = r.iter().map(|r| r.text.as_str()).collect();
             if !s.is_empty() {
-                wrapped.push(s.replace('∗', "*"));
+                wrapped.push(unliteral(&s));
             }
         }
     }
