@@ -303,7 +303,7 @@ fn damaged_files_are_named_with_the_place() {
         (put("head.fsr", &head), "byte 60: header checksum mismatch"),
         (
             put("frame.fsr", &frame),
-            "(tick 20): frame checksum mismatch",
+            "(tick 32): frame checksum mismatch",
         ),
         (put("zeros.fsr", &vec![0u8; 4096]), "all zeros"),
         (put("empty.fsr", &[]), "empty file"),

@@ -106,16 +106,25 @@ fn the_checker_catches_what_it_should() {
     assert!(offences("#[cfg(test)]\nmod t { let x = 1.0f64; }").is_empty());
 }
 
-/// Floating point lives only in the viewer's drawing code: the scene, the
-/// app state machine, the session, the timeline, the web page's side and
-/// the cross-platform report never mention it (nor macroquad), so what is
+/// Floating point lives only in the viewer's drawing code (`window.rs`,
+/// `draw.rs`): the scene, the app state machine, the layout and text
+/// metrics, the session, the timeline, the web page's side and the
+/// cross-platform report never mention it (nor macroquad), so what is
 /// drawn and compared is the same on every machine.
 #[test]
 fn floats_live_only_in_the_window() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut files = Vec::new();
     rust_files(&root.join("src/scene"), &mut files);
-    for f in ["app.rs", "session.rs", "timeline.rs", "mod.rs", "web.rs"] {
+    for f in [
+        "app.rs",
+        "layout.rs",
+        "text.rs",
+        "session.rs",
+        "timeline.rs",
+        "mod.rs",
+        "web.rs",
+    ] {
         files.push(root.join("src/viewer").join(f));
     }
     files.push(root.join("src/selftest.rs"));

@@ -8,7 +8,9 @@ use flockstep::replay::codec;
 use flockstep::replay::file::Replay;
 use flockstep::replay::run::{self, Source, Verdict};
 use flockstep::sim::{AnySim, AnyState, Cell, Input};
-use flockstep::viewer::app::{App, Cmd, Screen, picker_entries};
+use flockstep::viewer::app::{
+    App, Cmd, Prompt, STATUS_US, Screen, locale_language, picker_entries,
+};
 use flockstep::viewer::timeline::Command;
 use std::path::{Path, PathBuf};
 
@@ -597,4 +599,239 @@ fn trails_depend_on_the_tick_alone() {
         app.handle(Cmd::ToggleOverlay(trails));
     }
     assert_eq!(app.player().unwrap().session.trail(), &stepped[..]);
+}
+
+/// The scene a 1280×720 window shows for the app now.
+fn scene_of(app: &App) -> flockstep::scene::Scene {
+    let l = app.framed(1280, 720).layout;
+    app.player().unwrap().scene(l.scene, l.scale)
+}
+
+/// A run that left its lesson says so: the timeline knows where, the
+/// panels explain the coming step at once (not the stale last one),
+/// Home asks whether to restart the lesson as written or the run with its
+/// changes, and either answer does what it says.
+#[test]
+fn interventions_are_visible_and_home_offers_the_lesson_as_written() {
+    let goal = Cell::new(4, 0);
+    let mut app = open("path-open-list");
+    app.handle(Cmd::Time(Command::Scrub(3)));
+    assert!(!app.intervened());
+    app.handle(Cmd::Intervene(Input::MoveGoal { to: goal }));
+    assert!(app.intervened());
+    let p = app.player().unwrap();
+    assert_eq!(p.session.intervention_ticks(), [4]);
+    assert!(
+        p.session.ahead(),
+        "after a drag the panels explain what comes next"
+    );
+    assert!(
+        scene_of(&app)
+            .panels
+            .iter()
+            .any(|pa| pa.title.contains("the coming step (3 → 4)")),
+        "{:?}",
+        scene_of(&app).panels
+    );
+    // Home asks; Esc keeps going.
+    app.handle(Cmd::Time(Command::Restart));
+    assert_eq!(app.prompt, Some(Prompt::Restart));
+    assert_eq!(
+        app.player().unwrap().session.tick(),
+        3,
+        "nothing happens before the answer"
+    );
+    app.handle(Cmd::Back);
+    assert_eq!(app.prompt, None);
+    // The run with its changes, from tick 0.
+    app.handle(Cmd::Time(Command::Restart));
+    app.handle(Cmd::RestartKeep);
+    assert_eq!(app.player().unwrap().session.tick(), 0);
+    assert!(app.intervened());
+    app.handle(Cmd::Time(Command::Scrub(10)));
+    let AnySim::Path(ps) = app.player().unwrap().session.sim() else {
+        panic!()
+    };
+    assert_eq!(ps.config().goal, goal, "the run keeps its moved goal");
+    // The lesson as written: no interventions, the lesson's goal.
+    app.handle(Cmd::Time(Command::Restart));
+    app.handle(Cmd::RestartAsWritten);
+    assert!(!app.intervened());
+    let p = app.player().unwrap();
+    assert_eq!((p.session.tick(), p.timeline.beat()), (0, Some(0)));
+    app.handle(Cmd::Time(Command::Scrub(10)));
+    let AnySim::Path(ps) = app.player().unwrap().session.sim() else {
+        panic!()
+    };
+    assert_eq!(ps.config().goal, Cell::new(6, 2));
+}
+
+/// Saving says where the file went — the whole path — for a while.
+#[test]
+fn saving_says_where_the_file_went() {
+    let mut app = open("line-error-term");
+    let file = temp("where.fsr");
+    app.handle(Cmd::Save(file.clone()));
+    let said = app.status.clone().expect("a remark");
+    let full = std::fs::canonicalize(&file).unwrap();
+    assert!(said.contains(&full.display().to_string()), "{said}");
+    app.handle(Cmd::Frame(STATUS_US / 2));
+    assert!(app.status.is_some());
+    app.handle(Cmd::Frame(STATUS_US));
+    assert!(app.status.is_none(), "the remark goes after a while");
+}
+
+/// L switches the narration between English and the lesson's
+/// translations; the system locale picks the first language.
+#[test]
+fn the_narration_language_switches() {
+    let mut app = open("line-error-term");
+    let english = app.player().unwrap().narration().to_owned();
+    app.handle(Cmd::Language);
+    assert_eq!(app.lang.as_deref(), Some("ja"));
+    let japanese = app.player().unwrap().narration().to_owned();
+    assert!(japanese.contains("追跡者"), "{japanese}");
+    app.handle(Cmd::Language);
+    assert_eq!(app.lang, None);
+    assert_eq!(app.player().unwrap().narration(), english);
+    // The choice outlives the lesson.
+    app.set_language(Some("ja".into()));
+    app.open("flock-weights", &[]);
+    assert!(app.player().unwrap().narration().contains("記事 004"));
+    let langs = app.languages();
+    assert_eq!(
+        locale_language(&langs, Some("ja_JP.UTF-8")),
+        Some("ja".into())
+    );
+    assert_eq!(locale_language(&langs, Some("de_DE.UTF-8")), None);
+    assert_eq!(locale_language(&langs, Some("C")), None);
+    assert_eq!(locale_language(&langs, None), None);
+}
+
+/// Long narration pages: PgDn shows the next page before the next beat,
+/// PgUp the page before.
+#[test]
+fn long_narration_pages_before_the_beat_changes() {
+    let mut app = open("line-error-term");
+    app.handle(Cmd::Pages(3));
+    app.handle(Cmd::Time(Command::NextBeat));
+    assert_eq!(app.player().unwrap().page, 1);
+    app.handle(Cmd::Time(Command::NextBeat));
+    app.handle(Cmd::Time(Command::PrevBeat));
+    assert_eq!(app.player().unwrap().page, 1);
+    app.handle(Cmd::Time(Command::NextBeat));
+    app.handle(Cmd::Time(Command::NextBeat));
+    let p = app.player().unwrap();
+    assert_eq!(
+        (p.page, p.timeline.beat()),
+        (0, Some(1)),
+        "past the last page: the next beat"
+    );
+    // A small window really does page this lesson's longer beats.
+    app.handle(Cmd::Time(Command::Beat(2)));
+    let small = app.framed(1024, 600);
+    let big = app.framed(3840, 2160);
+    assert!(small.pages >= 1 && big.pages == 1);
+}
+
+/// Every sim explains tick 0 — the coming step: the flock's rules for the
+/// focused boid, the open list's first expansion, the line's plan,
+/// formula and table.
+#[test]
+fn tick_zero_explains_the_coming_step() {
+    for (id, must) in [
+        (
+            "flock-weights",
+            vec!["separation", "alignment", "cohesion", "steering"],
+        ),
+        ("line-error-term", vec!["ideal_line"]),
+        ("path-open-list", vec!["open", "open_list", "f"]),
+    ] {
+        let app = open(id);
+        let p = app.player().unwrap();
+        assert_eq!(p.session.tick(), 0);
+        assert!(p.session.ahead(), "{id}");
+        let s = scene_of(&app);
+        for o in must {
+            assert!(
+                s.drawn.get(o).copied().unwrap_or(0) > 0,
+                "{id}: {o} at tick 0: {:?}",
+                s.drawn
+            );
+        }
+    }
+    let mut app = open("line-error-term");
+    app.handle(Cmd::Time(Command::Beat(3)));
+    let s = scene_of(&app);
+    let table = s
+        .panels
+        .iter()
+        .find(|p| p.title.starts_with("error term"))
+        .unwrap();
+    assert!(
+        table
+            .lines
+            .iter()
+            .any(|l| l.contains("next 1") && l.contains("(2,2)")),
+        "{table:?}"
+    );
+}
+
+/// Lessons play at a watchable pace: the aquarium (dt = 1) at 60 ticks a
+/// second, lines at 4, paths at 10 — or a lesson's own `rate`.
+#[test]
+fn lessons_play_at_their_rate() {
+    for (id, per_second) in [
+        ("flock-aquarium", 60),
+        ("line-error-term", 4),
+        ("path-ties", 10),
+    ] {
+        let mut app = open(id);
+        // Past the pause beats at tick 0.
+        while app.player().unwrap().timeline.held().is_some() {
+            app.handle(Cmd::Time(Command::Continue));
+        }
+        if !app.player().unwrap().timeline.playing() {
+            app.handle(Cmd::Time(Command::TogglePlay));
+        }
+        app.handle(Cmd::Frame(1_000_000));
+        assert_eq!(app.player().unwrap().session.tick(), per_second, "{id}");
+    }
+    let src = find_bundled("path-ties")
+        .unwrap()
+        .source
+        .replace("ticks = 1000", "ticks = 1000\nrate = 100");
+    let file = temp("rate.toml");
+    std::fs::write(&file, src).unwrap();
+    let mut app = open(file.to_str().unwrap());
+    app.handle(Cmd::Time(Command::Continue));
+    app.handle(Cmd::Frame(500_000));
+    assert_eq!(app.player().unwrap().session.tick(), 50);
+}
+
+/// The picker scrolls by the wheel within its rows and keeps the chosen
+/// lesson on screen.
+#[test]
+fn the_picker_scrolls() {
+    let mut app = App::new();
+    let rows = app.picker_rows().len();
+    app.handle(Cmd::PickerScroll(1000));
+    assert_eq!(app.picker_scroll, rows - 1);
+    // The chosen lesson (the first) stays visible in an 8-row window.
+    assert!(app.picker_first_row(8) <= 1);
+    app.handle(Cmd::PickerScroll(-1000));
+    assert_eq!(app.picker_first_row(8), 0);
+    for _ in 0..15 {
+        app.handle(Cmd::PickerMove(1));
+    }
+    let first = app.picker_first_row(8);
+    let at = app
+        .picker_rows()
+        .iter()
+        .position(|r| *r == flockstep::viewer::app::PickerRow::Lesson(app.picked))
+        .unwrap();
+    assert!(
+        (first..first + 8).contains(&at),
+        "row {at} not in {first}..+8"
+    );
 }

@@ -295,30 +295,23 @@ fn line_the_walked_cells_are_drawn() {
         let b = scene::line_cell_center(p.session.sim(), &cam, Cell::new(1, 0)).unwrap();
         b[0] - a[0]
     };
-    for c in &walked {
+    // Every cell walked but the one the chaser's disc covers now.
+    for c in &walked[..walked.len() - 1] {
         let m = scene::line_cell_center(p.session.sim(), &cam, *c).unwrap();
-        // Off the centre (where the chaser's disc may be), inside the fill.
-        let q = [
-            m[0] - size / 2 + size / 6 + 2,
-            m[1] - size / 2 + size / 6 + 2,
-        ];
+        // Off the centre (where the chaser's disc may be) and off the
+        // walk's line (through the centres, right or down-right), inside
+        // the fill.
+        let q = [m[0] - size / 4, m[1] + size / 6];
         assert_eq!(png.at(q), rgb(scene::walk_color(0)), "walked {c} at {q:?}");
     }
-    // The line's first cell is not walked: no fill there.
     let from = scene::line_cell_center(p.session.sim(), &cam, plan.line().from).unwrap();
-    let q = [
-        from[0] - size / 2 + size / 6 + 2,
-        from[1] - size / 2 + size / 6 + 2,
-    ];
+    let q = [from[0] - size / 4, from[1] + size / 6];
     // The walk starts where the chaser stood at tick 0: that cell is
     // filled too; the cell past the last one walked is not.
     assert_eq!(png.at(q), rgb(scene::walk_color(0)), "the start {from:?}");
     let next = plan.peek().unwrap().cell;
     let n = scene::line_cell_center(p.session.sim(), &cam, next).unwrap();
-    let q = [
-        n[0] - size / 2 + size / 6 + 2,
-        n[1] - size / 2 + size / 6 + 2,
-    ];
+    let q = [n[0] - size / 4, n[1] + size / 6];
     assert_ne!(
         png.at(q),
         rgb(scene::walk_color(0)),

@@ -259,9 +259,25 @@ try {
         await page("Input.dispatchMouseEvent", { type: "mouseReleased", ...at, button: "left", buttons: 0, clickCount: 1 });
         await sleep(150);
     };
+    // The wheel scrolls the picker (when it does not fit the page) and
+    // scrolls back.
+    const wheel = async (dy) => {
+        const [left, top] = await js(
+            "(() => { const b = document.getElementById('glcanvas').getBoundingClientRect(); return [b.left, b.top]; })()",
+        );
+        await page("Input.dispatchMouseEvent", { type: "mouseWheel", x: left + 200, y: top + 200, deltaX: 0, deltaY: dy });
+        await sleep(300);
+    };
+    const before = (await status()).rows.map((r) => r.id || r.sim);
+    result.pickerGroups = (await status()).rows.filter((r) => r.sim).map((r) => r.sim);
+    await wheel(400);
+    const after = (await status()).rows.map((r) => r.id || r.sim);
+    result.wheel = { shown: before.length, scrolled: before[0] !== after[0], first: after[0] };
+    await wheel(-400);
+    await wheel(-400);
     const row = (await status()).rows.find((r) => r.id === "line-error-term");
     if (!row) fail("the picker's status lists no line-error-term row");
-    await click(120, row.y - 4);
+    await click(row.x + 40, row.y - 4);
     result.mouseTitle = await waitFor(
         "document.title.startsWith('line-error-term') && document.title",
         "a click on a picker row to open its lesson",
@@ -273,6 +289,13 @@ try {
     await sleep(500);
     const scrubbed = await status();
     result.scrubbed = { tick: scrubbed.tick, last: scrubbed.last };
+    // A click on beat tab 3 goes to beat 3 (which shares tick 0 with
+    // beats 1, 2 and 4).
+    const [tx, ty, tw, th] = scrubbed.tabs[2];
+    await click(tx + Math.round(tw / 2), ty + Math.round(th / 2));
+    await sleep(300);
+    const tabbed = await status();
+    result.tab = { beat: tabbed.beat, tick: tabbed.tick };
     await key("Escape", "Escape", 27);
     await waitFor("window.flockstep.status().screen === 'picker'", "Esc back to the picker", 30000);
 
@@ -287,6 +310,15 @@ try {
     await sleep(500);
     await shot("error.png");
     result.panic = await js("window.flockstep.panic");
+
+    // A link with ?lesson=…&lang=ja opens the lesson narrated in Japanese.
+    await page("Page.navigate", { url: url + "?lesson=line-error-term&lang=ja" });
+    await waitFor("document.body && document.body.dataset.flockstep === 'ready'", "the page with ?lang=ja");
+    await waitFor("(s => s && s.screen === 'player')(window.flockstep.status())", "the lesson of the link", 30000);
+    await sleep(800);
+    const ja = await status();
+    result.ja = { lesson: ja.lesson, lang: ja.lang, firstFrameMs: await js("window.flockstep.firstFrameMs") };
+    await shot("ja.png");
 } catch (e) {
     result.failure = String(e.message ?? e);
 } finally {

@@ -4,8 +4,9 @@
 #     web/build.sh [OUT]          (default OUT: target/web)
 #
 # OUT gets index.html, flockstep.js, macroquad's loader mq_js_bundle.js
-# (copied from the macroquad crate, nothing downloaded) and flockstep.wasm
-# (the viewer with every bundled lesson compiled in). Try it with
+# (copied from the macroquad crate, nothing downloaded), flockstep.wasm
+# (the viewer with every bundled lesson compiled in) and the font the
+# viewer draws text with (flockstep-sans.otf, with its licence). Try it with
 #     python3 -m http.server -d target/web 8000
 # and open http://127.0.0.1:8000/ (or ?lesson=flock-weights for a lesson).
 #
@@ -49,6 +50,10 @@ rm -rf "$tmp"
 mkdir "$tmp"
 cp "$target_dir/wasm32-unknown-unknown/web/flockstep.wasm" "$tmp/"
 cp "$loader" web/index.html web/flockstep.js "$tmp/"
+# The font is fetched beside the page (it would make the module larger
+# than its budget); its licence goes with it.
+cp src/viewer/fonts/flockstep-sans.otf "$tmp/"
+cp src/viewer/fonts/OFL.txt "$tmp/flockstep-sans-OFL.txt"
 for f in "$tmp"/*; do
     mv -f "$f" "$out/"
 done

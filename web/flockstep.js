@@ -2,7 +2,8 @@
 // (mq_js_bundle.js, copied from the macroquad crate by web/build.sh).
 //
 // In:  files opened with the Open button or Ctrl+O, or dropped anywhere on
-//      the page; `?lesson=ID` in the address; the Download button.
+//      the page; `?lesson=ID` and `?lang=TAG` in the address (else the
+//      browser's language); the Download button.
 // Out: replays to download (Ctrl+S or the button), errors and panics to
 //      the console and the page, and the time of the first frame.
 //
@@ -161,6 +162,14 @@
             },
             true,
         );
+        // The narration language: ?lang=ja, else the browser's own
+        // (used only when a lesson is narrated in it).
+        const asked = new URLSearchParams(location.search).get("lang");
+        const tag = asked || (navigator.language || "").split("-")[0];
+        if (tag) {
+            const t = new TextEncoder().encode(tag);
+            wasm_exports.flockstep_set_lang(put(t), t.length, asked ? 1 : 0);
+        }
         const lesson = new URLSearchParams(location.search).get("lesson");
         if (lesson) {
             const id = new TextEncoder().encode(lesson);

@@ -181,7 +181,7 @@ fn draw_status(app: &App, p: &Player, l: &Layout) {
     let m = l.px(10);
     let speed = {
         let s = p.timeline.speed_milli();
-        if s % 1000 == 0 {
+        if s.is_multiple_of(1000) {
             format!("{}×", s / 1000)
         } else {
             format!("{}.{}×", s / 1000, (s % 1000) / 100)
@@ -554,72 +554,49 @@ fn draw_picker(app: &App, w: i32, h: i32, l: &Layout) {
     let title_y = l.px(14) + i32::from(title);
     let hint_y = title_y + l.px(10) + i32::from(hint);
     text("flockstep — pick a lesson", m, title_y, title, color::TEXT);
-    text(
-        &fit(
-            if cfg!(target_arch = "wasm32") {
-                "↑/↓ and Enter, or click; the wheel scrolls. Open or drop a replay (.fsr) or lesson (.toml) on the page. L: language."
-            } else {
-                "↑/↓ and Enter, or click; the wheel scrolls. Esc quits. Drop a replay (.fsr) or lesson (.toml) here. L: language."
-            },
-            w - 2 * m,
-            hint,
-        ),
-        m,
-        hint_y,
-        hint,
-        color::DIM,
-    );
+    let how = if cfg!(target_arch = "wasm32") {
+        "↑/↓ and Enter, or click; the wheel scrolls. Open or drop a replay (.fsr) or lesson (.toml) on the page. L: language."
+    } else {
+        "↑/↓ and Enter, or click; the wheel scrolls. Esc quits. Drop a replay (.fsr) or lesson (.toml) here. L: language."
+    };
+    text(&fit(how, w - 2 * m, hint), m, hint_y, hint, color::DIM);
     let rows = picker_layout(app, w, h, l);
-    for (r, y) in &rows.shown {
-        match r {
-            PickerRow::Header(i) => text(
-                &format!("{} lessons", app.entries[*i].sim),
-                m,
-                *y,
-                l.font(19),
-                color::SKY,
-            ),
-            PickerRow::Lesson(i) => {
-                let e = &app.entries[*i];
-                let chosen = *i == app.picked;
-                if chosen {
-                    rect(
-                        Viewport {
-                            x: m - l.px(8),
-                            y: y - rows.row_h * 3 / 4,
-                            w: w - 2 * m + l.px(16),
-                            h: rows.row_h,
-                        },
-                        color::PANEL,
-                    );
-                }
-                let col = if chosen { color::SELECTED } else { color::TEXT };
-                let id_w = l.px(300);
-                text(
-                    &fit(&e.id, id_w - l.px(10), row),
-                    m + l.px(12),
-                    *y,
-                    row,
-                    col,
-                );
-                text(
-                    &fit(&e.title, w - 2 * m - id_w - l.px(12), row),
-                    m + l.px(12) + id_w,
-                    *y,
-                    row,
-                    col,
-                );
+    for (r, [x, y]) in &rows.shown {
+        let (x, y) = (*x, *y);
+        let i = match r {
+            PickerRow::Header(i) => {
+                let name = format!("{} lessons", app.entries[*i].sim);
+                text(&name, x, y, l.font(19), color::SKY);
+                continue;
             }
+            PickerRow::Lesson(i) => *i,
+        };
+        let e = &app.entries[i];
+        let chosen = i == app.picked;
+        if chosen {
+            let bar = Viewport {
+                x: x - l.px(8),
+                y: y - rows.row_h * 3 / 4,
+                w: rows.col_w,
+                h: rows.row_h,
+            };
+            rect(bar, color::PANEL);
         }
+        let col = if chosen { color::SELECTED } else { color::TEXT };
+        let id_w = l.px(270).min(rows.col_w / 2);
+        text(&fit(&e.id, id_w - l.px(10), row), x + l.px(12), y, row, col);
+        let title_w = rows.col_w - id_w - l.px(24);
+        text(
+            &fit(&e.title, title_w, row),
+            x + l.px(12) + id_w,
+            y,
+            row,
+            col,
+        );
     }
     if rows.more_above {
-        text(
-            "▲ more above",
-            w - m - measure("▲ more above", hint),
-            rows.top,
-            hint,
-            color::SKY,
-        );
+        let s = "▲ more above";
+        text(s, w - m - measure(s, hint), rows.top, hint, color::SKY);
     }
     if rows.more_below {
         let s = "▼ more below";
@@ -635,10 +612,8 @@ fn draw_picker(app: &App, w: i32, h: i32, l: &Layout) {
         rect(b, color::PANEL);
         let size = l.font(18);
         let mut y = b.y + l.px(10) + i32::from(size);
-        for line in wrap_rich(&e.summary, w - 2 * m, &|s| measure(s, size))
-            .iter()
-            .take(3)
-        {
+        let lines = wrap_rich(&literal(&e.summary), w - 2 * m, &|s| measure(s, size));
+        for line in lines.iter().take(3) {
             let s: String = line.iter().map(|r| r.text.as_str()).collect();
             text(&unliteral(&s), m, y, size, color::TEXT);
             y += i32::from(size) * 13 / 10;
@@ -646,13 +621,15 @@ fn draw_picker(app: &App, w: i32, h: i32, l: &Layout) {
     }
 }
 
-/// The picker's visible rows and their baselines.
+/// The picker's visible rows: where each is, and the list's bounds.
 pub struct PickerLayout {
-    /// Rows shown, with their baselines.
-    pub shown: Vec<(PickerRow, i32)>,
+    /// Rows shown, with the left end of their baselines.
+    pub shown: Vec<(PickerRow, [i32; 2])>,
     /// A row's height.
     pub row_h: i32,
-    /// Top and bottom of the list's area.
+    /// A column's width.
+    pub col_w: i32,
+    /// The list's top.
     pub top: i32,
     /// The list's bottom (the summary box starts below it).
     pub bottom: i32,
@@ -662,27 +639,60 @@ pub struct PickerLayout {
     pub more_below: bool,
 }
 
-/// Where the picker's rows go in a `w`×`h` window.
-pub fn picker_layout(app: &App, _w: i32, h: i32, l: &Layout) -> PickerLayout {
+/// Where the picker's rows go in a `w`×`h` window: one column; two, split
+/// at a sim's heading, when one does not fit and the window is wide;
+/// else one column scrolled to keep the chosen lesson in view.
+pub fn picker_layout(app: &App, w: i32, h: i32, l: &Layout) -> PickerLayout {
     let row_h = i32::from(l.font(20)) * 16 / 10;
+    let m = l.px(24);
     let top = l.px(14) + i32::from(l.font(32)) + l.px(10) + i32::from(l.font(18)) + l.px(14);
     let summary_h = 3 * i32::from(l.font(18)) * 13 / 10 + l.px(28);
     let bottom = (h - summary_h).max(top + row_h);
     let fit = ((bottom - top) / row_h).max(1) as usize;
     let rows = app.picker_rows();
+    let at = |k: usize| top + (k as i32 + 1) * row_h - row_h / 4;
+    let split = (rows.len() > fit && w >= l.px(1100))
+        .then(|| {
+            (1..rows.len())
+                .filter(|&k| matches!(rows[k], PickerRow::Header(_)))
+                .min_by_key(|&k| k.max(rows.len() - k))
+                .filter(|&k| k.max(rows.len() - k) <= fit)
+        })
+        .flatten();
+    if let Some(k) = split {
+        let col_w = (w - 2 * m) / 2;
+        let shown = rows
+            .iter()
+            .enumerate()
+            .map(|(i, r)| {
+                let (col, row) = if i < k { (0, i) } else { (1, i - k) };
+                (*r, [m + col * col_w, at(row)])
+            })
+            .collect();
+        return PickerLayout {
+            shown,
+            row_h,
+            col_w,
+            top,
+            bottom,
+            more_above: false,
+            more_below: false,
+        };
+    }
     let first = app.picker_first_row(fit);
-    let shown: Vec<(PickerRow, i32)> = rows
+    let shown: Vec<(PickerRow, [i32; 2])> = rows
         .iter()
         .skip(first)
         .take(fit)
         .enumerate()
-        .map(|(k, r)| (*r, top + (k as i32 + 1) * row_h - row_h / 4))
+        .map(|(k, r)| (*r, [m, at(k)]))
         .collect();
     PickerLayout {
         more_above: first > 0,
         more_below: first + fit < rows.len(),
         shown,
         row_h,
+        col_w: w - 2 * m,
         top,
         bottom,
     }

@@ -8,6 +8,7 @@
 
 pub mod app;
 pub mod draw;
+pub mod layout;
 pub mod session;
 pub mod text;
 pub mod timeline;

@@ -23,6 +23,15 @@ pub enum PageEvent {
     },
     /// Open a bundled lesson by id.
     Lesson(String),
+    /// Narrate in this language: asked for in the address (`?lang=ja`),
+    /// or the browser's language (`asked` false: used only if a lesson
+    /// has it).
+    Language {
+        /// The language tag.
+        tag: String,
+        /// Whether the address asked for it.
+        asked: bool,
+    },
     /// Download the session as a replay.
     Save,
 }
@@ -173,6 +182,22 @@ pub unsafe extern "C" fn flockstep_open_lesson(id: *mut u8, id_len: usize) {
     // SAFETY: forwarded from the caller.
     let id = unsafe { reclaim(id, id_len) };
     push(PageEvent::Lesson(String::from_utf8_lossy(&id).into_owned()));
+}
+
+/// The narration language (UTF-8, in a buffer from [`flockstep_alloc`],
+/// which this takes): `asked` 1 for `?lang=`, 0 for the browser's
+/// language.
+///
+/// # Safety
+/// The buffer must come from [`flockstep_alloc`] with this length.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn flockstep_set_lang(tag: *mut u8, tag_len: usize, asked: u32) {
+    // SAFETY: forwarded from the caller.
+    let tag = unsafe { reclaim(tag, tag_len) };
+    push(PageEvent::Language {
+        tag: String::from_utf8_lossy(&tag).into_owned(),
+        asked: asked != 0,
+    });
 }
 
 /// The page's Save button: download the session as a replay.

@@ -218,9 +218,9 @@ fn status_json(app: &App, l: &Layout, w: i32, h: i32) -> String {
             "screen": "picker",
             "picked": app.picked,
             "rows": super::draw::picker_layout(app, w, h, l).shown.iter()
-                .filter_map(|(r, y)| match r {
-                    super::app::PickerRow::Lesson(i) => Some(serde_json::json!({"id": app.entries[*i].id, "y": y})),
-                    super::app::PickerRow::Header(_) => None,
+                .map(|(r, [x, y])| match r {
+                    super::app::PickerRow::Lesson(i) => serde_json::json!({"id": app.entries[*i].id, "x": x, "y": y}),
+                    super::app::PickerRow::Header(i) => serde_json::json!({"sim": app.entries[*i].sim, "x": x, "y": y}),
                 })
                 .collect::<Vec<_>>(),
             "lang": app.lang,
@@ -392,9 +392,12 @@ fn picker_input(app: &mut App, l: &Layout, m: [i32; 2]) {
         app.handle(Cmd::PickerScroll(if wheel > 0.0 { -2 } else { 2 }));
     }
     if is_mouse_button_pressed(MouseButton::Left) && app.error.is_none() {
-        let hit = rows.shown.iter().find_map(|(r, y)| match r {
+        let hit = rows.shown.iter().find_map(|(r, [x, y])| match r {
             super::app::PickerRow::Lesson(i)
-                if m[1] > y - rows.row_h * 3 / 4 && m[1] <= y + rows.row_h / 4 =>
+                if m[1] > y - rows.row_h * 3 / 4
+                    && m[1] <= y + rows.row_h / 4
+                    && m[0] >= x - 8
+                    && m[0] < x + rows.col_w =>
             {
                 Some(*i)
             }

@@ -1,0 +1,531 @@
+//! The window's layout and its text: where the status line, scene, side
+//! panel, narration and scrub bar go for a window of any size (every size
+//! from the window's size and the presenter scale), the scrub bar's beat
+//! tabs, and narration wrapped to a width — by words, by characters in
+//! Japanese (with kinsoku: no line starts with a closing mark), keeping
+//! Markdown-style emphasis and code spans as runs. Pure integer code: the
+//! window and the tests compute the same layout.
+#![deny(clippy::float_arithmetic)]
+
+use crate::scene::Viewport;
+
+/// Where the window's parts go, in pixels, for a window of `w`×`h`: every
+/// size comes from the window's size and the presenter scale (see
+/// [`Layout::scale_for`]), from 1024×600 to 3840×2160.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Layout {
+    /// The status line at the top.
+    pub top: Viewport,
+    /// The scene.
+    pub scene: Viewport,
+    /// The side panel (panels, legend).
+    pub side: Viewport,
+    /// The narration box.
+    pub narration: Viewport,
+    /// The scrub bar with its beat tabs.
+    pub scrub: Viewport,
+    /// The size of everything, in percent (100 at 1280×720 without
+    /// presenter mode).
+    pub scale: u16,
+}
+
+/// The narration's font size at scale 100.
+pub const NARRATION_PX: u16 = 22;
+
+impl Layout {
+    /// The size of everything for a `w`×`h` window at a presenter scale
+    /// (percent): 100 at 1280×720, following the smaller of the two
+    /// ratios, times the presenter scale.
+    pub fn scale_for(w: i32, h: i32, presenter: u16) -> u16 {
+        let fit = (w.max(1) * 100 / 1280)
+            .min(h.max(1) * 100 / 720)
+            .clamp(50, 400);
+        (fit * i32::from(presenter) / 100).clamp(40, 1200) as u16
+    }
+
+    /// A length at scale `s` (`n` pixels at scale 100).
+    pub fn px_at(s: u16, n: i32) -> i32 {
+        n * i32::from(s) / 100
+    }
+
+    /// A font size at this layout's scale, never under 12 px.
+    pub fn font(&self, px: u16) -> u16 {
+        (u32::from(px) * u32::from(self.scale) / 100).clamp(12, 400) as u16
+    }
+
+    /// A length at this layout's scale.
+    pub fn px(&self, n: i32) -> i32 {
+        Layout::px_at(self.scale, n)
+    }
+
+    /// The narration's line height.
+    pub fn narration_line(&self) -> i32 {
+        i32::from(self.font(NARRATION_PX)) * 135 / 100
+    }
+
+    /// The width narration is wrapped to.
+    pub fn narration_text_width(w: i32, h: i32, presenter: u16) -> i32 {
+        let s = Layout::scale_for(w, h, presenter);
+        (w - 2 * Layout::px_at(s, 16)).max(1)
+    }
+
+    /// The most narration lines the box shows at once (it pages beyond).
+    pub fn narration_max_lines(w: i32, h: i32, presenter: u16) -> i32 {
+        let l = Layout::of(w, h, presenter, 0);
+        ((h * 36 / 100 - 2 * l.px(10)) / l.narration_line()).max(2)
+    }
+
+    /// The layout of a window whose narration needs `lines` lines (at
+    /// least two are kept, at most [`Layout::narration_max_lines`]).
+    pub fn of(w: i32, h: i32, presenter: u16, lines: i32) -> Layout {
+        let scale = Layout::scale_for(w, h, presenter);
+        let mut l = Layout {
+            top: Viewport {
+                x: 0,
+                y: 0,
+                w,
+                h: 0,
+            },
+            scene: Viewport {
+                x: 0,
+                y: 0,
+                w,
+                h: 0,
+            },
+            side: Viewport {
+                x: 0,
+                y: 0,
+                w,
+                h: 0,
+            },
+            narration: Viewport {
+                x: 0,
+                y: 0,
+                w,
+                h: 0,
+            },
+            scrub: Viewport {
+                x: 0,
+                y: 0,
+                w,
+                h: 0,
+            },
+            scale,
+        };
+        let top_h = i32::from(l.font(18)) + l.px(14);
+        let scrub_h = i32::from(l.font(15)) + l.px(38);
+        let max_lines = ((h * 36 / 100 - 2 * l.px(10)) / l.narration_line()).max(2);
+        let narr_h = lines.clamp(2, max_lines) * l.narration_line() + 2 * l.px(10);
+        let side_w = l.px(430).min(w * 45 / 100).max(w * 25 / 100);
+        let body_h = (h - top_h - scrub_h - narr_h).max(1);
+        l.top.h = top_h;
+        l.scene = Viewport {
+            x: 0,
+            y: top_h,
+            w: (w - side_w).max(1),
+            h: body_h,
+        };
+        l.side = Viewport {
+            x: w - side_w,
+            y: top_h,
+            w: side_w,
+            h: body_h,
+        };
+        l.narration = Viewport {
+            x: 0,
+            y: top_h + body_h,
+            w,
+            h: narr_h,
+        };
+        l.scrub = Viewport {
+            x: 0,
+            y: h - scrub_h,
+            w,
+            h: scrub_h,
+        };
+        l
+    }
+
+    /// The tick under a point of the scrub bar.
+    pub fn scrub_tick(&self, x: i32, first: u64, last: u64) -> u64 {
+        let bar = self.scrub_bar();
+        let x = (x - bar.x).clamp(0, bar.w) as u64;
+        first + (last - first) * x / bar.w.max(1) as u64
+    }
+
+    /// The scrub bar's track inside its strip (below the beat tabs).
+    pub fn scrub_bar(&self) -> Viewport {
+        let h = self.px(10).max(6);
+        Viewport {
+            x: self.scrub.x + self.px(20),
+            y: self.scrub.y + self.scrub.h - self.px(12) - h,
+            w: (self.scrub.w - 2 * self.px(20)).max(1),
+            h,
+        }
+    }
+
+    /// The x of a tick on the scrub bar.
+    pub fn scrub_x(&self, tick: u64, first: u64, last: u64) -> i32 {
+        let bar = self.scrub_bar();
+        let span = (last - first).max(1);
+        bar.x + (u128::from(tick.saturating_sub(first)) * bar.w as u128 / u128::from(span)) as i32
+    }
+
+    /// The numbered beat tabs above the scrub bar, one per beat (ticks in
+    /// beat order): each starts at its tick's x, pushed right past the
+    /// tab before it, so beats that share a tick sit side by side; a row
+    /// that runs off the end is pushed back left.
+    pub fn beat_tabs(&self, ticks: &[u64], first: u64, last: u64) -> Vec<Viewport> {
+        let bar = self.scrub_bar();
+        let (w, h, gap) = (
+            self.px(26),
+            i32::from(self.font(15)) + self.px(8),
+            self.px(3),
+        );
+        let y = bar.y - self.px(6) - h;
+        let mut tabs: Vec<Viewport> = Vec::with_capacity(ticks.len());
+        for &t in ticks {
+            let x = self.scrub_x(t, first, last) - w / 2;
+            let x = tabs.last().map_or(x, |p| x.max(p.x + p.w + gap));
+            tabs.push(Viewport { x, y, w, h });
+        }
+        let mut right = bar.x + bar.w + w / 2;
+        for t in tabs.iter_mut().rev() {
+            t.x = t.x.min(right - t.w);
+            right = t.x - gap;
+        }
+        tabs
+    }
+}
+
+/// How a run of narration is drawn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Style {
+    /// Plain text.
+    Plain,
+    /// Emphasis: `*like this*` in a lesson.
+    Emph,
+    /// Code: `` `like this` `` in a lesson.
+    Code,
+}
+
+/// A run of narration text: its words, and how they are drawn.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Run {
+    /// The text, spaces included.
+    pub text: String,
+    /// Its style.
+    pub style: Style,
+}
+
+/// One word of narration for wrapping: text, style, and whether a space
+/// separates it from the word before.
+struct Word {
+    text: String,
+    emph: Style,
+    space: bool,
+}
+
+/// Whether a character is set without spaces, so a line may break before
+/// or after it (kana, kanji, full-width forms, CJK punctuation).
+fn is_cjk(c: char) -> bool {
+    matches!(c as u32, 0x3000..=0x30FF | 0x3400..=0x4DBF | 0x4E00..=0x9FFF | 0xF900..=0xFAFF | 0xFF00..=0xFFEF)
+}
+
+/// Characters a line must not start with (closing marks, small kana, the
+/// prolonged sound mark) — kinsoku.
+fn no_line_start(c: char) -> bool {
+    "、。，．・：；？！）」』】〕〉》ー々ゃゅょっぁぃぅぇぉャュョッァィゥェォ)]}.,;:!?%".contains(c)
+}
+
+/// Where emphasis and code start and end in a text, as Markdown reads
+/// them: a `*` opens emphasis when a non-space follows it and it starts a
+/// word, and closes it when a non-space precedes it and a word ends there
+/// (so `A*` and `2 * 3` stay as they are); backticks pair up. Each marked
+/// character is replaced by the style that follows it.
+fn style_marks(chars: &[char]) -> Vec<Option<Style>> {
+    let mut marks = vec![None; chars.len()];
+    let opens = |i: usize| {
+        chars.get(i + 1).is_some_and(|c| !c.is_whitespace())
+            && (i == 0 || chars[i - 1].is_whitespace() || "([{\"'「『（—".contains(chars[i - 1]))
+    };
+    let closes = |j: usize| {
+        j > 0
+            && !chars[j - 1].is_whitespace()
+            && chars
+                .get(j + 1)
+                .is_none_or(|c| c.is_whitespace() || c.is_ascii_punctuation() || is_cjk(*c))
+    };
+    let mut i = 0;
+    while i < chars.len() {
+        let close = match chars[i] {
+            '`' => (i + 1..chars.len()).find(|&j| chars[j] == '`'),
+            '*' if opens(i) => (i + 2..chars.len()).find(|&j| chars[j] == '*' && closes(j)),
+            _ => None,
+        };
+        if let Some(j) = close {
+            marks[i] = Some(if chars[i] == '`' {
+                Style::Code
+            } else {
+                Style::Emph
+            });
+            marks[j] = Some(Style::Plain);
+            i = j;
+        }
+        i += 1;
+    }
+    marks
+}
+
+/// Splits narration into words: at spaces, and around every CJK
+/// character; emphasis (`*…*`) and code (`` `…` ``) change the style of
+/// what they enclose and are not shown (see [`style_marks`]).
+fn words(text: &str) -> Vec<Word> {
+    let mut out: Vec<Word> = Vec::new();
+    let mut emph = Style::Plain;
+    let mut space = false;
+    let mut cur = String::new();
+    let chars: Vec<char> = text.chars().collect();
+    let marks = style_marks(&chars);
+    let flush = |cur: &mut String, emph: Style, space: &mut bool, out: &mut Vec<Word>| {
+        if !cur.is_empty() {
+            out.push(Word {
+                text: std::mem::take(cur),
+                emph,
+                space: *space,
+            });
+            *space = false;
+        }
+    };
+    for (&c, mark) in chars.iter().zip(marks) {
+        if let Some(next) = mark {
+            flush(&mut cur, emph, &mut space, &mut out);
+            emph = next;
+        } else if c.is_whitespace() {
+            flush(&mut cur, emph, &mut space, &mut out);
+            space = !out.is_empty();
+        } else if is_cjk(c) && !no_line_start(c) {
+            flush(&mut cur, emph, &mut space, &mut out);
+            cur.push(c);
+        } else if no_line_start(c) && cur.is_empty() && !space && !out.is_empty() {
+            // Kept on the line before: glued to the previous word.
+            if let Some(w) = out.last_mut().filter(|w| w.emph == emph) {
+                w.text.push(c);
+            } else {
+                cur.push(c);
+            }
+        } else {
+            if cur.chars().last().is_some_and(is_cjk) && !no_line_start(c) {
+                flush(&mut cur, emph, &mut space, &mut out);
+            }
+            cur.push(c);
+        }
+    }
+    flush(&mut cur, emph, &mut space, &mut out);
+    out
+}
+
+/// Wraps narration to lines at most `width` pixels wide as `measure`
+/// measures text, keeping emphasis (`*…*`) and code (`` `…` ``) as runs. Paragraphs (blank
+/// lines) start new lines; a word wider than a line is cut.
+pub fn wrap_rich(text: &str, width: i32, measure: &dyn Fn(&str) -> i32) -> Vec<Vec<Run>> {
+    let mut lines = Vec::new();
+    for para in text.split("\n\n") {
+        let mut line: Vec<Run> = Vec::new();
+        let mut used = 0;
+        for w in words(&para.replace('\n', " ")) {
+            let gap = if w.space && !line.is_empty() {
+                measure(" ")
+            } else {
+                0
+            };
+            let need = measure(&w.text);
+            if !line.is_empty() && used + gap + need > width {
+                lines.push(std::mem::take(&mut line));
+                used = 0;
+            }
+            let lead = if w.space && !line.is_empty() { " " } else { "" };
+            used += if lead.is_empty() { 0 } else { gap } + need;
+            match line.last_mut() {
+                Some(r) if r.style == w.emph => {
+                    r.text.push_str(lead);
+                    r.text.push_str(&w.text);
+                }
+                _ => {
+                    if !lead.is_empty()
+                        && let Some(r) = line.last_mut()
+                    {
+                        r.text.push(' ');
+                    }
+                    line.push(Run {
+                        text: w.text,
+                        style: w.emph,
+                    });
+                }
+            }
+        }
+        lines.push(line);
+    }
+    lines
+}
+
+/// Splits text into lines of at most `chars` characters at spaces (for
+/// plain, monospaced contexts; the window wraps by measured width).
+pub fn wrap(text: &str, chars: usize) -> Vec<String> {
+    let measure = |s: &str| s.chars().count() as i32;
+    wrap_rich(&literal(text), chars as i32, &measure)
+        .into_iter()
+        .map(|runs| runs.into_iter().map(|r| unliteral(&r.text)).collect())
+        .collect()
+}
+
+/// Text with its `*` and `` ` `` kept as characters by [`wrap_rich`]
+/// (undone by [`unliteral`]).
+pub fn literal(text: &str) -> String {
+    text.replace('*', "\u{2217}").replace('`', "\u{2035}")
+}
+
+/// Undoes [`literal`].
+pub fn unliteral(text: &str) -> String {
+    text.replace('\u{2217}', "*").replace('\u{2035}', "`")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn plain(lines: &[Vec<Run>]) -> Vec<String> {
+        lines
+            .iter()
+            .map(|l| l.iter().map(|r| r.text.as_str()).collect())
+            .collect()
+    }
+
+    /// One pixel per character.
+    fn chars(s: &str) -> i32 {
+        s.chars().count() as i32
+    }
+
+    #[test]
+    fn emphasis_and_code_are_runs_and_stray_stars_stay() {
+        let l = wrap_rich("A* keeps an *open list*: cells", 100, &chars);
+        assert_eq!(
+            l[0],
+            vec![
+                Run {
+                    text: "A* keeps an ".into(),
+                    style: Style::Plain
+                },
+                Run {
+                    text: "open list".into(),
+                    style: Style::Emph
+                },
+                Run {
+                    text: ": cells".into(),
+                    style: Style::Plain
+                },
+            ]
+        );
+        assert_eq!(
+            plain(&wrap_rich("2 * 3 * 4 = 24", 100, &chars)),
+            ["2 * 3 * 4 = 24"]
+        );
+        let code = wrap_rich("Try `flockstep line 1,2` here", 100, &chars);
+        assert_eq!(code[0][1].style, Style::Code);
+        assert_eq!(code[0][1].text.trim_end(), "flockstep line 1,2");
+        assert_eq!(
+            wrap("a *b* c", 80),
+            ["a *b* c"],
+            "plain wrapping keeps stars"
+        );
+    }
+
+    #[test]
+    fn lines_fit_their_width_and_paragraphs_break() {
+        let text = "Each boid sees other boids within 75 units whose bearing is within 90 degrees of its heading.\n\nA new paragraph.";
+        for w in [12, 20, 33, 60] {
+            let lines = plain(&wrap_rich(text, w, &chars));
+            for l in &lines {
+                assert!(chars(l) <= w || !l.contains(' '), "{w}: {l:?}");
+            }
+            assert!(lines.last().unwrap().ends_with("paragraph."), "{w}");
+            assert_eq!(
+                lines.join(" ").split_whitespace().count(),
+                text.split_whitespace().count()
+            );
+        }
+    }
+
+    #[test]
+    fn japanese_breaks_between_characters_but_never_before_a_closing_mark() {
+        let ja = "各個体は、75 以内かつ自分の向きから 90° 以内の相手が見えます。後ろ半分は死角で、境界も死角です。";
+        for w in 6..30 {
+            let lines = plain(&wrap_rich(ja, w, &chars));
+            assert_eq!(lines.concat().replace(' ', ""), ja.replace(' ', ""), "{w}");
+            for l in &lines {
+                assert!(chars(l) <= w + 1, "{w}: {l:?}");
+                let first = l.chars().next().unwrap();
+                assert!(!"、。」".contains(first), "{w}: a line starts with {first}");
+            }
+        }
+    }
+
+    #[test]
+    fn the_layout_tiles_every_window_size() {
+        for (w, h) in [
+            (1024, 600),
+            (1280, 720),
+            (1280, 633),
+            (1920, 1080),
+            (3840, 2160),
+        ] {
+            for presenter in [100, 150, 200] {
+                let max = Layout::narration_max_lines(w, h, presenter);
+                for lines in [1, 3, max, max + 5] {
+                    let l = Layout::of(w, h, presenter, lines);
+                    let (t, s, d, n, b) = (l.top, l.scene, l.side, l.narration, l.scrub);
+                    assert_eq!(t.y, 0);
+                    assert_eq!(s.y, t.h);
+                    assert_eq!((d.y, d.h), (s.y, s.h));
+                    assert_eq!(s.w + d.w, w);
+                    assert_eq!(n.y, s.y + s.h);
+                    assert_eq!(b.y, n.y + n.h, "{w}×{h} at {presenter}%");
+                    assert_eq!(
+                        b.y + b.h,
+                        h,
+                        "{w}×{h} at {presenter}%: the scrub bar is cut"
+                    );
+                    assert!(s.h > h / 5, "{w}×{h} at {presenter}%: scene {}", s.h);
+                    assert!(d.w * 4 >= w && d.w * 100 <= w * 45);
+                    let bar = l.scrub_bar();
+                    assert!(bar.y > b.y && bar.y + bar.h < h);
+                }
+            }
+        }
+        // Sizes follow the window: 18 px text at 1280×720, 27 at 1080p.
+        assert_eq!(Layout::of(1280, 720, 100, 3).font(18), 18);
+        assert_eq!(Layout::of(1920, 1080, 100, 3).font(18), 27);
+        assert_eq!(Layout::of(1280, 720, 200, 3).font(18), 36);
+        assert!(
+            Layout::of(1024, 600, 100, 3).font(10) >= 12,
+            "nothing under 12 px"
+        );
+    }
+
+    #[test]
+    fn beat_tabs_never_overlap_and_stay_on_the_bar() {
+        let l = Layout::of(1280, 720, 100, 3);
+        let ticks = [0, 0, 0, 0, 1, 7, 13];
+        let tabs = l.beat_tabs(&ticks, 0, 13);
+        let bar = l.scrub_bar();
+        for (i, p) in tabs.windows(2).enumerate() {
+            assert!(p[0].x + p[0].w <= p[1].x, "tabs {i} and {}", i + 1);
+        }
+        assert!(
+            tabs[0].x >= bar.x - tabs[0].w && tabs[6].x + tabs[6].w <= bar.x + bar.w + tabs[6].w
+        );
+        // Many beats at the very end are pushed back left, all visible.
+        let tabs = l.beat_tabs(&[100; 12], 0, 100);
+        assert!(tabs.iter().all(|t| t.x >= 0 && t.x + t.w <= 1280));
+    }
+}
