@@ -5,8 +5,8 @@
 //!   scrub bar (tabs never overlap, so each can be clicked); by `render
 //!   --beat N`;
 //! - every overlay it lists draws at least one shape or panel there, at
-//!   1280×720 and at 1920×1080 (an overlay that draws nothing is narration
-//!   the picture does not carry);
+//!   1280×720, 1920×1080 and 3840×2160 (an overlay that draws nothing is
+//!   narration the picture does not carry);
 //! - what it focuses on exists, and the focused entities' overlays draw
 //!   without a click;
 //! - the bundled font has a glyph for every character of its narration in
@@ -134,7 +134,7 @@ fn every_overlay_a_beat_lists_draws_something() {
             )
             .unwrap();
             let p = app.player().unwrap();
-            for (w, h) in [(1280, 720), (1920, 1080)] {
+            for (w, h) in [(1280, 720), (1920, 1080), (3840, 2160)] {
                 let layout = app.framed(w, h).layout;
                 let scene = p.scene(layout.scene, layout.scale);
                 for o in &b.overlays {

@@ -511,11 +511,11 @@ fn panels(
         }
     }
     let extra = [
-        ("steering", color::TEXT, "steering (the sum applied)"),
+        ("steering", color::TEXT, "steering (the sum)"),
         ("wall_boids", color::SKY, "wall boids (squares)"),
-        ("neighbours", color::SKY, "neighbours seen (rings)"),
-        ("nearest", color::SELECTED, "nearest mate (line)"),
-        ("fov", BLIND, "blind zone (shaded)"),
+        ("neighbours", color::SKY, "seen (rings)"),
+        ("nearest", color::SELECTED, "nearest (line)"),
+        ("fov", BLIND, "blind zone"),
     ];
     for (overlay, c, name) in extra {
         if view.on(overlay) {
@@ -1105,6 +1105,16 @@ fn sweep(
     }
 }
 
+/// A number as a person writes it: whole numbers without decimals, else
+/// two decimals.
+fn num(v: Fx) -> String {
+    if v.to_bits() & 0xFFFF_FFFF == 0 {
+        v.round_int().to_string()
+    } else {
+        fx2(v)
+    }
+}
+
 /// A tick length: `1/60` when it is one over a whole number, else with
 /// two decimals.
 fn dt_text(dt: Fx) -> String {
@@ -1184,11 +1194,11 @@ fn inspector(sim: &FlockSim, events: &[FlockEvent], ahead: bool, id: u32, view: 
     if let Some(ex) = explain_of(events, id) {
         if let Model::Weighted(w) = &sim.config().model {
             lines.push(format!(
-                "acceleration = ({}·separation + {}·alignment + {}·cohesion) / {}",
-                fx2(w.w_separation),
-                fx2(w.w_alignment),
-                fx2(w.w_cohesion),
-                fx2(w.w_separation + w.w_alignment + w.w_cohesion)
+                "a = ({}·separation + {}·alignment + {}·cohesion) / {}",
+                num(w.w_separation),
+                num(w.w_alignment),
+                num(w.w_cohesion),
+                num(w.w_separation + w.w_alignment + w.w_cohesion)
             ));
         }
         lines.push(if ahead {

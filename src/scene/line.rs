@@ -150,27 +150,21 @@ fn legend(sim: &LineSim, view: &View, out: &mut Scene) {
         for i in 0..n {
             out.legend.push((
                 chaser_color(i),
-                format!(
-                    "{}: disc, plan (frames), walk (squares)",
-                    view.name("chaser", i as u32)
-                ),
+                format!("{}: disc, plan, walk", view.name("chaser", i as u32)),
             ));
         }
     } else {
         out.legend.push((
             color::ORANGE,
-            "chaser: disc, plan (frames), walk (squares), in its colour".to_owned(),
+            "chasers: disc, plan, walk, each its colour".to_owned(),
         ));
     }
     out.legend.push((color::SKY, "target (ring)".to_owned()));
     if view.on("sight") || view.on("sight_back") {
         out.legend.extend([
-            (color::GREEN, "line of sight, clear".to_owned()),
-            (color::VERMILLION, "line of sight, blocked (×)".to_owned()),
-            (
-                color::SELECTED,
-                "a cell only one direction's line crosses".to_owned(),
-            ),
+            (color::GREEN, "sight: clear".to_owned()),
+            (color::VERMILLION, "blocked (×)".to_owned()),
+            (color::SELECTED, "one direction only (frame)".to_owned()),
         ]);
     }
 }

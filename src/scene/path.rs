@@ -87,16 +87,10 @@ pub(super) fn build(sim: &PathSim, frame: &Frame, view: &View, cam: &Camera, out
     }
     panels(sim, frame, focused, view, out);
     out.legend.extend([
-        (
-            color::ORANGE,
-            "open: reached, not expanded (ring)".to_owned(),
-        ),
-        (color::BLUE, "closed: expanded (square)".to_owned()),
+        (color::ORANGE, "open (ring)".to_owned()),
+        (color::BLUE, "closed (square)".to_owned()),
         (color::GREEN, "path".to_owned()),
-        (
-            color::VERMILLION,
-            "cliff: a move the rule forbids".to_owned(),
-        ),
+        (color::VERMILLION, "cliff (no move across)".to_owned()),
     ]);
 }
 
@@ -394,9 +388,10 @@ fn draw_search(
     out: &mut Scene,
 ) {
     let w = grid.width();
-    // g, h and f need two rows of numbers at least 14 px high.
-    let nf = (cell / 5).clamp(12, 26) as u16;
-    let numbers = i32::from(nf) * 100 >= 14 * i32::from(view.scale) && cell >= i32::from(nf) * 4;
+    // g, h and f need two rows of numbers at least 14 px high (at scale
+    // 100), and a cell wide enough for "h6.1 g10".
+    let nf = (cell / 5).clamp(12, i32::from(view.font(26))) as u16;
+    let numbers = nf >= view.font(14) && cell >= i32::from(nf) * 4;
     for (i, (&g, &link)) in s.g.iter().zip(&s.link).enumerate() {
         if g == u64::MAX {
             continue;

@@ -15,7 +15,7 @@ use super::app::{
     App, Framed, Layout, OVERLAY_KEYS, PickerRow, Player, Prompt, Style, literal, overlays_of,
     unliteral, wrap_rich,
 };
-use crate::scene::{Rgba, Scene, Shape, Viewport, color};
+use crate::scene::{Rgba, Scene, Shape, Viewport, color, with_alpha};
 use crate::sim::AnySim;
 use macroquad::prelude::*;
 
@@ -31,8 +31,27 @@ pub fn measure(s: &str, size: u16) -> i32 {
 }
 
 /// Draws a text with its baseline's left end at (x, y).
+///
+/// Text waits in a queue until [`flush_text`]: shapes and glyphs come from
+/// different textures, and macroquad starts a new batch at every switch, so
+/// a layer's shapes go first and its text after them in one run (a
+/// software renderer such as llvmpipe pays for every batch).
 pub fn text(s: &str, x: i32, y: i32, size: u16, col: Rgba) {
-    draw_text(s, x as f32, y as f32, f32::from(size), c(col));
+    TEXT.with(|q| q.borrow_mut().push((s.to_owned(), x, y, size, col)));
+}
+
+thread_local! {
+    /// Text waiting for [`flush_text`].
+    static TEXT: std::cell::RefCell<Vec<(String, i32, i32, u16, Rgba)>> =
+        const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Draws the queued text, in order, over everything drawn so far.
+pub fn flush_text() {
+    let queued = TEXT.with(|q| std::mem::take(&mut *q.borrow_mut()));
+    for (s, x, y, size, col) in queued {
+        draw_text(&s, x as f32, y as f32, f32::from(size), c(col));
+    }
 }
 
 /// A text cut to `width` pixels, with an ellipsis when it was cut.
@@ -64,6 +83,13 @@ fn outline(v: Viewport, width: f32, col: Rgba) {
         width,
         c(col),
     );
+}
+
+/// How many sides a circle of radius `r` pixels is drawn with: round to
+/// the eye at any size, without spending vertices on small ones (a flock
+/// rings hundreds of neighbours).
+fn sides(r: i32) -> u8 {
+    (r / 2 + 8).clamp(12, 64) as u8
 }
 
 /// Draws a scene's shapes, in order.
@@ -102,18 +128,25 @@ pub fn draw_scene(s: &Scene) {
                 f32::from(*width),
                 c(*color),
             ),
-            Shape::Disc { c: p, r, color } => {
-                draw_circle(p[0] as f32 + 0.5, p[1] as f32 + 0.5, *r as f32, c(*color))
-            }
+            Shape::Disc { c: p, r, color } => draw_poly(
+                p[0] as f32 + 0.5,
+                p[1] as f32 + 0.5,
+                sides(*r),
+                *r as f32,
+                0.0,
+                c(*color),
+            ),
             Shape::Ring {
                 c: p,
                 r,
                 width,
                 color,
-            } => draw_circle_lines(
+            } => draw_poly_lines(
                 p[0] as f32 + 0.5,
                 p[1] as f32 + 0.5,
+                sides(*r),
                 *r as f32,
+                0.0,
                 f32::from(*width),
                 c(*color),
             ),
@@ -141,6 +174,34 @@ pub fn draw_scene(s: &Scene) {
     }
 }
 
+/// Restricts drawing to a viewport (`None`: the whole window).
+fn clip(v: Option<Viewport>) {
+    // SAFETY: the context is macroquad's own, used on its thread between
+    // its frame's start and end, as every draw_* call does.
+    let gl = unsafe { get_internal_gl() };
+    gl.quad_gl.scissor(v.map(|v| (v.x, v.y, v.w, v.h)));
+}
+
+/// The lines between the status line, the scene, the side panel, the
+/// narration and the scrub bar (the parts share the background: no panel
+/// boxes to fill, which a software renderer pays for by the pixel).
+fn dividers(l: &Layout) {
+    let w = l.px(2).max(1) as f32;
+    let col = c(color::PANEL);
+    let (s, n) = (l.scene, l.narration);
+    draw_line(0.0, s.y as f32, l.top.w as f32, s.y as f32, w, col);
+    draw_line(
+        l.side.x as f32,
+        s.y as f32,
+        l.side.x as f32,
+        n.y as f32,
+        w,
+        col,
+    );
+    draw_line(0.0, n.y as f32, n.w as f32, n.y as f32, w, col);
+    draw_line(0.0, l.scrub.y as f32, n.w as f32, l.scrub.y as f32, w, col);
+}
+
 /// Draws the whole app in a `w`×`h` window.
 pub fn draw_app(app: &App, w: i32, h: i32) {
     clear_background(c(color::BACKGROUND));
@@ -150,7 +211,14 @@ pub fn draw_app(app: &App, w: i32, h: i32) {
         None => draw_picker(app, w, h, l),
         Some(p) => {
             let scene = p.scene(l.scene, l.scale);
+            // The scene, clipped to its part of the window (a zoomed world
+            // does not spill under the panels), its labels over its shapes.
+            clip(Some(l.scene));
             draw_scene(&scene);
+            flush_text();
+            clip(None);
+            dividers(l);
+            draw_legend(&scene, l);
             draw_status(app, p, l);
             draw_side(&scene, p, l);
             draw_narration(p, &f);
@@ -169,13 +237,13 @@ pub fn draw_app(app: &App, w: i32, h: i32) {
     if let Some(e) = &app.error {
         draw_error(e, w, h, l);
     }
+    flush_text();
 }
 
 /// The status line: the lesson's title on the left; on the right what a
 /// teacher needs — whether the clock holds, plays or waits, the beat, the
 /// tick, the speed — and, when there is room, the state hash.
 fn draw_status(app: &App, p: &Player, l: &Layout) {
-    rect(l.top, color::PANEL);
     let size = l.font(18);
     let y = l.top.y + l.top.h / 2 + i32::from(size) * 35 / 100;
     let m = l.px(10);
@@ -239,7 +307,6 @@ enum Row {
     Title(String),
     Text(String),
     Cells(Vec<String>),
-    Legend(Rgba, String),
     Gap,
 }
 
@@ -257,10 +324,57 @@ fn side_rows(scene: &Scene) -> Vec<Row> {
         }
         rows.push(Row::Gap);
     }
-    for (col, name) in &scene.legend {
-        rows.push(Row::Legend(*col, name.clone()));
-    }
     rows
+}
+
+/// What each colour in the picture means, in the strip under the scene:
+/// a square of the colour and its name, left to right; entries that do
+/// not fit go on lines above it, over the bottom of the scene.
+fn draw_legend(scene: &Scene, l: &Layout) {
+    let size = l.font(super::layout::LEGEND_PX);
+    let (sq, gap) = (i32::from(size) * 7 / 10, l.px(22));
+    let (left, right) = (l.legend.x + l.px(12), l.legend.x + l.legend.w - l.px(8));
+    // Lay the entries out in lines, the last line in the strip.
+    let mut lines: Vec<Vec<(Rgba, &str, i32)>> = vec![Vec::new()];
+    let mut x = left;
+    for (col, name) in &scene.legend {
+        let w = sq * 2 + measure(name, size);
+        if x + w > right && x > left {
+            lines.push(Vec::new());
+            x = left;
+        }
+        lines
+            .last_mut()
+            .unwrap_or(&mut Vec::new())
+            .push((*col, name, x));
+        x += w + gap;
+    }
+    let lh = l.legend.h;
+    let extra = lines.len() as i32 - 1;
+    if extra > 0 {
+        rect(
+            Viewport {
+                x: l.legend.x,
+                y: l.legend.y - extra * lh,
+                w: l.legend.w,
+                h: extra * lh,
+            },
+            with_alpha(color::BACKGROUND, 230),
+        );
+    }
+    for (k, line) in lines.iter().enumerate() {
+        let y = l.legend.y - (extra - k as i32) * lh + lh / 2 + i32::from(size) * 35 / 100;
+        for (col, name, x) in line {
+            let square = Viewport {
+                x: *x,
+                y: y - sq,
+                w: sq,
+                h: sq,
+            };
+            rect(square, *col);
+            text(name, x + sq * 3 / 2, y, size, color::TEXT);
+        }
+    }
 }
 
 /// The side panel's rows as drawn lines at a font size and width: text
@@ -273,7 +387,7 @@ fn side_lines(rows: &[Row], size: u16, width: i32, gap: i32) -> Vec<(Row, Vec<i3
         // One panel at a time: its columns share their x positions.
         let end = rows[start + 1..]
             .iter()
-            .position(|r| matches!(r, Row::Title(_) | Row::Legend(..)))
+            .position(|r| matches!(r, Row::Title(_)))
             .map_or(rows.len(), |i| start + 1 + i);
         let mut widths: Vec<i32> = Vec::new();
         for r in &rows[start..end] {
@@ -317,7 +431,6 @@ fn side_lines(rows: &[Row], size: u16, width: i32, gap: i32) -> Vec<(Row, Vec<i3
                 }
                 Row::Cells(cells) => out.push((Row::Cells(cells.clone()), xs.clone())),
                 Row::Title(t) => out.push((Row::Title(t.clone()), Vec::new())),
-                Row::Legend(col, n) => out.push((Row::Legend(*col, n.clone()), Vec::new())),
                 Row::Gap => out.push((Row::Gap, Vec::new())),
             }
         }
@@ -331,13 +444,16 @@ fn side_lines(rows: &[Row], size: u16, width: i32, gap: i32) -> Vec<(Row, Vec<i3
 /// saying how much is below.
 fn draw_side(scene: &Scene, p: &Player, l: &Layout) {
     let area = l.side;
-    rect(area, color::PANEL);
+
     let rows = side_rows(scene);
     let inner = area.w - 2 * l.px(12);
-    // The smallest panel text: 18 px at 1280×720, scaled with the window
-    // (not with presenter mode, which only enlarges).
+    // The smallest panel text: 18 px at 1280×720, scaled with the window,
+    // and never under 70 % of what presenter mode asks for (past that the
+    // panel scrolls).
     let window_h = l.scrub.y + l.scrub.h;
-    let floor = (18 * i32::from(Layout::scale_for(l.top.w, window_h, 100)) / 100).max(14);
+    let floor = (18 * i32::from(Layout::scale_for(l.top.w, window_h, 100)) / 100)
+        .max(i32::from(l.font(18)) * 7 / 10)
+        .max(14);
     let mut size = l.font(18);
     let line_h = |s: u16| i32::from(s) * 13 / 10;
     let mut lines = side_lines(&rows, size, inner, l.px(14));
@@ -361,19 +477,6 @@ fn draw_side(scene: &Scene, p: &Player, l: &Layout) {
                     text(cell, x0 + l.px(6) + x, y, size, color::TEXT);
                 }
             }
-            Row::Legend(col, name) => {
-                let s = i32::from(size) * 7 / 10;
-                rect(
-                    Viewport {
-                        x: x0 + l.px(6),
-                        y: y - s,
-                        w: s,
-                        h: s,
-                    },
-                    *col,
-                );
-                text(name, x0 + l.px(6) + s * 2, y, size, color::TEXT);
-            }
             Row::Gap => {}
         }
         y += lh;
@@ -396,7 +499,7 @@ fn draw_side(scene: &Scene, p: &Player, l: &Layout) {
 /// and underlined, and a continuation mark when there are more pages.
 fn draw_narration(p: &Player, f: &Framed) {
     let l = &f.layout;
-    rect(l.narration, color::PANEL);
+
     let size = l.font(super::app::NARRATION_PX);
     let lh = l.narration_line();
     let x0 = l.narration.x + l.px(16);
@@ -448,7 +551,6 @@ fn draw_narration(p: &Player, f: &Framed) {
 /// filled, pausing ones edged in red), and where interventions changed
 /// the run.
 fn draw_scrub(p: &Player, l: &Layout) {
-    rect(l.scrub, color::BACKGROUND);
     let (first, last) = (p.session.first_tick(), p.timeline.last());
     let bar = l.scrub_bar();
     rect(bar, color::DIM);
@@ -761,6 +863,8 @@ fn draw_restart_prompt(p: &Player, w: i32, h: i32, l: &Layout) {
 /// A box in the middle of the window over a dimmed picture, with lines of
 /// text (wrapped to the box) and a dimmer footer: help, prompts, errors.
 fn modal(lines: &[String], w: i32, h: i32, l: &Layout, edge: Rgba, footer: Option<&str>) {
+    // What is under the box first, text included.
+    flush_text();
     draw_rectangle(0.0, 0.0, w as f32, h as f32, Color::from_rgba(0, 0, 0, 150));
     let size = l.font(18);
     let bw = (w * 85 / 100).min(l.px(1100)).max(w / 2);

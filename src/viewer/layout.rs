@@ -18,8 +18,10 @@ pub struct Layout {
     pub top: Viewport,
     /// The scene.
     pub scene: Viewport,
-    /// The side panel (panels, legend).
+    /// The side panel (the scene's panels).
     pub side: Viewport,
+    /// The strip under the scene for its legend (what each colour means).
+    pub legend: Viewport,
     /// The narration box.
     pub narration: Viewport,
     /// The scrub bar with its beat tabs.
@@ -31,6 +33,9 @@ pub struct Layout {
 
 /// The narration's font size at scale 100.
 pub const NARRATION_PX: u16 = 22;
+
+/// The legend's font size at scale 100.
+pub const LEGEND_PX: u16 = 16;
 
 impl Layout {
     /// The size of everything for a `w`×`h` window at a presenter scale
@@ -79,37 +84,19 @@ impl Layout {
     /// least two are kept, at most [`Layout::narration_max_lines`]).
     pub fn of(w: i32, h: i32, presenter: u16, lines: i32) -> Layout {
         let scale = Layout::scale_for(w, h, presenter);
+        let zero = Viewport {
+            x: 0,
+            y: 0,
+            w,
+            h: 0,
+        };
         let mut l = Layout {
-            top: Viewport {
-                x: 0,
-                y: 0,
-                w,
-                h: 0,
-            },
-            scene: Viewport {
-                x: 0,
-                y: 0,
-                w,
-                h: 0,
-            },
-            side: Viewport {
-                x: 0,
-                y: 0,
-                w,
-                h: 0,
-            },
-            narration: Viewport {
-                x: 0,
-                y: 0,
-                w,
-                h: 0,
-            },
-            scrub: Viewport {
-                x: 0,
-                y: 0,
-                w,
-                h: 0,
-            },
+            top: zero,
+            scene: zero,
+            side: zero,
+            legend: zero,
+            narration: zero,
+            scrub: zero,
             scale,
         };
         let top_h = i32::from(l.font(18)) + l.px(14);
@@ -118,12 +105,19 @@ impl Layout {
         let narr_h = lines.clamp(2, max_lines) * l.narration_line() + 2 * l.px(10);
         let side_w = l.px(430).min(w * 45 / 100).max(w * 25 / 100);
         let body_h = (h - top_h - scrub_h - narr_h).max(1);
+        let legend_h = (i32::from(l.font(LEGEND_PX)) * 14 / 10 + l.px(6)).min(body_h / 4);
         l.top.h = top_h;
         l.scene = Viewport {
             x: 0,
             y: top_h,
             w: (w - side_w).max(1),
-            h: body_h,
+            h: (body_h - legend_h).max(1),
+        };
+        l.legend = Viewport {
+            x: 0,
+            y: top_h + l.scene.h,
+            w: l.scene.w,
+            h: legend_h,
         };
         l.side = Viewport {
             x: w - side_w,
@@ -486,9 +480,11 @@ mod tests {
                     let (t, s, d, n, b) = (l.top, l.scene, l.side, l.narration, l.scrub);
                     assert_eq!(t.y, 0);
                     assert_eq!(s.y, t.h);
-                    assert_eq!((d.y, d.h), (s.y, s.h));
+                    let g = l.legend;
+                    assert_eq!((d.y, d.h), (s.y, s.h + g.h));
                     assert_eq!(s.w + d.w, w);
-                    assert_eq!(n.y, s.y + s.h);
+                    assert_eq!((g.y, g.x, g.w), (s.y + s.h, s.x, s.w));
+                    assert_eq!(n.y, g.y + g.h);
                     assert_eq!(b.y, n.y + n.h, "{w}×{h} at {presenter}%");
                     assert_eq!(
                         b.y + b.h,
