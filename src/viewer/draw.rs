@@ -40,10 +40,12 @@ pub fn text(s: &str, x: i32, y: i32, size: u16, col: Rgba) {
     TEXT.with(|q| q.borrow_mut().push((s.to_owned(), x, y, size, col)));
 }
 
+/// A label waiting to be drawn: text, baseline's left end, size, colour.
+type Queued = (String, i32, i32, u16, Rgba);
+
 thread_local! {
     /// Text waiting for [`flush_text`].
-    static TEXT: std::cell::RefCell<Vec<(String, i32, i32, u16, Rgba)>> =
-        const { std::cell::RefCell::new(Vec::new()) };
+    static TEXT: std::cell::RefCell<Vec<Queued>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
 /// Draws the queued text, in order, over everything drawn so far.
