@@ -119,7 +119,6 @@ fn floats_live_only_in_the_window() {
     for f in [
         "app.rs",
         "layout.rs",
-        "text.rs",
         "session.rs",
         "timeline.rs",
         "mod.rs",

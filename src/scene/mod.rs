@@ -30,6 +30,7 @@
 mod flock;
 mod line;
 mod path;
+pub mod text;
 
 use crate::num::{Angle, Fx, Vec3};
 use crate::sim::flock::FlockEvent;

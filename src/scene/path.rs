@@ -438,29 +438,7 @@ fn draw_search(
         }
         if numbers {
             let h16 = sc.heuristic.h16(c.x.abs_diff(goal.x), c.y.abs_diff(goal.y));
-            let pad = cell / 16 + 1;
-            let top = at[1] + i32::from(nf) + pad;
-            for (overlay, p, col, text) in [
-                ("g", [at[0] + pad, top], color::TEXT, format!("g{g}")),
-                (
-                    "h",
-                    [at[0] + cell / 2 + pad, top],
-                    color::SKY,
-                    format!("h{}", f16_text(h16)),
-                ),
-                (
-                    "f",
-                    [at[0] + pad, at[1] + cell - pad - 1],
-                    color::SELECTED,
-                    format!("f{}", f16_text((g << 16) + h16)),
-                ),
-            ] {
-                if view.on(overlay) {
-                    let n = out.count();
-                    out.text(p, nf, col, text);
-                    out.credit(overlay, n);
-                }
-            }
+            cell_numbers(out, view, (at, cell, nf), g, h16);
         }
     }
     if view.on("current")
@@ -492,6 +470,34 @@ fn draw_search(
             let n = out.count();
             step_costs(&path, sc, grid, o, cell, view, out);
             out.credit("costs", n);
+        }
+    }
+}
+
+/// A cell's g and h (top left and right) and f (bottom left), those the
+/// overlays ask for, at font size `nf`.
+fn cell_numbers(out: &mut Scene, view: &View, (at, cell, nf): (P, i32, u16), g: u64, h16: u64) {
+    let pad = cell / 16 + 1;
+    let top = at[1] + i32::from(nf) + pad;
+    for (overlay, p, col, text) in [
+        ("g", [at[0] + pad, top], color::TEXT, format!("g{g}")),
+        (
+            "h",
+            [at[0] + cell / 2 + pad, top],
+            color::SKY,
+            format!("h{}", f16_text(h16)),
+        ),
+        (
+            "f",
+            [at[0] + pad, at[1] + cell - pad - 1],
+            color::SELECTED,
+            format!("f{}", f16_text((g << 16) + h16)),
+        ),
+    ] {
+        if view.on(overlay) {
+            let n = out.count();
+            out.text(p, nf, col, text);
+            out.credit(overlay, n);
         }
     }
 }

@@ -703,6 +703,34 @@ impl App {
         }
     }
 
+    /// Saves the session as a replay at `path` and says where it went (the
+    /// whole path), or why it could not.
+    fn save_session(&mut self, path: PathBuf) {
+        let Some(p) = self.player() else { return };
+        match p.session.save(&path) {
+            Ok(bytes) => {
+                let shown = std::fs::canonicalize(&path).unwrap_or(path);
+                self.remark(format!("saved {} ({bytes} bytes)", shown.display()));
+            }
+            Err(m) => self.error = Some(format!("could not save the session: {m}")),
+        }
+    }
+
+    /// Records the session in memory for the page to download as `name`.
+    fn download_session(&mut self, name: String) {
+        let Some(p) = self.player() else { return };
+        match p.session.save_bytes() {
+            Ok(bytes) => {
+                self.remark(format!(
+                    "downloading {name} ({} bytes): your browser saves it in its downloads folder",
+                    bytes.len()
+                ));
+                self.download = Some((name, bytes));
+            }
+            Err(m) => self.error = Some(format!("could not save the session: {m}")),
+        }
+    }
+
     /// Whether the run shown has left its lesson (a live lesson with
     /// interventions).
     pub fn intervened(&self) -> bool {
@@ -726,10 +754,14 @@ impl App {
     }
 
     fn handle_player(&mut self, cmd: Cmd) {
+        match cmd {
+            Cmd::Save(path) => return self.save_session(path),
+            Cmd::Download(name) => return self.download_session(name),
+            _ => {}
+        }
         let Screen::Player(p) = &mut self.screen else {
             return;
         };
-        let mut remark = None;
         let result: Result<(), String> = match cmd {
             // Long narration pages before the beat changes.
             Cmd::Time(Command::NextBeat) if p.page + 1 < p.pages => {
@@ -803,30 +835,8 @@ impl App {
                     r
                 }
             }
-            Cmd::Save(path) => match p.session.save(&path) {
-                Ok(bytes) => {
-                    let shown = std::fs::canonicalize(&path).unwrap_or(path);
-                    remark = Some(format!("saved {} ({bytes} bytes)", shown.display()));
-                    Ok(())
-                }
-                Err(m) => Err(format!("could not save the session: {m}")),
-            },
-            Cmd::Download(name) => match p.session.save_bytes() {
-                Ok(bytes) => {
-                    remark = Some(format!(
-                        "downloading {name} ({} bytes): your browser saves it in its downloads folder",
-                        bytes.len()
-                    ));
-                    self.download = Some((name, bytes));
-                    Ok(())
-                }
-                Err(m) => Err(format!("could not save the session: {m}")),
-            },
             _ => Ok(()),
         };
-        if let Some(r) = remark {
-            self.remark(r);
-        }
         if let Err(m) = result {
             self.error = Some(m);
         }

@@ -10,7 +10,7 @@ pub mod app;
 pub mod draw;
 pub mod layout;
 pub mod session;
-pub mod text;
+pub use crate::scene::text;
 pub mod timeline;
 #[cfg(target_arch = "wasm32")]
 pub mod web;

@@ -13,7 +13,7 @@ use std::sync::OnceLock;
 
 /// The bundled font's bytes (native builds).
 #[cfg(not(target_arch = "wasm32"))]
-pub const FONT: &[u8] = include_bytes!("fonts/flockstep-sans.otf");
+pub const FONT: &[u8] = include_bytes!("../viewer/fonts/flockstep-sans.otf");
 
 static FACE: OnceLock<ttf_parser::Face<'static>> = OnceLock::new();
 
