@@ -271,3 +271,53 @@ fn extreme_states_draw_without_overflow() {
         }
     }
 }
+
+/// The sight panel's integer test reaches the sim's verdict: at every tick
+/// of `line-of-sight`, for each chaser inspected, "→ blocked" exactly when
+/// the chaser does not see its target, naming the sim's blocking cell.
+#[test]
+fn sight_panel_agrees_with_the_sim() {
+    let mut app = App::new();
+    app.open("line-of-sight", &[]);
+    let last = app.player().unwrap().session.lesson.ticks;
+    let (mut blocked, mut seen) = (0, 0);
+    for tick in 0..=last {
+        app.handle(Cmd::Time(Command::Scrub(tick)));
+        for chaser in 0..2u32 {
+            app.handle(Cmd::Select(Some(chaser)));
+            let p = app.player().unwrap();
+            let AnySim::Line(sim) = p.session.sim() else {
+                panic!("a line lesson")
+            };
+            let sight = sim.state().chasers[chaser as usize].sight;
+            let view = View {
+                overlays: ["sight".to_string()].into(),
+                selected: Some(chaser),
+                ..View::default()
+            };
+            let cam = Camera::fit(layout().scene);
+            let s = scene::build(&Frame::bare(p.session.sim()), &view, &cam);
+            let panel = s
+                .panels
+                .iter()
+                .find(|pn| pn.title.starts_with("sight"))
+                .unwrap_or_else(|| panic!("tick {tick} chaser {chaser}: no sight panel"));
+            let verdict = panel.lines.last().unwrap();
+            if sight.visible {
+                seen += 1;
+                assert!(
+                    verdict.contains("sees"),
+                    "tick {tick} chaser {chaser}: {verdict}"
+                );
+            } else {
+                blocked += 1;
+                let b = sight.blocker.unwrap().to_string();
+                assert!(
+                    verdict.contains("blocked") && verdict.contains(&b),
+                    "tick {tick} chaser {chaser}: {verdict} (blocker {b})"
+                );
+            }
+        }
+    }
+    assert!(blocked > 5 && seen > 5, "{blocked} blocked, {seen} seen");
+}

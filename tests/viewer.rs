@@ -578,23 +578,28 @@ fn trails_depend_on_the_tick_alone() {
         .iter()
         .position(|o| *o == "trails")
         .unwrap();
+    // From tick 6 (past flock-weights' second beat, whose arrival resets
+    // the teacher's toggles; the next is at 300) to past the trail's
+    // length, so stepping has dropped its oldest points.
+    let from = 6;
+    let at = from + flockstep::viewer::session::TRAIL as u64 + 10;
     let stepped = {
-        let mut app = open("flock-obstacle");
-        app.handle(Cmd::Time(Command::StepForward));
+        let mut app = open("flock-weights");
+        app.handle(Cmd::Time(Command::Scrub(from)));
         if !app.player().unwrap().overlays().contains("trails") {
             app.handle(Cmd::ToggleOverlay(trails));
         }
-        for _ in 0..39 {
+        for _ in from..at {
             app.handle(Cmd::Time(Command::StepForward));
         }
         let p = app.player().unwrap();
         assert!(p.overlays().contains("trails"));
-        assert_eq!(p.session.tick(), 40);
+        assert_eq!(p.session.tick(), at);
         p.session.trail().to_vec()
     };
     assert_eq!(stepped.len(), flockstep::viewer::session::TRAIL);
-    let mut app = open("flock-obstacle");
-    app.handle(Cmd::Time(Command::Scrub(40)));
+    let mut app = open("flock-weights");
+    app.handle(Cmd::Time(Command::Scrub(at)));
     if !app.player().unwrap().overlays().contains("trails") {
         app.handle(Cmd::ToggleOverlay(trails));
     }
@@ -833,5 +838,23 @@ fn the_picker_scrolls() {
     assert!(
         (first..first + 8).contains(&at),
         "row {at} not in {first}..+8"
+    );
+}
+
+/// A beat's camera applies at the first beat too (opening the lesson), not
+/// only when a later beat is reached: `flock-aquarium-view-angle` opens
+/// looking down at its tank.
+#[test]
+fn the_first_beat_turns_the_camera() {
+    let app = open("flock-aquarium-view-angle");
+    let p = app.player().unwrap();
+    assert_eq!(p.beat().map(|b| b.pitch), Some(Some(89)));
+    assert_eq!(p.pose().pitch, flockstep::num::Angle::from_degrees_int(89));
+    let other = open("flock-aquarium");
+    let q = other.player().unwrap();
+    assert_ne!(
+        q.pose().pitch,
+        p.pose().pitch,
+        "a lesson without pitch keeps the default"
     );
 }

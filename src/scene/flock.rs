@@ -4,11 +4,13 @@
 //! the view radius and field of view with the blind zone shaded,
 //! neighbours, the nearest mate, feelers, wall boids and clamps.
 
-use super::{Camera, Frame, Map2, P, Panel, Rgba, Scene, Shape, View, color, fx2, with_alpha};
+use super::{
+    Camera, Frame, Map2, P, Panel, Rgba, Scene, Shape, View, Viewport, color, fx2, with_alpha,
+};
 use crate::num::{Angle, Fx, Vec3};
 use crate::sim::Sim;
 use crate::sim::flock::{
-    BoidExplain, Bounds, Clamp, FlockEvent, FlockSim, Model, ModelState, Rule, Steer,
+    BoidExplain, Bounds, Clamp, FlockEvent, FlockSim, Model, ModelState, Rule, Steer, Update,
 };
 
 /// Glyph size in pixels at scale 100: tip ahead of the boid's position,
@@ -20,10 +22,15 @@ const HALF_WIDTH: i32 = 5;
 /// A focused boid's glyph is this many percent of the others' (24 px
 /// across at scale 100).
 const FOCUS_SIZE: i32 = 240;
+/// A velocity line's length beyond the glyph's tip at the top speed, in
+/// pixels of a base-size glyph.
+const VELOCITY: i32 = 30;
 
 /// Flocks up to this size show every boid's trail; larger ones only the
 /// inspected boids'.
 pub const TRAIL_ALL_MAX: usize = 1_000;
+/// The most trail segments drawn (a frame stays cheap in large flocks).
+const TRAIL_SEGMENTS: usize = 24_000;
 
 /// The colour of a rule's arrow.
 pub(super) fn rule_color(r: Rule) -> Rgba {
@@ -387,10 +394,10 @@ pub(super) fn build(sim: &FlockSim, frame: &Frame, view: &View, cam: &Camera, ou
         .reserve(st.boids.len() * if view.on("velocity") { 2 } else { 1 } + 64);
 
     // The world: its box, the search grid, obstacles.
-    draw_world(sim, &proj, view, out);
+    draw_world(sim, &proj, (view, cam.viewport), out);
     if view.on("trails") && !frame.trail.is_empty() {
         let n = out.count();
-        draw_trails(sim, &proj, frame.trail, view, out);
+        draw_trails(sim, &proj, frame.trail, (view, false), out);
         out.credit("trails", n);
     }
     // Glyphs and arrows grow with the zoom (up to 2×), so a close-up
@@ -415,8 +422,9 @@ pub(super) fn build(sim: &FlockSim, frame: &Frame, view: &View, cam: &Camera, ou
                 width: view.lw(3, 2),
                 color: color::SELECTED,
             });
-            out.text(
-                [c[0] + r + view.px(4), c[1] + view.px(6)],
+            out.label_in(
+                cam.viewport,
+                [c[0] + r + view.px(6), c[1] + view.px(6)],
                 view.font(17),
                 color::SELECTED,
                 boid_name(sim, view, id),
@@ -435,38 +443,40 @@ pub(super) fn build(sim: &FlockSim, frame: &Frame, view: &View, cam: &Camera, ou
         );
     }
     for &id in &focus {
-        if let Some((c, d, k)) = proj.at_scaled(st.boids[id as usize].pos) {
-            let size = FOCUS_SIZE * i32::from(view.scale) / 100 * grow.min(125) / 100;
+        if let Some((c, d)) = proj.at(st.boids[id as usize].pos) {
+            // Larger than the others, but in a close-up (zoom over 3) no
+            // larger than they are: it would hide its own trail.
+            let zoom = cam.zoom.mul_int(100).round_int().max(300);
+            let size = (FOCUS_SIZE * i32::from(view.scale) / 100 * grow.min(125) / 100 * 300
+                / zoom)
+                .max(i32::from(view.scale) * grow / 100);
             draw_glyph(
                 sim,
                 &proj,
                 view,
                 out,
-                (id as usize, c, d.to_bits(), k),
-                size,
-                color::SELECTED,
+                (id as usize, c, d.to_bits()),
+                (size, color::SELECTED, top_speed(sim)),
             );
-            // The name goes behind the boid, where its arrows are not.
+            // The name goes where no arrow of the boid points.
             let name = boid_name(sim, view, id);
             let f = view.font(17);
-            let chars = name.chars().count() as i32;
-            let (dx, dy) = unit2(proj.rot(facing(sim, id as usize)));
-            let back = view.px(30) + i32::from(f) * chars / 4;
-            // Behind and a little to the left: off the heading's axis,
-            // where the feelers run.
-            let side = i64::from(view.px(16));
-            let at = [
-                c[0] - dx.mul_int(back.into()).round_int() + dy.mul_int(side).round_int(),
-                c[1] - dy.mul_int(back.into()).round_int() - dx.mul_int(side).round_int(),
-            ];
-            let half_w = i32::from(f) * chars * 28 / 100;
-            out.text(
-                [at[0] - half_w, at[1] + i32::from(f) / 3],
+            let dirs = arrow_dirs(sim, &proj, explain_of(events, id), id);
+            let (w, h) = (super::text::width(&name, f), i32::from(f));
+            let mid = label_spot(c, &dirs, (w, h), view.px(34) * grow.min(125) / 100);
+            out.label_in(
+                cam.viewport,
+                [mid[0] - w / 2, mid[1] + h / 3],
                 f,
                 color::SELECTED,
                 name,
             );
         }
+    }
+    if view.on("trails") && !frame.trail.is_empty() {
+        let n = out.count();
+        draw_trails(sim, &proj, frame.trail, (view, true), out);
+        out.credit("trails", n);
     }
     panels(sim, events, frame.ahead, &focus, view, out);
 }
@@ -485,10 +495,35 @@ fn panels(
     let mut p = Panel {
         title: format!("flock · {} model · {}-D", cfg.model.name(), cfg.dims),
         lines: vec![
-            format!("boids: {}", st.boids.len()),
-            format!("tick: {}   dt: {}", st.tick, dt_text(st.dt)),
+            format!(
+                "boids: {} · edges: {}",
+                st.boids.len(),
+                bounds_name(cfg.bounds)
+            ),
+            format!("sees within {}", num(cfg.model.radius())),
+            match cfg.update {
+                Update::DoubleBuffered => "update: double-buffered (all read the last tick)".into(),
+                Update::InPlace => "update: in place (in id order, reading the new)".into(),
+            },
         ],
     };
+    if cfg.dt_jitter == Fx::ZERO {
+        p.lines.push(format!(
+            "tick: {} · dt: {} (fixed)",
+            st.tick,
+            dt_text(st.dt)
+        ));
+    } else {
+        p.lines.push(format!(
+            "tick: {} · dt: {} ± {}%, frame seed {}",
+            st.tick,
+            dt_text(cfg.dt),
+            cfg.dt_jitter.mul_int(100).round_int(),
+            cfg.frame_seed
+        ));
+        p.lines
+            .push(format!("this tick's dt: {}", super::fx_places(st.dt, 4)));
+    }
     if focus.is_empty() {
         p.lines.push("click a boid to inspect it".into());
     }
@@ -496,8 +531,14 @@ fn panels(
     for &id in focus {
         out.panels.push(inspector(sim, events, ahead, id, view));
     }
-    if focus.is_empty() {
-        return;
+}
+
+/// What the colours drawn mean: the rules and marks of an inspected boid
+/// (none without one).
+pub(super) fn legend(sim: &FlockSim, view: &View) -> Vec<(Rgba, String)> {
+    let mut out = Vec::new();
+    if focus(sim, view).is_empty() {
+        return out;
     }
     for r in [
         Rule::Separation,
@@ -507,61 +548,163 @@ fn panels(
         Rule::Cruising,
     ] {
         if view.on(rule_name(r)) {
-            out.legend.push((rule_color(r), rule_name(r).into()));
+            out.push((rule_color(r), rule_name(r).into()));
         }
     }
     let extra = [
-        ("steering", color::TEXT, "steering (the sum)"),
+        ("steering", color::TEXT, "steering (applied)"),
         ("wall_boids", color::SKY, "wall boids (squares)"),
         ("neighbours", color::SKY, "seen (rings)"),
-        ("nearest", color::SELECTED, "nearest (line)"),
+        ("nearest", color::SELECTED, "nearest (ring)"),
         ("fov", BLIND, "blind zone"),
     ];
     for (overlay, c, name) in extra {
         if view.on(overlay) {
-            out.legend.push((c, name.into()));
+            out.push((c, name.into()));
         }
     }
+    out
+}
+
+/// An edge policy as lessons write it.
+fn bounds_name(b: Bounds) -> &'static str {
+    match b {
+        Bounds::Wrap => "wrap",
+        Bounds::Walls => "walls",
+        Bounds::Open => "open",
+    }
+}
+
+/// The screen directions a focused boid's drawing takes from its centre:
+/// its heading (ahead, and behind where feelers run) and every rule's and
+/// the steering's arrow.
+fn arrow_dirs(sim: &FlockSim, proj: &Proj, ex: Option<&BoidExplain>, id: u32) -> Vec<(Fx, Fx)> {
+    let dir = facing(sim, id as usize);
+    let mut dirs = vec![unit2(proj.rot(dir)), unit2(proj.rot(-dir))];
+    let d3 = sim.config().dims == 3;
+    for s in ex
+        .iter()
+        .flat_map(|e| e.rules.iter().map(|r| r.1).chain([e.steering]))
+    {
+        match s {
+            Steer::Vector(v) if !v.is_zero() => dirs.push(unit2(proj.rot(v))),
+            Steer::Turn(t) if t != 0 => dirs.push(unit2(proj.rot(turned(dir, t, d3)))),
+            _ => {}
+        }
+    }
+    dirs
+}
+
+/// The centre of a `w`×`h` label `dist` pixels from `c`, in the one of
+/// eight screen directions (lower left first, on ties) farthest from every
+/// direction in `dirs`.
+fn label_spot(c: P, dirs: &[(Fx, Fx)], (w, h): (i32, i32), dist: i32) -> P {
+    let d = Fx::from_ratio(7071, 10_000).unwrap_or(Fx::HALF);
+    let (o, l) = (Fx::ZERO, Fx::ONE);
+    let candidates = [
+        (-d, d),
+        (d, d),
+        (-l, o),
+        (l, o),
+        (o, l),
+        (-d, -d),
+        (d, -d),
+        (o, -l),
+    ];
+    let closeness = |u: &(Fx, Fx)| {
+        dirs.iter()
+            .map(|v| u.0 * v.0 + u.1 * v.1)
+            .max()
+            .unwrap_or(-Fx::ONE)
+    };
+    let mut best = candidates[0];
+    for u in &candidates[1..] {
+        if closeness(u) < closeness(&best) {
+            best = *u;
+        }
+    }
+    // Far enough that the label's near edge is `dist` away.
+    let reach = i64::from(dist)
+        + best.0.abs().mul_int(i64::from(w / 2)).round_int() as i64
+        + best.1.abs().mul_int(i64::from(h / 2)).round_int() as i64;
+    [
+        c[0] + best.0.mul_int(reach).round_int(),
+        c[1] + best.1.mul_int(reach).round_int(),
+    ]
 }
 
 /// The shade of a blind zone.
 const BLIND: Rgba = Rgba(140, 144, 156, 70);
 
 /// Every boid's last positions (in large flocks only the focused boids').
-fn draw_trails(sim: &FlockSim, proj: &Proj, trail: &[Vec<Vec3>], view: &View, out: &mut Scene) {
+/// Under the glyphs, the other boids' trails (every boid's in
+/// lesson-sized flocks; in large ones none: thousands of trails are a grey
+/// smear); with `focused`, the inspected boids' trails, over the glyphs,
+/// in their colour with a dot at every tick, so each tick's turn shows.
+fn draw_trails(
+    sim: &FlockSim,
+    proj: &Proj,
+    trail: &[Vec<Vec3>],
+    (view, focused): (&View, bool),
+    out: &mut Scene,
+) {
     let st = sim.state();
-    let (lo, hi) = world_box(sim);
-    let jump = (hi.x - lo.x).max(hi.y - lo.y) / Fx::from_int(2);
-    let trail_color = with_alpha(color::DIM, 170);
-    let w = view.lw(2, 2);
-    // Every boid's trail in lesson-sized flocks; in large ones only the
-    // inspected boids' (thousands of trails are a grey smear).
-    let all = st.boids.len() <= TRAIL_ALL_MAX;
     let watched = focus(sim, view);
-    for (i, b) in st.boids.iter().enumerate() {
-        if !all && !watched.contains(&(i as u32)) {
-            continue;
-        }
-        let mut prev: Option<(Vec3, P)> = None;
-        for pts in trail.iter().map(|t| t.get(i).copied()).chain([Some(b.pos)]) {
-            let Some(p) = pts else {
-                prev = None;
-                continue;
-            };
-            let Some((s, _)) = proj.at(p) else { continue };
-            if let Some((q, sq)) = prev
-                && (p - q).fast_length() < jump
-            {
-                out.line(sq, s, w, trail_color);
-            }
-            prev = Some((p, s));
+    let all = st.boids.len() <= TRAIL_ALL_MAX;
+    let shown = if all { st.boids.len() } else { watched.len() };
+    // At most TRAIL_SEGMENTS segments in all: the newest positions of each.
+    let keep = (TRAIL_SEGMENTS / shown.max(1)).clamp(24, trail.len().max(24));
+    let trail = &trail[trail.len().saturating_sub(keep)..];
+    for i in 0..st.boids.len() {
+        let mine = watched.contains(&(i as u32));
+        if mine == focused && (all || mine) {
+            draw_trail(sim, proj, (trail, i), view, focused, out);
         }
     }
 }
 
-/// A boid as [`draw_boids`] places it: index, screen point, raw depth,
-/// pixels per world unit there.
-type Placed = (usize, P, i64, Fx);
+/// One boid's trail, fading from alpha 50 at the oldest point to 200 at
+/// the boid (`dots`: a dot at every point, in the selection's colour).
+fn draw_trail(
+    sim: &FlockSim,
+    proj: &Proj,
+    (trail, i): (&[Vec<Vec3>], usize),
+    view: &View,
+    dots: bool,
+    out: &mut Scene,
+) {
+    let (lo, hi) = world_box(sim);
+    let jump = (hi.x - lo.x).max(hi.y - lo.y) / Fx::from_int(2);
+    let w = view.lw(3, 2);
+    let base = if dots { color::SELECTED } else { color::DIM };
+    let fade = |k: usize| with_alpha(base, (50 + 150 * k / trail.len().max(1)) as u8);
+    let mut prev: Option<(Vec3, P)> = None;
+    let now = sim.state().boids[i].pos;
+    let points = trail.iter().map(|t| t.get(i).copied()).chain([Some(now)]);
+    for (k, pts) in points.enumerate() {
+        let Some(p) = pts else {
+            prev = None;
+            continue;
+        };
+        let Some((s, _)) = proj.at(p) else { continue };
+        if let Some((q, sq)) = prev
+            && (p - q).fast_length() < jump
+        {
+            out.line(sq, s, w, fade(k));
+        }
+        if dots {
+            out.push(Shape::Disc {
+                c: s,
+                r: view.px(3).max(2),
+                color: fade(k),
+            });
+        }
+        prev = Some((p, s));
+    }
+}
+
+/// A boid as [`draw_boids`] places it: index, screen point, raw depth.
+type Placed = (usize, P, i64);
 
 /// One boid's glyph (and velocity line), `size` percent of the base glyph.
 fn draw_glyph(
@@ -569,9 +712,8 @@ fn draw_glyph(
     proj: &Proj,
     view: &View,
     out: &mut Scene,
-    (i, c, depth_bits, k): Placed,
-    size: i32,
-    fill: Rgba,
+    (i, c, depth_bits): Placed,
+    (size, fill, top): (i32, Rgba, Fx),
 ) {
     let b = &sim.state().boids[i];
     // The velocity on screen gives both the glyph's direction and the
@@ -594,59 +736,84 @@ fn draw_glyph(
         p: glyph(c, dx, dy, size),
         color: fill,
     });
-    if view.on("velocity") {
-        // Where the boid will be in ten ticks, drawn from its glyph.
+    if view.on("velocity") && !b.vel.is_zero() {
+        // From the glyph's tip, VELOCITY pixels (of the glyph's size) at
+        // the model's top speed: readable at any zoom, and a slower boid's
+        // line is shorter (in 3-D, the speed across the screen).
         let n = out.count();
-        let vel_ticks = sim.state().dt.mul_int(10);
-        let (vx, vy) = (rv.0 * vel_ticks, rv.1 * vel_ticks);
+        let across = Vec3::new(rv.0, rv.1, Fx::ZERO).fast_length();
+        let frac = across.checked_div(top).unwrap_or(Fx::ONE);
+        let len = frac
+            .min(Fx::from_int(2))
+            .mul_int(i64::from(VELOCITY * size / 100))
+            .round_int();
+        let tip = glyph(c, dx, dy, size)[0];
         let e = [
-            super::px(c[0], vx.saturating_mul(k)),
-            super::px(c[1], vy.saturating_mul(k)),
+            tip[0] + dx.mul_int(len.into()).round_int(),
+            tip[1] + dy.mul_int(len.into()).round_int(),
         ];
-        out.line(c, e, view.lw(2, 2), color::SKY);
+        // A small head, so the line does not read as a tail.
+        out.arrow(tip, e, view.lw(2, 2), 7 * size / 100, color::SKY);
         out.credit("velocity", n);
+    }
+}
+
+/// The speed a velocity line is drawn [`VELOCITY`] pixels long at: the
+/// model's top speed (the heading model: its fastest boid's).
+fn top_speed(sim: &FlockSim) -> Fx {
+    match &sim.config().model {
+        Model::Weighted(p) => p.max_speed,
+        Model::Gems(p) => p.max_speed,
+        Model::Heading(_) => sim.speeds().iter().copied().max().unwrap_or(Fx::ONE),
     }
 }
 
 /// Every boid, `base` percent of the base glyph: far ones first in 3-D.
 fn draw_boids(sim: &FlockSim, proj: &Proj, view: &View, base: i32, out: &mut Scene) {
     let st = sim.state();
+    let top = top_speed(sim);
     let n = out.count();
     let v0 = out.drawn.get("velocity").copied().unwrap_or(0);
     if sim.config().dims == 3 {
         // Far to near, ties by id: one u64 key per boid, depth (higher
         // bits, inverted) then id (low 20 bits; at most 2²⁰ boids).
-        let mut at: Vec<(P, Fx)> = Vec::with_capacity(st.boids.len());
+        let mut at: Vec<P> = Vec::with_capacity(st.boids.len());
         let mut keys: Vec<u64> = Vec::with_capacity(st.boids.len());
         for (i, b) in st.boids.iter().enumerate() {
-            match proj.at_scaled(b.pos) {
-                Some((c, d, k)) => {
+            match proj.at(b.pos) {
+                Some((c, d)) => {
                     // 1/16 ≤ d < 2¹¹ for anything in front of the camera.
                     let depth = (d.to_bits().clamp(0, (1 << 43) - 1)) as u64;
                     keys.push((((1u64 << 43) - 1 - depth) << 20) | i as u64);
-                    at.push((c, k));
+                    at.push(c);
                 }
-                None => at.push(([0, 0], Fx::ZERO)),
+                None => at.push([0, 0]),
             }
         }
         keys.sort_unstable();
         for key in keys {
             let i = (key & 0xF_FFFF) as usize;
             let depth = ((1i64 << 43) - 1) - (key >> 20) as i64;
-            let (c, k) = at[i];
-            draw_glyph(sim, proj, view, out, (i, c, depth, k), base, color::BOID);
+            let c = at[i];
+            draw_glyph(
+                sim,
+                proj,
+                view,
+                out,
+                (i, c, depth),
+                (base, color::BOID, top),
+            );
         }
     } else {
         for (i, b) in st.boids.iter().enumerate() {
-            if let Some((c, d, k)) = proj.at_scaled(b.pos) {
+            if let Some((c, d)) = proj.at(b.pos) {
                 draw_glyph(
                     sim,
                     proj,
                     view,
                     out,
-                    (i, c, d.to_bits(), k),
-                    base,
-                    color::BOID,
+                    (i, c, d.to_bits()),
+                    (base, color::BOID, top),
                 );
             }
         }
@@ -657,7 +824,7 @@ fn draw_boids(sim: &FlockSim, proj: &Proj, view: &View, base: i32, out: &mut Sce
     *out.drawn.entry("boids").or_default() += glyphs as u32;
 }
 
-fn draw_world(sim: &FlockSim, proj: &Proj, view: &View, out: &mut Scene) {
+fn draw_world(sim: &FlockSim, proj: &Proj, (view, vp): (&View, Viewport), out: &mut Scene) {
     let cfg = sim.config();
     let (lo, hi) = world_box(sim);
     let walls = cfg.bounds == Bounds::Walls;
@@ -706,7 +873,7 @@ fn draw_world(sim: &FlockSim, proj: &Proj, view: &View, out: &mut Scene) {
             }
         }
     }
-    draw_obstacles(sim, proj, view, out);
+    draw_obstacles(sim, proj, (view, vp), out);
 }
 
 /// The neighbour search's cells: one view radius wide.
@@ -729,7 +896,7 @@ fn draw_grid(sim: &FlockSim, m: &Map2, out: &mut Scene) {
     }
 }
 
-fn draw_obstacles(sim: &FlockSim, proj: &Proj, view: &View, out: &mut Scene) {
+fn draw_obstacles(sim: &FlockSim, proj: &Proj, (view, vp): (&View, Viewport), out: &mut Scene) {
     let hl = view.highlighted("obstacle");
     let focused = view.focused("obstacle");
     for (i, o) in sim.config().obstacles.iter().enumerate() {
@@ -749,12 +916,18 @@ fn draw_obstacles(sim: &FlockSim, proj: &Proj, view: &View, out: &mut Scene) {
             r: view.px(3).max(2),
             color: color::ORANGE,
         });
-        out.text(
-            [c[0] + r + view.px(6), c[1] + view.px(5)],
-            view.font(if strong { 18 } else { 14 }),
-            color::ORANGE,
+        // Right of the ring, or left of it where the right is off screen.
+        let (name, f) = (
             view.name("obstacle", i as u32),
+            view.font(if strong { 18 } else { 14 }),
         );
+        let w = super::text::width(&name, f);
+        let x = if c[0] + r + view.px(6) + w > vp.x + vp.w {
+            c[0] - r - view.px(6) - w
+        } else {
+            c[0] + r + view.px(6)
+        };
+        out.label_in(vp, [x, c[1] + view.px(5)], f, color::ORANGE, name);
     }
 }
 
@@ -824,13 +997,18 @@ fn draw_view(sim: &FlockSim, proj: &Proj, id: u32, view: &View, label: bool, out
             out.line(c, q, view.lw(2, 2), with_alpha(color::SKY, 220));
         }
     }
+    // The label behind and to the left (not dead behind, where a
+    // follower flies).
+    let back_left = turned(dir, 3i64 << 29, d3);
     if label
         && let Some((q, _)) =
-            proj.at(b.pos - dir * (radius * Fx::from_ratio(3, 4).unwrap_or(Fx::HALF)))
+            proj.at(b.pos + back_left * (radius * Fx::from_ratio(7, 10).unwrap_or(Fx::HALF)))
     {
-        out.text(
-            [q[0] - view.px(34), q[1]],
-            view.font(15),
+        let f = view.font(15);
+        let half = super::text::width("blind zone", f) / 2;
+        out.label(
+            [q[0] - half, q[1] + i32::from(f) / 3],
+            f,
             color::TEXT,
             "blind zone",
         );
@@ -869,10 +1047,10 @@ fn draw_reasoning(
     if view.on("clamps") && !ex.clamps.is_empty() {
         let n = out.count();
         let text: Vec<String> = ex.clamps.iter().map(clamp_text).collect();
-        out.text(
-            [c[0] + view.px(16), c[1] + view.px(24)],
+        out.label(
+            [c[0] + view.px(16), c[1] + view.px(30)],
             view.font(15),
-            color::VERMILLION,
+            color::TEXT,
             format!("clamped: {}", text.join(", ")),
         );
         out.credit("clamps", n);
@@ -912,8 +1090,8 @@ fn draw_mates(
                         }
                         _ => String::new(),
                     };
-                    out.text(
-                        [q[0] + r + view.px(4), q[1] + view.px(5)],
+                    out.label(
+                        [q[0] + r + view.px(5), q[1] + view.px(5)],
                         view.font(15),
                         color::SKY,
                         format!("{}{heading}", boid_name(sim, view, m)),
@@ -930,6 +1108,12 @@ fn draw_mates(
     {
         let n = out.count();
         out.line(c, q, view.lw(3, 2), color::SELECTED);
+        out.push(Shape::Ring {
+            c: q,
+            r: view.px(17) * grow / 100,
+            width: view.lw(3, 2),
+            color: color::SELECTED,
+        });
         out.credit("nearest", n);
     }
     if view.on("wall_boids") {
@@ -1003,8 +1187,17 @@ fn draw_rules(
 ) {
     let d3 = sim.config().dims == 3;
     let long = |n: i32| view.px(n) * grow / 100;
-    let longest = ex
+    // The weighted model's rules drawn as their shares of the steering
+    // (w/Σw times the rule), so the arrows add up to the steering arrow.
+    let rules: Vec<(Rule, Steer)> = ex
         .rules
+        .iter()
+        .map(|&(r, s)| match (share(sim, r), s) {
+            (Some(w), Steer::Vector(v)) => (r, Steer::Vector(v * w)),
+            _ => (r, s),
+        })
+        .collect();
+    let longest = rules
         .iter()
         .map(|(_, s)| *s)
         .chain([ex.steering])
@@ -1059,7 +1252,7 @@ fn draw_rules(
             }
         }
     };
-    for (rule, s) in &ex.rules {
+    for (rule, s) in &rules {
         let name = rule_name(*rule);
         if view.on(name) {
             let n = out.count();
@@ -1077,6 +1270,21 @@ fn draw_rules(
         );
         out.credit("steering", n);
     }
+}
+
+/// A weighted-model rule's share of the steering, `w / Σw` (`None` for
+/// the other models).
+fn share(sim: &FlockSim, r: Rule) -> Option<Fx> {
+    let Model::Weighted(p) = &sim.config().model else {
+        return None;
+    };
+    let w = match r {
+        Rule::Separation => p.w_separation,
+        Rule::Alignment => p.w_alignment,
+        Rule::Cohesion => p.w_cohesion,
+        _ => return None,
+    };
+    w.checked_div(p.w_separation + p.w_alignment + p.w_cohesion)
 }
 
 /// The sweep of a turn: an arc from the boid's heading to its new one.
@@ -1129,9 +1337,9 @@ fn dt_text(dt: Fx) -> String {
 
 fn clamp_text(c: &Clamp) -> String {
     match c {
-        Clamp::MaxChange(v) => format!("max change (was {})", fx2(*v)),
-        Clamp::MaxSpeed(v) => format!("max speed (was {})", fx2(*v)),
-        Clamp::MinSpeed(v) => format!("min speed (was {})", fx2(*v)),
+        Clamp::MaxChange(v) => format!("max change (was {})", super::fx_near(*v)),
+        Clamp::MaxSpeed(v) => format!("max speed (was {})", super::fx_near(*v)),
+        Clamp::MinSpeed(v) => format!("min speed (was {})", super::fx_near(*v)),
         Clamp::MinDistance(n) => format!("min distance ×{n}"),
         Clamp::ListFull(n) => format!("list full ({n} seen)"),
         Clamp::CoordLimit => "coordinate limit".into(),
@@ -1171,7 +1379,7 @@ fn inspector(sim: &FlockSim, events: &[FlockEvent], ahead: bool, id: u32, view: 
     };
     let mut lines = vec![
         format!("pos {}", v3(b.pos)),
-        format!("vel {}   speed {}", v3(b.vel), fx2(b.vel.fast_length())),
+        format!("vel {} · speed {}", v3(b.vel), fx2(b.vel.fast_length())),
     ];
     match &st.model {
         ModelState::Heading { heading } => lines.push(format!(
@@ -1183,7 +1391,7 @@ fn inspector(sim: &FlockSim, events: &[FlockEvent], ahead: bool, id: u32, view: 
             // Signed degrees, −180..180, from the exact binary units.
             let deg = |x: Angle| fx2(Fx::from_bits(i64::from(x.0 as i32) * 360));
             lines.push(format!(
-                "roll {}°   pitch {}°   yaw {}°",
+                "roll {}° · pitch {}° · yaw {}°",
                 deg(a.roll),
                 deg(a.pitch),
                 deg(a.yaw)
@@ -1193,13 +1401,7 @@ fn inspector(sim: &FlockSim, events: &[FlockEvent], ahead: bool, id: u32, view: 
     }
     if let Some(ex) = explain_of(events, id) {
         if let Model::Weighted(w) = &sim.config().model {
-            lines.push(format!(
-                "a = ({}·separation + {}·alignment + {}·cohesion) / {}",
-                num(w.w_separation),
-                num(w.w_alignment),
-                num(w.w_cohesion),
-                num(w.w_separation + w.w_alignment + w.w_cohesion)
-            ));
+            lines.push(weights_line(w));
         }
         lines.push(if ahead {
             format!("the coming step (tick {} → {}):", st.tick, st.tick + 1)
@@ -1210,7 +1412,21 @@ fn inspector(sim: &FlockSim, events: &[FlockEvent], ahead: bool, id: u32, view: 
                 st.tick
             )
         });
-        reasoning_lines(ex, &|n| boid_name(sim, view, n), d3, &mut lines);
+        let shares = |r: Rule| match (&sim.config().model, r) {
+            (Model::Weighted(p), Rule::Separation | Rule::Alignment | Rule::Cohesion) => {
+                let w = [p.w_separation, p.w_alignment, p.w_cohesion];
+                let k = [Rule::Separation, Rule::Alignment, Rule::Cohesion]
+                    .iter()
+                    .position(|&x| x == r)
+                    .unwrap_or(0);
+                format!("  ×{}/{}", num(w[k]), num(w[0] + w[1] + w[2]))
+            }
+            _ => String::new(),
+        };
+        // Rules weighted 0 add nothing: left out.
+        let mut ex = ex.clone();
+        ex.rules.retain(|&(r, _)| share(sim, r) != Some(Fx::ZERO));
+        reasoning_lines(&ex, (&|n| boid_name(sim, view, n), &shares), d3, &mut lines);
     }
     Panel {
         title: boid_name(sim, view, id),
@@ -1218,10 +1434,37 @@ fn inspector(sim: &FlockSim, events: &[FlockEvent], ahead: bool, id: u32, view: 
     }
 }
 
+/// The weighted model's formula with the lesson's weights (rules weighted
+/// 0 left out).
+fn weights_line(w: &crate::sim::flock::WeightedParams) -> String {
+    let terms: Vec<String> = [
+        (w.w_separation, "separation"),
+        (w.w_alignment, "alignment"),
+        (w.w_cohesion, "cohesion"),
+    ]
+    .iter()
+    .filter(|(k, _)| *k != Fx::ZERO)
+    .map(|(k, n)| format!("{}·{n}", num(*k)))
+    .collect();
+    let sum = w.w_separation + w.w_alignment + w.w_cohesion;
+    if terms.len() == 1 {
+        let only = terms[0].split('·').nth(1).unwrap_or_default();
+        format!("steering = {only} (the other weights are 0)")
+    } else {
+        format!(
+            "weights {} : {} : {} (sum {})",
+            num(w.w_separation),
+            num(w.w_alignment),
+            num(w.w_cohesion),
+            num(sum)
+        )
+    }
+}
+
 /// What a boid saw and each rule's contribution, for the inspector.
 fn reasoning_lines(
     ex: &BoidExplain,
-    name: &dyn Fn(u32) -> String,
+    (name, share): (&dyn Fn(u32) -> String, &dyn Fn(Rule) -> String),
     d3: bool,
     lines: &mut Vec<String>,
 ) {
@@ -1237,7 +1480,12 @@ fn reasoning_lines(
         lines.push(format!("nearest: {}", name(n)));
     }
     for (r, s) in &ex.rules {
-        lines.push(format!("{}\t{}", rule_name(*r), steer_text(s, d3)));
+        lines.push(format!(
+            "{}\t{}{}",
+            rule_name(*r),
+            steer_text(s, d3),
+            share(*r)
+        ));
     }
     for f in &ex.feelers {
         lines.push(format!(
@@ -1254,7 +1502,12 @@ fn reasoning_lines(
     for c in &ex.clamps {
         lines.push(format!("clamp: {}", clamp_text(c)));
     }
-    lines.push(format!("steering\t{}", steer_text(&ex.steering, d3)));
+    let sum = if share(Rule::Separation).is_empty() {
+        ""
+    } else {
+        "  = the sum"
+    };
+    lines.push(format!("steering\t{}{sum}", steer_text(&ex.steering, d3)));
 }
 
 /// The world point under a screen pixel of a 2-D flock (where a dropped

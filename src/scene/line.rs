@@ -13,27 +13,34 @@
 //! new line.
 
 use super::{Camera, Frame, P, Panel, Rgba, Scene, Shape, View, color, with_alpha};
+use crate::num::Angle;
 use crate::sim::line::{Line, LineEvent, LineSim, Status, Step, Stepper};
 use crate::sim::{AnySim, Cell, Grid, Sim};
 
 /// Each chaser's colour, by id (cycled): its disc, plan and walked cells.
-const CHASER: [Rgba; 4] = [color::ORANGE, color::PURPLE, color::BLUE, color::VERMILLION];
+const CHASER: [Rgba; 8] = [
+    color::ORANGE,
+    color::PURPLE,
+    color::BLUE,
+    color::GREEN,
+    color::VERMILLION,
+    color::SELECTED,
+    color::SKY,
+    color::BOID,
+];
 
 /// A chaser's colour.
 pub fn chaser_color(i: usize) -> Rgba {
     CHASER[i % CHASER.len()]
 }
 
-/// The colour of the cells a chaser has walked: its colour, darker (the
-/// chaser's disc stands out on its own walk).
+/// The colour of the cells a chaser has walked: its colour, a quarter of
+/// the way to the background (the chaser's disc, outlined, stands out on
+/// its own walk; the darkest colours still show on the grid).
 pub fn walk_color(i: usize) -> Rgba {
-    let c = chaser_color(i);
-    Rgba(
-        (u16::from(c.0) * 3 / 5) as u8,
-        (u16::from(c.1) * 3 / 5) as u8,
-        (u16::from(c.2) * 3 / 5) as u8,
-        255,
-    )
+    let (c, b) = (chaser_color(i), color::BACKGROUND);
+    let mix = |x: u8, y: u8| ((u16::from(x) * 3 + u16::from(y)) / 4) as u8;
+    Rgba(mix(c.0, b.0), mix(c.1, b.1), mix(c.2, b.2), 255)
 }
 
 /// Cell size and top-left of the map in the viewport.
@@ -139,34 +146,35 @@ pub(super) fn build(sim: &LineSim, frame: &Frame, view: &View, cam: &Camera, out
     super::cell_marks(out, grid, o, cell, view);
     draw_actors(sim, g, view, out);
     panels(sim, &focus, events, view, out);
-    legend(sim, view, out);
 }
 
 /// Each chaser's colour (when there are few), the target, and the two
 /// line-of-sight colours.
-fn legend(sim: &LineSim, view: &View, out: &mut Scene) {
+pub(super) fn legend(sim: &LineSim, view: &View) -> Vec<(Rgba, String)> {
+    let mut out = Vec::new();
     let n = sim.state().chasers.len();
-    if n <= CHASER.len() {
+    if n <= 4 {
         for i in 0..n {
-            out.legend.push((
+            out.push((
                 chaser_color(i),
                 format!("{}: disc, plan, walk", view.name("chaser", i as u32)),
             ));
         }
     } else {
-        out.legend.push((
+        out.push((
             color::ORANGE,
             "chasers: disc, plan, walk, each its colour".to_owned(),
         ));
     }
-    out.legend.push((color::SKY, "target (ring)".to_owned()));
+    out.push((color::SKY, "target (ring)".to_owned()));
     if view.on("sight") || view.on("sight_back") {
-        out.legend.extend([
+        out.extend([
             (color::GREEN, "sight: clear".to_owned()),
             (color::VERMILLION, "blocked (×)".to_owned()),
             (color::SELECTED, "one direction only (frame)".to_owned()),
         ]);
     }
+    out
 }
 
 /// Where the grid is on screen.
@@ -209,11 +217,11 @@ fn draw_grid(grid: &Grid, g: Geo, out: &mut Scene) {
     }
 }
 
-/// The cells a chaser stood on, in its colour, joined in order: the
-/// first chaser's squares outermost, each later one's smaller, so cells
-/// two chasers share show both.
+/// The cells a chaser stood on, in its colour, joined in order: squares
+/// of three sizes by id (the first chaser's largest), so a cell two or
+/// three chasers share shows each.
 fn draw_walk(walk: &[Cell], i: usize, g: Geo, view: &View, out: &mut Scene) {
-    let m = g.cell / 6 + (i % 4) as i32 * g.cell / 10;
+    let m = g.cell / 8 + (i % 3) as i32 * g.cell / 12;
     for &c in walk {
         out.push(g.inset(c, m, walk_color(i)));
     }
@@ -358,12 +366,15 @@ fn draw_actors(sim: &LineSim, g: Geo, view: &View, out: &mut Scene) {
             width: view.lw(if strong { 6 } else { 4 }, 3),
             color: color::SKY,
         });
-        out.text(
-            [p[0] + g.cell / 2 + 2, p[1] - g.cell / 4],
-            label,
-            color::SKY,
-            view.name("target", i as u32),
-        );
+        // Right of the ring, or left of it in the last column.
+        let name = view.name("target", i as u32);
+        let right = t.x + 1 < sim.config().grid.width() as i32;
+        let x = if right {
+            p[0] + g.cell / 2 + 2
+        } else {
+            p[0] - g.cell / 2 - 2 - super::text::width(&name, label)
+        };
+        out.text([x, p[1] - g.cell / 4], label, color::SKY, name);
     }
     let hl_c = view.highlighted("chaser");
     let strong = |i: usize| hl_c.contains(&(i as u32)) || view.selected == Some(i as u32);
@@ -372,9 +383,24 @@ fn draw_actors(sim: &LineSim, g: Geo, view: &View, out: &mut Scene) {
     order.sort_by_key(|&i| strong(i));
     for i in order {
         let c = &st.chasers[i];
-        let p = g.center(c.pos);
         let strong = strong(i);
-        let r = (g.cell / 3).max(view.px(7));
+        // Chasers that share a cell stand in a small circle inside it,
+        // the first to the right, then counter-clockwise on screen.
+        let sharing = st.chasers.iter().filter(|o| o.pos == c.pos).count() as u64;
+        let same = st.chasers[..i].iter().filter(|o| o.pos == c.pos).count() as i32;
+        let mut p = g.center(c.pos);
+        let mut r = (g.cell / 3).max(view.px(7));
+        if sharing > 1 {
+            let turn = Angle(((same as u64) << 32).checked_div(sharing).unwrap_or(0) as u32);
+            let u = turn.unit();
+            r = (g.cell / 6).max(view.px(5));
+            // Far enough out that the discs do not overlap.
+            let off = i64::from((g.cell * 3 / 10).max(r * sharing as i32 * 2 / 5 + 1));
+            p = [
+                p[0] + u.x.mul_int(off).round_int(),
+                p[1] - u.y.mul_int(off).round_int(),
+            ];
+        }
         out.push(Shape::Disc {
             c: p,
             r: r + view.px(if strong { 5 } else { 3 }),
@@ -385,12 +411,18 @@ fn draw_actors(sim: &LineSim, g: Geo, view: &View, out: &mut Scene) {
             r,
             color: chaser_color(i),
         });
-        // Chasers that share a cell fan their names out below it.
-        let same = st.chasers[..i].iter().filter(|o| o.pos == c.pos).count() as i32;
+        // Chasers that share a cell fan their names out below it (above
+        // it on the bottom row, inside the map).
+        let mid = g.center(c.pos);
+        let bottom = c.pos.y + 1 >= sim.config().grid.height() as i32;
         out.text(
             [
-                p[0] - g.cell / 4 + same * view.px(14),
-                p[1] + g.cell / 2 + i32::from(label),
+                mid[0] - g.cell / 4 + same * view.px(14),
+                if bottom {
+                    mid[1] - g.cell / 2 - i32::from(label) / 4
+                } else {
+                    mid[1] + g.cell / 2 + i32::from(label)
+                },
             ],
             label,
             chaser_color(i),
@@ -412,8 +444,13 @@ fn status_text(s: Status, max_path: u32) -> String {
 fn panels(sim: &LineSim, focus: &[usize], events: &[LineEvent], view: &View, out: &mut Scene) {
     let cfg = sim.config();
     let st = sim.state();
+    let sight_on = view.on("sight") || view.on("sight_back");
     let mut status = Panel {
-        title: format!("line of sight · tick {}", st.tick),
+        title: if sight_on {
+            format!("chasers · tick {} · eye height {}", st.tick, cfg.eye_height)
+        } else {
+            format!("chasers · tick {}", st.tick)
+        },
         lines: Vec::new(),
     };
     for (i, (c, cc)) in st.chasers.iter().zip(&cfg.chasers).enumerate() {
@@ -431,8 +468,13 @@ fn panels(sim: &LineSim, focus: &[usize], events: &[LineEvent], view: &View, out
         } else {
             format!("{tname} does not see {name}")
         };
+        let sight = if sight_on {
+            format!("; {sees}; {back}")
+        } else {
+            String::new()
+        };
         status.lines.push(format!(
-            "{name} at {} → {tname} {}: {}; {sees}; {back}",
+            "{name} at {} → {tname} {}: {}{sight}",
             c.pos,
             st.targets[cc.target as usize],
             if c.status == Status::Arrived && c.pos != st.targets[cc.target as usize] {
@@ -458,6 +500,13 @@ fn panels(sim: &LineSim, focus: &[usize], events: &[LineEvent], view: &View, out
         }
     }
     out.panels.push(status);
+    if view.on("sight")
+        && let Some(&i) = focus.first()
+    {
+        let n = out.count();
+        out.panels.push(sight_panel(sim, i, view));
+        out.credit("sight", n);
+    }
     for &i in focus.iter().take(2) {
         let Some(plan) = shown_plan(sim, i) else {
             continue;
@@ -476,6 +525,81 @@ fn panels(sim: &LineSim, focus: &[usize], events: &[LineEvent], view: &View, out
     }
 }
 
+/// Chaser `i`'s line-of-sight test with its integers: the eye heights at
+/// both ends, the number of steps, and the first cell that blocks (or the
+/// one that comes closest to blocking), as `h·n` against
+/// `zA·n + (zB − zA)·k` — the test of [`crate::sim::line::line_of_sight`].
+fn sight_panel(sim: &LineSim, i: usize, view: &View) -> Panel {
+    let cfg = sim.config();
+    let (from, to) = ends(sim, i);
+    let (name, tname) = (
+        view.name("chaser", i as u32),
+        view.name("target", cfg.chasers[i].target),
+    );
+    let height = |c: Cell| i64::from(cfg.grid.height_at(c).unwrap_or(0));
+    let eye = i64::from(cfg.eye_height);
+    let (za, zb) = (height(from) + eye, height(to) + eye);
+    let line = Line::new(from, to);
+    let n = line.len() as i64;
+    if n == 0 {
+        return titled(
+            vec![format!("{name} stands on {tname}'s cell: it sees {tname}")],
+            &name,
+            &tname,
+        );
+    }
+    let mut lines = vec![
+        format!(
+            "eyes: {name} zA = {} + {eye} = {za}, {tname} zB = {} + {eye} = {zb}",
+            height(from),
+            height(to)
+        ),
+        format!("n = {n} steps; the cell k steps along blocks if it is a wall or"),
+        "h·n > zA·n + (zB − zA)·k".to_owned(),
+    ];
+    // The blocker, else the cell with the least room under the ray.
+    let mut closest: Option<(i64, Step, i64, i64)> = None;
+    for s in line.stepper().take_while(|s| s.cell != to) {
+        let k = s.index as i64;
+        if cfg.grid.is_wall(s.cell) {
+            lines.push(format!("k = {k}: {} is a wall → blocked", s.cell));
+            return titled(lines, &name, &tname);
+        }
+        let (lhs, rhs) = (height(s.cell) * n, za * n + (zb - za) * k);
+        if lhs > rhs {
+            lines.push(format!(
+                "k = {k}: {} h = {}: {}·{n} = {lhs} > {za}·{n} {} {}·{k} = {rhs} → blocked",
+                s.cell,
+                height(s.cell),
+                height(s.cell),
+                if zb >= za { "+" } else { "−" },
+                (zb - za).abs()
+            ));
+            return titled(lines, &name, &tname);
+        }
+        if closest.is_none_or(|c| rhs - lhs < c.0) {
+            closest = Some((rhs - lhs, s, lhs, rhs));
+        }
+    }
+    match closest {
+        Some((_, s, lhs, rhs)) => lines.push(format!(
+            "closest: k = {}: {} h = {}: {lhs} ≤ {rhs} → {name} sees {tname}",
+            s.index,
+            s.cell,
+            height(s.cell)
+        )),
+        None => lines.push(format!("no cell between: {name} sees {tname}")),
+    }
+    titled(lines, &name, &tname)
+}
+
+fn titled(lines: Vec<String>, name: &str, tname: &str) -> Panel {
+    Panel {
+        title: format!("sight · {name} → {tname}"),
+        lines,
+    }
+}
+
 /// Bresenham's rule for a plan, with its numbers filled in, and the
 /// coming step's decision.
 fn formula(plan: &Stepper, name: &str, view: &View) -> Panel {
@@ -488,26 +612,39 @@ fn formula(plan: &Stepper, name: &str, view: &View) -> Panel {
     let mark = |on: bool| if on { "▶ " } else { "" };
     let mut lines = vec![
         format!(
-            "line {} → {}: dx = {}, dy = {}, sx = {:+}, sy = {:+}, {}-major",
+            "line {} → {}, {}-major",
             line.from,
             line.to,
-            line.dx,
-            line.dy,
-            line.sx,
-            line.sy,
             if line.x_major() { "x" } else { "y" }
+        ),
+        format!(
+            "dx = {}, dy = {}, sx = {:+}, sy = {:+}",
+            line.dx, line.dy, line.sx, line.sy,
         ),
         format!(
             "{}start: f = 2·{mn} − {mj} = 2·{minor} − {major} = {}",
             mark(view.highlight.iter().any(|h| h == "error_term")),
             line.f0()
         ),
-        format!("f < 0: major step only; f += 2·{mn} = {}", 2 * minor),
+        format!("f < 0: major axis only; f += 2·{mn} = {}", 2 * minor),
         format!(
-            "f ≥ 0: major and minor step; f += 2·{mn} − 2·{mj} = {}",
+            "f ≥ 0: both axes; f += 2·{mn} − 2·{mj} = {}",
             2 * minor - 2 * major
         ),
+        format!("i.e. f = 2·{mn}·(i+1) − {mj}·(2j+1)"),
     ];
+    if plan.peek().is_some() {
+        let (i, j) = (plan.done() as i64, plan.minor_done() as i64);
+        lines.push(format!(
+            "{} {}-steps (i), {j} {}-steps (j): 2·{minor}·{} − {major}·{} = {}",
+            i,
+            &mj[1..],
+            &mn[1..],
+            i + 1,
+            2 * j + 1,
+            2 * minor * (i + 1) - major * (2 * j + 1)
+        ));
+    }
     match plan.peek() {
         Some(next) => lines.push(format!(
             "{}next (step {}): f = {} {} → {}, then f = {}",
@@ -534,7 +671,7 @@ fn formula(plan: &Stepper, name: &str, view: &View) -> Panel {
 fn error_table(plan: &Stepper, name: &str, view: &View) -> Panel {
     let steps = walked(plan.line(), plan.done());
     let mut lines = vec!["step\tf before\tdecision\tcell\tf after".to_owned()];
-    let skip = steps.len().saturating_sub(12);
+    let skip = steps.len().saturating_sub(14);
     if skip > 0 {
         lines.push(format!(
             "… {skip} earlier step{}",

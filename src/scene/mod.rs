@@ -81,6 +81,9 @@ pub mod color {
     pub const WALL: Rgba = Rgba(8, 8, 10, 255);
 }
 
+/// The backing box of a label drawn over the scene.
+const LABEL_BACK: Rgba = Rgba(24, 26, 32, 210);
+
 /// A point in whole screen pixels (x right, y down).
 pub type P = [i32; 2];
 
@@ -469,7 +472,19 @@ pub fn build(frame: &Frame, view: &View, cam: &Camera) -> Scene {
         AnySim::Path(s) => path::build(s, frame, view, cam, &mut out),
         AnySim::Line(s) => line::build(s, frame, view, cam, &mut out),
     }
+    out.legend = legend(frame.sim, view);
     out
+}
+
+/// What each colour of a scene means, for the strip under it: a function
+/// of the sim and the view alone, so the window can make room for it
+/// before the scene is built.
+pub fn legend(sim: &AnySim, view: &View) -> Vec<(Rgba, String)> {
+    match sim {
+        AnySim::Flock(s) => flock::legend(s, view),
+        AnySim::Path(_) => path::legend(view),
+        AnySim::Line(s) => line::legend(s, view),
+    }
 }
 
 impl Scene {
@@ -501,6 +516,31 @@ impl Scene {
             text: text.into(),
             fit: 0,
         });
+    }
+
+    /// A label on a dark backing box (so it reads over rings, arrows and
+    /// cells), measured with the font the window draws with; `at` is the
+    /// left end of its baseline, as for [`Shape::Text`].
+    fn label(&mut self, at: P, size: u16, color: Rgba, text: impl Into<String>) {
+        let text = text.into();
+        let s = i32::from(size);
+        let pad = (s / 5).max(2);
+        self.push(Shape::Rect {
+            at: [at[0] - pad, at[1] - s * 9 / 10 - pad / 2],
+            size: [text::width(&text, size) + 2 * pad, s * 12 / 10 + pad],
+            color: LABEL_BACK,
+        });
+        self.text(at, size, color, text);
+    }
+
+    /// A [`Scene::label`] moved, if it must, to lie inside `vp`.
+    fn label_in(&mut self, vp: Viewport, at: P, size: u16, color: Rgba, text: impl Into<String>) {
+        let text = text.into();
+        let (s, w) = (i32::from(size), text::width(&text, size));
+        let pad = (s / 5).max(2) + 2;
+        let x = at[0].min(vp.x + vp.w - w - pad).max(vp.x + pad);
+        let y = at[1].min(vp.y + vp.h - s / 4 - pad).max(vp.y + s + pad);
+        self.label([x, y], size, color, text);
     }
 
     /// A label cut to `fit` pixels (see [`Shape::Text`]).
@@ -679,6 +719,42 @@ pub fn fx2(v: Fx) -> String {
     let hundredths = (bits.abs() * 100 + (1 << 31)) >> 32;
     let sign = if bits < 0 && hundredths != 0 { "-" } else { "" };
     format!("{sign}{}.{:02}", hundredths / 100, hundredths % 100)
+}
+
+/// A number with `places` decimals (at most 9), rounded half away from
+/// zero.
+pub fn fx_places(v: Fx, places: u32) -> String {
+    let places = places.min(9);
+    let unit = 10i128.pow(places);
+    let bits = i128::from(v.to_bits());
+    let scaled = (bits.abs() * unit + (1 << 31)) >> 32;
+    let sign = if bits < 0 && scaled != 0 { "-" } else { "" };
+    if places == 0 {
+        return format!("{sign}{scaled}");
+    }
+    let (int, frac) = (scaled / unit, scaled % unit);
+    format!("{sign}{int}.{frac:0w$}", w = places as usize)
+}
+
+/// A number with two decimals, or with as many (up to six) as it takes
+/// not to look like a limit it is not at: 1.9999 is not shown as 2.00,
+/// and what six decimals cannot tell is "just under 2" or "just over 2".
+pub fn fx_near(v: Fx) -> String {
+    if v.to_bits() & 0xFFFF_FFFF == 0 {
+        return fx2(v);
+    }
+    for places in [2, 4, 6] {
+        let s = fx_places(v, places);
+        if !s.ends_with(&"0".repeat(places as usize)) {
+            return s;
+        }
+    }
+    let whole = fx_places(v, 0);
+    if v < Fx::from_int(v.round_int()) {
+        format!("just under {whole}")
+    } else {
+        format!("just over {whole}")
+    }
 }
 
 /// A number with 16 fractional bits (A*'s `f` and `h`) with one decimal,

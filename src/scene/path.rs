@@ -4,12 +4,16 @@
 //! squares; g/h/f per cell, parent arrows, the current cell, the path; the
 //! open list in priority order and the hovered cell's move costs as panels.
 
-use super::{Camera, Frame, P, Panel, Scene, Shape, View, Viewport, color, f16_text};
-use crate::sim::path::{Blocked, CLOSED, NO_PARENT, PathEvent, PathSim, SearchState, Status};
+use super::{Camera, Frame, P, Panel, Rgba, Scene, Shape, View, Viewport, color, f16_text};
+use crate::sim::path::{
+    Blocked, CLOSED, NO_PARENT, PathEvent, PathSim, SearchState, Status, TieBreak,
+};
 use crate::sim::{AnySim, Cell, Grid, Sim};
 
 /// Height of a tile's title line, in pixels at scale 100.
 const TITLE: i32 = 52;
+/// Height of the "h may overestimate" line, at scale 100.
+const WARN_LINE: i32 = 22;
 /// Neighbour offsets in the sim's order (a link is the direction to the parent).
 const DIRS: [(i32, i32); 4] = [(-1, 0), (0, -1), (1, 0), (0, 1)];
 
@@ -50,9 +54,12 @@ fn layout(grid: &Grid, tile: Viewport, cam: &Camera, title: i32) -> (i32, P) {
     )
 }
 
-/// The title line's height for a camera.
-fn title_h(cam: &Camera) -> i32 {
-    TITLE * i32::from(cam.scale) / 100
+/// The title lines' height for a camera: the label and the status, and a
+/// third line in every tile when some search's heuristic may
+/// overestimate (so the maps stay level with each other).
+fn title_h(cfg: &crate::sim::path::PathConfig, cam: &Camera) -> i32 {
+    let warn = cfg.searches.iter().any(|s| !s.heuristic.is_admissible());
+    (TITLE + if warn { WARN_LINE } else { 0 }) * i32::from(cam.scale) / 100
 }
 
 /// The search and cell under a screen point.
@@ -63,9 +70,10 @@ pub fn tile_cell_at(sim: &AnySim, cam: &Camera, at: P) -> Option<(usize, Cell)> 
         .into_iter()
         .enumerate()
     {
-        let (cell, o) = layout(grid, t, cam, title_h(cam));
+        let title = title_h(s.config(), cam);
+        let (cell, o) = layout(grid, t, cam, title);
         let (dx, dy) = (at[0] - o[0], at[1] - o[1]);
-        if dx >= 0 && dy >= 0 && at[1] >= t.y + title_h(cam) {
+        if dx >= 0 && dy >= 0 && at[1] >= t.y + title {
             let c = Cell::new(dx / cell, dy / cell);
             if grid.contains(c) {
                 return Some((i, c));
@@ -86,12 +94,20 @@ pub(super) fn build(sim: &PathSim, frame: &Frame, view: &View, cam: &Camera, out
         draw_tile(sim, si, *tile, si == focused, view, cam, out);
     }
     panels(sim, frame, focused, view, out);
-    out.legend.extend([
-        (color::ORANGE, "open (ring)".to_owned()),
-        (color::BLUE, "closed (square)".to_owned()),
-        (color::GREEN, "path".to_owned()),
-        (color::VERMILLION, "cliff (no move across)".to_owned()),
-    ]);
+}
+
+/// What the colours drawn mean (the overlays that are on).
+pub(super) fn legend(view: &View) -> Vec<(Rgba, String)> {
+    [
+        ("open", color::ORANGE, "open (ring)"),
+        ("closed", color::BLUE, "closed (square)"),
+        ("path", color::GREEN, "path"),
+        ("cliffs", color::VERMILLION, "cliff (no move across)"),
+    ]
+    .into_iter()
+    .filter(|(o, ..)| view.on(o))
+    .map(|(_, c, n)| (c, n.to_owned()))
+    .collect()
 }
 
 /// The search whose open list and costs the panels show: the beat's
@@ -116,7 +132,7 @@ fn draw_tile(
     let cfg = sim.config();
     let grid = &cfg.grid;
     let (s, sc) = (&sim.state().searches[si], &cfg.searches[si]);
-    let title = title_h(cam);
+    let title = title_h(cfg, cam);
     let (cell, o) = layout(grid, tile, cam, title);
     let status = match s.status {
         Status::Searching => "searching".to_owned(),
@@ -148,16 +164,21 @@ fn draw_tile(
         ],
         f2,
         color::TEXT,
-        format!(
-            "{status}{expansions}{}",
-            if sc.heuristic.is_admissible() {
-                ""
-            } else {
-                " · h may overestimate"
-            }
-        ),
+        format!("{status}{expansions}"),
         fit,
     );
+    if !sc.heuristic.is_admissible() {
+        out.text_fit(
+            [
+                tile.x + view.px(8),
+                tile.y + i32::from(f1) + 2 * i32::from(f2) + view.px(14),
+            ],
+            f2,
+            color::ORANGE,
+            "h may overestimate",
+            fit,
+        );
+    }
     if view.on("expansions") {
         out.credit("expansions", n);
     }
@@ -237,29 +258,42 @@ fn draw_cliffs(
 /// the cells' bottom-right corners, where no number is written.
 fn draw_ends(start: Cell, goal: Cell, o: P, cell: i32, view: &View, out: &mut Scene) {
     let w = view.lw(4, 3);
-    let f = view.font(20).min((cell * 2 / 3).max(12) as u16);
-    let letter = |out: &mut Scene, c: Cell, col, s: &str| {
-        let at = [o[0] + c.x * cell, o[1] + c.y * cell];
-        out.text(
-            [
-                at[0] + cell - i32::from(f) * 3 / 4 - w as i32,
-                at[1] + cell - w as i32 - 2,
-            ],
-            f,
-            col,
-            s,
-        );
+    // Never smaller than 20 px across, on maps of tiny cells too.
+    let size = cell.max(view.px(20));
+    let small = cell < view.px(24);
+    let f = if small {
+        view.font(16)
+    } else {
+        view.font(20).min((cell * 2 / 3).max(12) as u16)
     };
+    let letter = |out: &mut Scene, c: Cell, col, s: &str| {
+        let m = center(o, cell, c);
+        if small {
+            // Beside the marker, on a backing box: the cell is too small.
+            out.label([m[0] - size / 2 - i32::from(f), m[1] - size / 2], f, col, s);
+        } else {
+            out.text(
+                [
+                    m[0] + cell / 2 - i32::from(f) * 3 / 4 - w as i32,
+                    m[1] + cell / 2 - w as i32 - 2,
+                ],
+                f,
+                col,
+                s,
+            );
+        }
+    };
+    let m = center(o, cell, start);
     out.push(Shape::Frame {
-        at: [o[0] + start.x * cell, o[1] + start.y * cell],
-        size: [cell, cell],
+        at: [m[0] - size / 2, m[1] - size / 2],
+        size: [size, size],
         width: w,
         color: color::GREEN,
     });
     letter(out, start, color::GREEN, "S");
     out.push(Shape::Ring {
         c: center(o, cell, goal),
-        r: (cell / 2).max(view.px(6)),
+        r: size / 2,
         width: w,
         color: color::PURPLE,
     });
@@ -293,13 +327,13 @@ fn panels(sim: &PathSim, frame: &Frame, focused: usize, view: &View, out: &mut S
         out.panels.push(open_list(sim, focused));
         out.credit("open_list", n);
     }
-    if view.on("costs") {
-        // The hovered cell, else the beat's cell, else the start; for
-        // every search when they are two (their rules are what differs).
-        let at = view
+    // The move costs from the hovered cell, else the beat's cell; for
+    // every search when they are two (their rules are what differs).
+    if view.on("costs")
+        && let Some(at) = view
             .hover
             .or_else(|| view.highlighted_cells().first().copied())
-            .unwrap_or(cfg.start);
+    {
         let n = out.count();
         let shown: Vec<&crate::sim::path::SearchConfig> = if cfg.searches.len() <= 2 {
             cfg.searches.iter().collect()
@@ -343,11 +377,23 @@ fn open_list(sim: &PathSim, i: usize) -> Panel {
             sc.label,
             open.len()
         ),
-        lines: vec!["#\tcell\tf = g + h\ttie".to_owned()],
+        lines: vec![format!(
+            "#\tcell\tf = g + h\tequal f: {}",
+            match sc.tie_break {
+                TieBreak::Fifo => "first pushed first",
+                TieBreak::Lifo => "last pushed first",
+                TieBreak::LargerG => "larger g first",
+                TieBreak::SmallerH => "smaller h first",
+            }
+        )],
     };
     for (k, e) in open.iter().take(12).enumerate() {
         let h16 = e.f16() - (e.g << 16);
-        let tie = (e.key >> 32) as u32;
+        let tie = match sc.tie_break {
+            TieBreak::Fifo | TieBreak::Lifo => format!("pushed #{}", e.seq()),
+            TieBreak::LargerG => format!("g {}, pushed #{}", e.g, e.seq()),
+            TieBreak::SmallerH => format!("h {}, pushed #{}", f16_text(h16), e.seq()),
+        };
         let same_f = open.get(k + 1).is_some_and(|n| n.f16() == e.f16())
             || (k > 0 && open[k - 1].f16() == e.f16());
         p.lines.push(format!(
@@ -358,11 +404,7 @@ fn open_list(sim: &PathSim, i: usize) -> Panel {
             f16_text(e.f16()),
             e.g,
             f16_text(h16),
-            if same_f {
-                format!("key {tie}, seq {}", e.seq())
-            } else {
-                String::new()
-            }
+            if same_f { tie } else { String::new() }
         ));
     }
     if open.len() > 12 {
@@ -502,8 +544,10 @@ fn cell_numbers(out: &mut Scene, view: &View, (at, cell, nf): (P, i32, u16), g: 
     }
 }
 
-/// Each step of a path that costs more than 1, written on the cell it
-/// enters (a climb's price is what the uphill weight changes).
+/// Each step of a path that costs more than a level move, its extra cost
+/// (`+N`) on a label where the path crosses from one cell to the next —
+/// between the cells' height numbers, not over them (a climb's price is
+/// what the uphill weight changes).
 fn step_costs(
     path: &[Cell],
     sc: &crate::sim::path::SearchConfig,
@@ -524,17 +568,17 @@ fn step_costs(
         if let Ok(c) = sc.rule.cost(ha, hb)
             && c > 1
         {
-            let at = [o[0] + pair[1].x * cell, o[1] + pair[1].y * cell];
-            out.push(Shape::Rect {
-                at,
-                size: [cell, i32::from(f) + 4],
-                color: color::PANEL,
-            });
-            out.text(
-                [at[0] + 2, at[1] + i32::from(f)],
+            let (a, b) = (center(o, cell, pair[0]), center(o, cell, pair[1]));
+            let text = format!("+{}", c - 1);
+            let w = super::text::width(&text, f);
+            out.label(
+                [
+                    (a[0] + b[0]) / 2 - w / 2,
+                    (a[1] + b[1]) / 2 + i32::from(f) / 3,
+                ],
                 f,
                 color::SELECTED,
-                c.to_string(),
+                text,
             );
         }
     }

@@ -1,1 +1,58 @@
+use super::*;
 
+#[test]
+fn places_round_half_away_from_zero() {
+    let v = Fx::from_ratio(5, 8).unwrap();
+    assert_eq!(fx_places(v, 2), "0.63");
+    assert_eq!(fx_places(-v, 2), "-0.63");
+    assert_eq!(fx_places(v, 0), "1");
+    assert_eq!(fx_places(Fx::from_int(3), 3), "3.000");
+}
+
+#[test]
+fn near_numbers_keep_the_decimals_that_matter() {
+    // 1.9999 is below a limit of 2: two decimals would hide it.
+    let v = Fx::from_ratio(19_999, 10_000).unwrap();
+    assert_eq!(fx2(v), "2.00");
+    assert_eq!(fx_near(v), "1.9999");
+    assert_eq!(fx_near(Fx::from_int(2)), "2.00");
+    assert_eq!(fx_near(Fx::from_ratio(5, 2).unwrap()), "2.50");
+    let hair = Fx::from_bits(1);
+    assert_eq!(fx_near(Fx::from_int(2) - hair), "just under 2");
+    assert_eq!(fx_near(Fx::from_int(2) + hair), "just over 2");
+}
+
+#[test]
+fn labels_have_a_backing_box_as_wide_as_their_text() {
+    let mut s = Scene::default();
+    s.label([100, 50], 20, color::TEXT, "boid 0");
+    let [Shape::Rect { at, size, .. }, Shape::Text { at: t, .. }] = &s.shapes[..] else {
+        panic!("a box then the text: {:?}", s.shapes);
+    };
+    assert_eq!(*t, [100, 50]);
+    assert!(at[0] < 100 && at[1] < 50 - 14 && at[1] + size[1] > 50);
+    assert!(size[0] >= text::width("boid 0", 20));
+}
+
+#[test]
+fn labels_in_a_viewport_stay_inside_it() {
+    let vp = Viewport {
+        x: 10,
+        y: 20,
+        w: 300,
+        h: 200,
+    };
+    let mut s = Scene::default();
+    s.label_in(vp, [290, 5], 20, color::TEXT, "a long name here");
+    let Shape::Rect { at, size, .. } = s.shapes[0] else {
+        panic!("a box first");
+    };
+    assert!(
+        at[0] >= vp.x && at[0] + size[0] <= vp.x + vp.w,
+        "{at:?} {size:?}"
+    );
+    assert!(
+        at[1] >= vp.y && at[1] + size[1] <= vp.y + vp.h,
+        "{at:?} {size:?}"
+    );
+}

@@ -260,6 +260,7 @@ impl Player {
             ease: None,
         };
         p.beat = p.timeline.beat();
+        p.turn_camera();
         p.traced = p.watch();
         if !p.traced.is_empty() {
             // The session explained its first tick for no boid in
@@ -399,16 +400,7 @@ impl Player {
             self.toggled.clear();
             self.page = 0;
             self.side_scroll = 0;
-            // A beat may turn the 3-D camera; the teacher orbits on from there.
-            if let Some(b) = self.beat() {
-                let (yaw, pitch) = (b.yaw, b.pitch);
-                if let Some(y) = yaw {
-                    self.yaw = Angle::from_degrees_int(i64::from(y));
-                }
-                if let Some(p) = pitch {
-                    self.pitch = Angle::from_degrees_int(i64::from(p));
-                }
-            }
+            self.turn_camera();
             if self.target_pose() != from {
                 self.ease = Some((from, EASE_US));
             }
@@ -430,6 +422,20 @@ impl Player {
             self.retrace()?;
         }
         self.refresh_history()
+    }
+
+    /// Turns the 3-D camera as the beat shown asks (the first beat too);
+    /// the teacher orbits on from there.
+    fn turn_camera(&mut self) {
+        if let Some(b) = self.beat() {
+            let (yaw, pitch) = (b.yaw, b.pitch);
+            if let Some(y) = yaw {
+                self.yaw = Angle::from_degrees_int(i64::from(y));
+            }
+            if let Some(p) = pitch {
+                self.pitch = Angle::from_degrees_int(i64::from(p));
+            }
+        }
     }
 
     /// Lets real time pass for the camera's easing.
@@ -462,6 +468,11 @@ impl Player {
         self.session.seek(t, &watch)?;
         self.traced = watch;
         Ok(())
+    }
+
+    /// The legend of the scene [`Player::scene`] would build.
+    pub fn legend(&self, scale: u16) -> Vec<(scene::Rgba, String)> {
+        scene::legend(self.session.sim(), &self.view(scale))
     }
 
     /// A scene of the current tick, at a scale in percent.
@@ -1063,8 +1074,10 @@ impl App {
             .take(per_page)
             .collect();
         let shown = if pages > 1 { max } else { lines.len() };
+        let layout = Layout::of(w, h, self.text_scale, shown as i32);
+        let rows = layout.legend_lines(&p.legend(layout.scale)).len() as i32;
         Framed {
-            layout: Layout::of(w, h, self.text_scale, shown as i32),
+            layout: layout.with_legend_rows(rows),
             lines,
             pages,
         }

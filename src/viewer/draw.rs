@@ -15,7 +15,7 @@ use super::app::{
     App, Framed, Layout, OVERLAY_KEYS, PickerRow, Player, Prompt, Style, literal, overlays_of,
     unliteral, wrap_rich,
 };
-use crate::scene::{Rgba, Scene, Shape, Viewport, color, with_alpha};
+use crate::scene::{Rgba, Scene, Shape, Viewport, color};
 use crate::sim::AnySim;
 use macroquad::prelude::*;
 
@@ -334,38 +334,14 @@ fn side_rows(scene: &Scene) -> Vec<Row> {
 /// not fit go on lines above it, over the bottom of the scene.
 fn draw_legend(scene: &Scene, l: &Layout) {
     let size = l.font(super::layout::LEGEND_PX);
-    let (sq, gap) = (i32::from(size) * 7 / 10, l.px(22));
-    let (left, right) = (l.legend.x + l.px(12), l.legend.x + l.legend.w - l.px(8));
-    // Lay the entries out in lines, the last line in the strip.
-    let mut lines: Vec<Vec<(Rgba, &str, i32)>> = vec![Vec::new()];
-    let mut x = left;
-    for (col, name) in &scene.legend {
-        let w = sq * 2 + measure(name, size);
-        if x + w > right && x > left {
-            lines.push(Vec::new());
-            x = left;
+    let sq = i32::from(size) * 7 / 10;
+    // The strip has a row for each line (the window made room for them).
+    let lh = l.legend.h / l.legend_rows.max(1);
+    for (k, line) in l.legend_lines(&scene.legend).iter().enumerate() {
+        if k as i32 >= l.legend_rows {
+            break;
         }
-        lines
-            .last_mut()
-            .unwrap_or(&mut Vec::new())
-            .push((*col, name, x));
-        x += w + gap;
-    }
-    let lh = l.legend.h;
-    let extra = lines.len() as i32 - 1;
-    if extra > 0 {
-        rect(
-            Viewport {
-                x: l.legend.x,
-                y: l.legend.y - extra * lh,
-                w: l.legend.w,
-                h: extra * lh,
-            },
-            with_alpha(color::BACKGROUND, 230),
-        );
-    }
-    for (k, line) in lines.iter().enumerate() {
-        let y = l.legend.y - (extra - k as i32) * lh + lh / 2 + i32::from(size) * 35 / 100;
+        let y = l.legend.y + k as i32 * lh + lh / 2 + i32::from(size) * 35 / 100;
         for (col, name, x) in line {
             let square = Viewport {
                 x: *x,

@@ -7,7 +7,7 @@
 //! window and the tests compute the same layout.
 #![deny(clippy::float_arithmetic)]
 
-use crate::scene::Viewport;
+use crate::scene::{Rgba, Viewport};
 
 /// Where the window's parts go, in pixels, for a window of `w`×`h`: every
 /// size comes from the window's size and the presenter scale (see
@@ -22,6 +22,8 @@ pub struct Layout {
     pub side: Viewport,
     /// The strip under the scene for its legend (what each colour means).
     pub legend: Viewport,
+    /// The legend strip's rows (see [`Layout::with_legend_rows`]).
+    pub legend_rows: i32,
     /// The narration box.
     pub narration: Viewport,
     /// The scrub bar with its beat tabs.
@@ -63,6 +65,47 @@ impl Layout {
         Layout::px_at(self.scale, n)
     }
 
+    /// This layout with room for a legend of `rows` rows: the strip grows
+    /// upwards and the scene gives up the room (never more than a third
+    /// of it; a longer legend is cut).
+    pub fn with_legend_rows(mut self, rows: i32) -> Layout {
+        let row = (self.legend.h / self.legend_rows.max(1)).max(1);
+        let most = 1 + (self.scene.h + (self.legend_rows - 1) * row) / 3 / row;
+        let rows = rows.clamp(1, most.max(1));
+        let extra = (rows - self.legend_rows) * row;
+        self.scene.h -= extra;
+        self.legend.y -= extra;
+        self.legend.h += extra;
+        self.legend_rows = rows;
+        self
+    }
+
+    /// A legend's entries in rows that fit the strip's width: the colour,
+    /// the name and the left edge of each (text measured with the font
+    /// the window draws with).
+    pub fn legend_lines<'a>(&self, legend: &'a [(Rgba, String)]) -> Vec<Vec<(Rgba, &'a str, i32)>> {
+        let size = self.font(LEGEND_PX);
+        let (sq, gap) = (i32::from(size) * 7 / 10, self.px(22));
+        let (left, right) = (
+            self.legend.x + self.px(12),
+            self.legend.x + self.legend.w - self.px(8),
+        );
+        let mut lines: Vec<Vec<(Rgba, &str, i32)>> = vec![Vec::new()];
+        let mut x = left;
+        for (col, name) in legend {
+            let w = sq * 2 + crate::scene::text::width(name, size);
+            if x + w > right && x > left {
+                lines.push(Vec::new());
+                x = left;
+            }
+            if let Some(line) = lines.last_mut() {
+                line.push((*col, name, x));
+            }
+            x += w + gap;
+        }
+        lines
+    }
+
     /// The narration's line height.
     pub fn narration_line(&self) -> i32 {
         i32::from(self.font(NARRATION_PX)) * 135 / 100
@@ -95,6 +138,7 @@ impl Layout {
             scene: zero,
             side: zero,
             legend: zero,
+            legend_rows: 1,
             narration: zero,
             scrub: zero,
             scale,
@@ -506,6 +550,46 @@ mod tests {
             Layout::of(1024, 600, 100, 3).font(10) >= 12,
             "nothing under 12 px"
         );
+    }
+
+    #[test]
+    fn a_long_legend_takes_room_from_the_scene_not_from_its_picture() {
+        let l = Layout::of(1024, 600, 150, 3);
+        let legend: Vec<(Rgba, String)> = (0..12)
+            .map(|i| {
+                (
+                    Rgba(i, 0, 0, 255),
+                    format!("entry number {i} of the legend"),
+                )
+            })
+            .collect();
+        let rows = l.legend_lines(&legend);
+        assert!(rows.len() > 2, "{} rows", rows.len());
+        let m = l.with_legend_rows(rows.len() as i32);
+        // The strip grew upwards by whole rows; the scene ends where it
+        // starts; nothing else moved.
+        assert_eq!(m.scene.y + m.scene.h, m.legend.y);
+        assert_eq!(m.legend.y + m.legend.h, l.legend.y + l.legend.h);
+        assert_eq!(m.legend.h % l.legend.h, 0);
+        assert_eq!(
+            (m.side, m.narration, m.scrub),
+            (l.side, l.narration, l.scrub)
+        );
+        // Never more than a third of the scene's part.
+        assert!(m.scene.h * 3 >= (l.scene.h + l.legend.h) * 2 - l.legend.h * 3);
+        assert!(m.legend_rows <= rows.len() as i32);
+        // Every entry lies inside the strip's width.
+        for line in &rows {
+            for (_, name, x) in line {
+                let w = crate::scene::text::width(name, l.font(LEGEND_PX));
+                assert!(
+                    *x >= l.legend.x && x + w <= l.legend.x + l.legend.w,
+                    "{name}"
+                );
+            }
+        }
+        // One row asks for nothing.
+        assert_eq!(l.with_legend_rows(1), l);
     }
 
     #[test]

@@ -34,7 +34,7 @@ pub trait ReadSeek: Read + Seek {}
 impl<T: Read + Seek> ReadSeek for T {}
 
 /// How many earlier positions the `trails` overlay shows.
-pub const TRAIL: usize = 24;
+pub const TRAIL: usize = 120;
 
 /// How many ticks back the line sims' walks reach.
 pub const WALK_TICKS: u64 = 4096;
