@@ -306,9 +306,10 @@ fn line_the_walked_cells_are_drawn() {
     }
     let from = scene::line_cell_center(p.session.sim(), &cam, plan.line().from).unwrap();
     let q = [from[0] - size / 4, from[1] + size / 6];
-    // The walk starts where the chaser stood at tick 0: that cell is
-    // filled too; the cell past the last one walked is not.
-    assert_eq!(png.at(q), rgb(scene::walk_color(0)), "the start {from:?}");
+    // The walk starts where the chaser stood at tick 0, which is not a
+    // cell of the line: framed, not filled; the cell past the last one
+    // walked is not filled either.
+    assert_ne!(png.at(q), rgb(scene::walk_color(0)), "the start {from:?}");
     let next = plan.peek().unwrap().cell;
     let n = scene::line_cell_center(p.session.sim(), &cam, next).unwrap();
     let q = [n[0] - size / 4, n[1] + size / 6];

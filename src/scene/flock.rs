@@ -409,6 +409,7 @@ pub(super) fn build(sim: &FlockSim, frame: &Frame, view: &View, cam: &Camera, ou
     // The focused boids' reasoning, then the boids themselves on top.
     let focus = focus(sim, view);
     let n = st.boids.len() as u32;
+    let mut taken = Vec::new();
     for id in view.highlighted("boid") {
         if id < n
             && !focus.contains(&id)
@@ -422,13 +423,23 @@ pub(super) fn build(sim: &FlockSim, frame: &Frame, view: &View, cam: &Camera, ou
                 width: view.lw(3, 2),
                 color: color::SELECTED,
             });
-            out.label_in(
+            // With its heading in the heading model (what the narration
+            // compares).
+            let heading = match &st.model {
+                ModelState::Heading { heading } => {
+                    format!(", heading {}°", fx2(heading[id as usize].to_degrees()))
+                }
+                _ => String::new(),
+            };
+            let text = format!("{}{heading}", boid_name(sim, view, id));
+            let f = view.font(17);
+            let at = super::inside(
                 cam.viewport,
                 [c[0] + r + view.px(6), c[1] + view.px(6)],
-                view.font(17),
-                color::SELECTED,
-                boid_name(sim, view, id),
+                f,
+                &text,
             );
+            out.label_clear(at, f, color::SELECTED, text, &mut taken);
         }
     }
     for (k, &id) in focus.iter().enumerate() {
@@ -461,7 +472,7 @@ pub(super) fn build(sim: &FlockSim, frame: &Frame, view: &View, cam: &Camera, ou
             // The name goes where no arrow of the boid points.
             let name = boid_name(sim, view, id);
             let f = view.font(17);
-            let dirs = arrow_dirs(sim, &proj, explain_of(events, id), id);
+            let dirs = arrow_dirs(sim, &proj, (explain_of(events, id), id), view.px(110));
             let (w, h) = (super::text::width(&name, f), i32::from(f));
             let mid = label_spot(c, &dirs, (w, h), view.px(34) * grow.min(125) / 100);
             out.label_in(
@@ -477,6 +488,13 @@ pub(super) fn build(sim: &FlockSim, frame: &Frame, view: &View, cam: &Camera, ou
         let n = out.count();
         draw_trails(sim, &proj, frame.trail, (view, true), out);
         out.credit("trails", n);
+    }
+    if view.on("wall_boids") {
+        for &id in &focus {
+            if let Some(ex) = explain_of(events, id) {
+                draw_wall_squares(&proj, ex, view, out);
+            }
+        }
     }
     panels(sim, events, frame.ahead, &focus, view, out);
 }
@@ -496,14 +514,14 @@ fn panels(
         title: format!("flock · {} model · {}-D", cfg.model.name(), cfg.dims),
         lines: vec![
             format!(
-                "boids: {} · edges: {}",
+                "{} boids · edges: {} · sees within {}",
                 st.boids.len(),
-                bounds_name(cfg.bounds)
+                bounds_name(cfg.bounds),
+                num(cfg.model.radius())
             ),
-            format!("sees within {}", num(cfg.model.radius())),
             match cfg.update {
-                Update::DoubleBuffered => "update: double-buffered (all read the last tick)".into(),
-                Update::InPlace => "update: in place (in id order, reading the new)".into(),
+                Update::DoubleBuffered => "update: double-buffered".into(),
+                Update::InPlace => "update: in place, in id order".into(),
             },
         ],
     };
@@ -521,8 +539,11 @@ fn panels(
             cfg.dt_jitter.mul_int(100).round_int(),
             cfg.frame_seed
         ));
-        p.lines
-            .push(format!("this tick's dt: {}", super::fx_places(st.dt, 4)));
+        p.lines.push(if st.tick == 0 {
+            "this tick's dt: none yet (no step taken)".to_owned()
+        } else {
+            format!("this tick's dt: {}", super::fx_places(st.dt, 4))
+        });
     }
     if focus.is_empty() {
         p.lines.push("click a boid to inspect it".into());
@@ -537,6 +558,9 @@ fn panels(
 /// (none without one).
 pub(super) fn legend(sim: &FlockSim, view: &View) -> Vec<(Rgba, String)> {
     let mut out = Vec::new();
+    if view.on("velocity") {
+        out.push((color::SKY, "velocity (from the tip)".to_owned()));
+    }
     if focus(sim, view).is_empty() {
         return out;
     }
@@ -554,6 +578,11 @@ pub(super) fn legend(sim: &FlockSim, view: &View) -> Vec<(Rgba, String)> {
     let extra = [
         ("steering", color::TEXT, "steering (applied)"),
         ("wall_boids", color::SKY, "wall boids (squares)"),
+        (
+            "view_radius",
+            with_alpha(color::SKY, 190),
+            "view distance (circle)",
+        ),
         ("neighbours", color::SKY, "seen (rings)"),
         ("nearest", color::SELECTED, "nearest (ring)"),
         ("fov", BLIND, "blind zone"),
@@ -562,6 +591,9 @@ pub(super) fn legend(sim: &FlockSim, view: &View) -> Vec<(Rgba, String)> {
         if view.on(overlay) {
             out.push((c, name.into()));
         }
+    }
+    if view.on("neighbours") && sim.config().update == Update::InPlace {
+        out.push((color::GREEN, "seen, moved already this tick".into()));
     }
     out
 }
@@ -578,9 +610,26 @@ fn bounds_name(b: Bounds) -> &'static str {
 /// The screen directions a focused boid's drawing takes from its centre:
 /// its heading (ahead, and behind where feelers run) and every rule's and
 /// the steering's arrow.
-fn arrow_dirs(sim: &FlockSim, proj: &Proj, ex: Option<&BoidExplain>, id: u32) -> Vec<(Fx, Fx)> {
+fn arrow_dirs(
+    sim: &FlockSim,
+    proj: &Proj,
+    (ex, id): (Option<&BoidExplain>, u32),
+    near: i32,
+) -> Vec<(Fx, Fx)> {
     let dir = facing(sim, id as usize);
     let mut dirs = vec![unit2(proj.rot(dir)), unit2(proj.rot(-dir))];
+    // And the mates close by on screen (their rings and names).
+    let st = sim.state();
+    if let Some((c, _)) = proj.at(st.boids[id as usize].pos) {
+        for &m in ex.iter().flat_map(|e| e.neighbours.iter()) {
+            if let Some((q, _)) = st.boids.get(m as usize).and_then(|b| proj.at(b.pos)) {
+                let (dx, dy) = (q[0] - c[0], q[1] - c[1]);
+                if dx.abs() < near && dy.abs() < near && (dx, dy) != (0, 0) {
+                    dirs.push(unit2((Fx::from_int(dx), Fx::from_int(dy))));
+                }
+            }
+        }
+    }
     let d3 = sim.config().dims == 3;
     for s in ex
         .iter()
@@ -1073,15 +1122,24 @@ fn draw_mates(
         let n = out.count();
         let r = view.px(12) * grow / 100;
         let named = ex.neighbours.len() <= 4;
+        let in_place = sim.config().update == Update::InPlace;
+        let mut taken = Vec::new();
         for &m in &ex.neighbours {
             if let Some(nb) = st.boids.get(m as usize)
                 && let Some((q, _)) = proj.at(nb.pos)
             {
+                // Updating in place, a lower id has already moved this
+                // tick: the boid sees it where it now is.
+                let col = if in_place && m < ex.id {
+                    color::GREEN
+                } else {
+                    color::SKY
+                };
                 out.push(Shape::Ring {
                     c: q,
                     r,
                     width: view.lw(2, 2),
-                    color: color::SKY,
+                    color: col,
                 });
                 if named {
                     let heading = match &st.model {
@@ -1090,11 +1148,12 @@ fn draw_mates(
                         }
                         _ => String::new(),
                     };
-                    out.label(
+                    out.label_clear(
                         [q[0] + r + view.px(5), q[1] + view.px(5)],
                         view.font(15),
-                        color::SKY,
+                        col,
                         format!("{}{heading}", boid_name(sim, view, m)),
+                        &mut taken,
                     );
                 }
             }
@@ -1117,20 +1176,38 @@ fn draw_mates(
         out.credit("nearest", n);
     }
     if view.on("wall_boids") {
+        // The lines here; the squares over the glyphs (see
+        // [`draw_wall_squares`]).
         let n = out.count();
-        let half = view.px(5).max(4);
         for w in &ex.wall_boids {
             if let Some((q, _)) = proj.at(*w) {
                 out.line(c, q, view.lw(2, 2), with_alpha(color::SKY, 150));
-                out.push(Shape::Rect {
-                    at: [q[0] - half, q[1] - half],
-                    size: [2 * half + 1, 2 * half + 1],
-                    color: color::SKY,
-                });
             }
         }
         out.credit("wall_boids", n);
     }
+}
+
+/// The wall boids as squares with a dark edge, drawn after the glyphs: a
+/// wall boid right under its boid still shows.
+fn draw_wall_squares(proj: &Proj, ex: &BoidExplain, view: &View, out: &mut Scene) {
+    let n = out.count();
+    let half = view.px(5).max(4);
+    for w in &ex.wall_boids {
+        if let Some((q, _)) = proj.at(*w) {
+            out.push(Shape::Rect {
+                at: [q[0] - half - 1, q[1] - half - 1],
+                size: [2 * half + 3, 2 * half + 3],
+                color: color::BACKGROUND,
+            });
+            out.push(Shape::Rect {
+                at: [q[0] - half, q[1] - half],
+                size: [2 * half + 1, 2 * half + 1],
+                color: color::SKY,
+            });
+        }
+    }
+    out.credit("wall_boids", n);
 }
 
 /// The heading model's feelers: how far ahead it looks, and a line to each
@@ -1212,7 +1289,9 @@ fn draw_rules(
         .iter()
         .filter_map(|h| h.strip_prefix("rule:"))
         .collect();
-    let arrow = |out: &mut Scene, s: Steer, col: Rgba, strong: bool| {
+    // `k`: the arrow's place in the drawing order; turns of about the same
+    // size get lengths a little apart, so neither hides the other.
+    let arrow = |out: &mut Scene, s: Steer, col: Rgba, k: i32, strong: bool| {
         let w = view.lw(if strong { 6 } else { 4 }, 3);
         let head = view.px(if strong { 16 } else { 13 }).max(10);
         let len = match s {
@@ -1226,7 +1305,7 @@ fn draw_rules(
                 // turn), longer for larger turns.
                 let deg = ((t.unsigned_abs() as u128 * 360) >> 32) as i32;
                 let shown = t.clamp(-(1i64 << 31), 1i64 << 31);
-                let len = long(40 + deg.min(180) / 3);
+                let len = long(40 + deg.min(180) / 3 + 9 * k);
                 Some((unit2(proj.rot(turned(dir, shown, d3))), len))
             }
             _ => None,
@@ -1252,24 +1331,63 @@ fn draw_rules(
             }
         }
     };
-    for (rule, s) in &rules {
-        let name = rule_name(*rule);
-        if view.on(name) {
-            let n = out.count();
-            arrow(out, *s, rule_color(*rule), hl_rules.contains(&name));
-            out.credit(name, n);
-        }
-    }
+    // The steering first, under the rules: where one rule is the whole
+    // steering, its colour still shows on top.
     if view.on("steering") {
         let n = out.count();
         arrow(
             out,
             ex.steering,
             color::TEXT,
+            0,
             hl_rules.contains(&"steering"),
         );
         out.credit("steering", n);
     }
+    // Last rule first: turns of about the same size are drawn longer for
+    // later rules (see `arrow`), so the shorter ones end up on top.
+    for (k, (rule, s)) in rules.iter().enumerate().rev() {
+        let name = rule_name(*rule);
+        if view.on(name) {
+            let n = out.count();
+            arrow(
+                out,
+                *s,
+                rule_color(*rule),
+                k as i32 + 1,
+                hl_rules.contains(&name),
+            );
+            out.credit(name, n);
+        }
+    }
+}
+
+/// The distance between two points of the world; in a wrapping world the
+/// shorter way, across the edges if that is shorter.
+fn separation(sim: &FlockSim, a: Vec3, b: Vec3) -> Fx {
+    let cfg = sim.config();
+    let (lo, hi) = (cfg.world_min, cfg.world_max);
+    let wrap = |d: Fx, size: Fx| {
+        if cfg.bounds != Bounds::Wrap || size <= Fx::ZERO {
+            d
+        } else if d > size / Fx::from_int(2) {
+            d - size
+        } else if d < -(size / Fx::from_int(2)) {
+            d + size
+        } else {
+            d
+        }
+    };
+    let d = Vec3::new(
+        wrap(b.x - a.x, hi.x - lo.x),
+        wrap(b.y - a.y, hi.y - lo.y),
+        if cfg.dims == 3 {
+            wrap(b.z - a.z, hi.z - lo.z)
+        } else {
+            Fx::ZERO
+        },
+    );
+    d.fast_length()
 }
 
 /// A weighted-model rule's share of the steering, `w / Σw` (`None` for
@@ -1400,8 +1518,10 @@ fn inspector(sim: &FlockSim, events: &[FlockEvent], ahead: bool, id: u32, view: 
         ModelState::Weighted { .. } => {}
     }
     if let Some(ex) = explain_of(events, id) {
-        if let Model::Weighted(w) = &sim.config().model {
-            lines.push(weights_line(w));
+        if let Model::Weighted(w) = &sim.config().model
+            && let Some(line) = weights_line(w)
+        {
+            lines.push(line);
         }
         lines.push(if ahead {
             format!("the coming step (tick {} → {}):", st.tick, st.tick + 1)
@@ -1427,6 +1547,14 @@ fn inspector(sim: &FlockSim, events: &[FlockEvent], ahead: bool, id: u32, view: 
         let mut ex = ex.clone();
         ex.rules.retain(|&(r, _)| share(sim, r) != Some(Fx::ZERO));
         reasoning_lines(&ex, (&|n| boid_name(sim, view, n), &shares), d3, &mut lines);
+        // How far the nearest mate is now (across the wrap, in a wrapping
+        // world).
+        if let Some(n) = ex.nearest
+            && let Some(m) = st.boids.get(n as usize)
+            && let Some(line) = lines.iter_mut().find(|l| l.starts_with("nearest:"))
+        {
+            line.push_str(&format!(", {} away", fx2(separation(sim, b.pos, m.pos))));
+        }
     }
     Panel {
         title: boid_name(sim, view, id),
@@ -1434,30 +1562,21 @@ fn inspector(sim: &FlockSim, events: &[FlockEvent], ahead: bool, id: u32, view: 
     }
 }
 
-/// The weighted model's formula with the lesson's weights (rules weighted
-/// 0 left out).
-fn weights_line(w: &crate::sim::flock::WeightedParams) -> String {
-    let terms: Vec<String> = [
+/// What the weighted model's steering is when only one rule has a
+/// weight (otherwise each rule's row gives its share, `×w/Σw`).
+fn weights_line(w: &crate::sim::flock::WeightedParams) -> Option<String> {
+    let on: Vec<&str> = [
         (w.w_separation, "separation"),
         (w.w_alignment, "alignment"),
         (w.w_cohesion, "cohesion"),
     ]
     .iter()
     .filter(|(k, _)| *k != Fx::ZERO)
-    .map(|(k, n)| format!("{}·{n}", num(*k)))
+    .map(|(_, n)| *n)
     .collect();
-    let sum = w.w_separation + w.w_alignment + w.w_cohesion;
-    if terms.len() == 1 {
-        let only = terms[0].split('·').nth(1).unwrap_or_default();
-        format!("steering = {only} (the other weights are 0)")
-    } else {
-        format!(
-            "weights {} : {} : {} (sum {})",
-            num(w.w_separation),
-            num(w.w_alignment),
-            num(w.w_cohesion),
-            num(sum)
-        )
+    match on[..] {
+        [only] => Some(format!("steering = {only} (the other weights are 0)")),
+        _ => None,
     }
 }
 

@@ -24,7 +24,8 @@ const CHASER: [Rgba; 8] = [
     color::BLUE,
     color::GREEN,
     color::VERMILLION,
-    color::SELECTED,
+    // Yellow-green: the selection's yellow marks the emphasised chaser.
+    Rgba(160, 215, 90, 255),
     color::SKY,
     color::BOID,
 ];
@@ -113,7 +114,8 @@ pub(super) fn build(sim: &LineSim, frame: &Frame, view: &View, cam: &Camera, out
         cell,
         &super::TerrainStyle {
             heights: view.on("heights"),
-            numbers_from: if view.on("heights") { view.px(22) } else { 0 },
+            // The numbers go on top, after the chasers (see below).
+            numbers_from: 0,
             number_px: view.font(16),
             flat: 52,
             gap: false,
@@ -145,6 +147,11 @@ pub(super) fn build(sim: &LineSim, frame: &Frame, view: &View, cam: &Camera, out
     }
     super::cell_marks(out, grid, o, cell, view);
     draw_actors(sim, g, view, out);
+    if view.on("heights") && cell >= view.px(22) {
+        let n = out.count();
+        super::height_labels(out, grid, o, cell, view.font(14));
+        out.credit("heights", n);
+    }
     panels(sim, &focus, events, view, out);
 }
 
@@ -167,12 +174,20 @@ pub(super) fn legend(sim: &LineSim, view: &View) -> Vec<(Rgba, String)> {
         ));
     }
     out.push((color::SKY, "target (ring)".to_owned()));
+    if view.on("heights") {
+        out.push((super::HEIGHT_KEY, "heights: lighter is higher".to_owned()));
+    }
+    if view.on("ideal_line") {
+        out.push((color::SKY, "ideal line (thin)".to_owned()));
+    }
     if view.on("sight") || view.on("sight_back") {
         out.extend([
             (color::GREEN, "sight: clear".to_owned()),
             (color::VERMILLION, "blocked (×)".to_owned()),
-            (color::SELECTED, "one direction only (frame)".to_owned()),
         ]);
+    }
+    if view.on("sight") && view.on("sight_back") {
+        out.push((color::SELECTED, "one direction only (frame)".to_owned()));
     }
     out
 }
@@ -222,8 +237,19 @@ fn draw_grid(grid: &Grid, g: Geo, out: &mut Scene) {
 /// three chasers share shows each.
 fn draw_walk(walk: &[Cell], i: usize, g: Geo, view: &View, out: &mut Scene) {
     let m = g.cell / 8 + (i % 3) as i32 * g.cell / 12;
-    for &c in walk {
-        out.push(g.inset(c, m, walk_color(i)));
+    // The start is not a cell of the line: framed, not filled.
+    for (k, &c) in walk.iter().enumerate() {
+        if k == 0 {
+            let at = g.corner(c);
+            out.push(Shape::Frame {
+                at: [at[0] + m, at[1] + m],
+                size: [g.cell - 2 * m, g.cell - 2 * m],
+                width: view.lw(3, 2),
+                color: walk_color(i),
+            });
+        } else {
+            out.push(g.inset(c, m, walk_color(i)));
+        }
     }
     for pair in walk.windows(2) {
         out.line(
@@ -251,7 +277,8 @@ fn draw_plan(sim: &LineSim, i: usize, g: Geo, view: &View, out: &mut Scene) {
     if view.on("plan") {
         let n = out.count();
         let left = (sim.config().max_path as u64).saturating_sub(plan.done()) as usize;
-        let m = g.cell / 10 + 1;
+        // Inset by id, so plans that coincide show each chaser's frame.
+        let m = g.cell / 10 + 1 + (i % 3) as i32 * g.cell / 8;
         for s in plan.take(left) {
             let at = g.corner(s.cell);
             out.push(Shape::Frame {
@@ -384,14 +411,17 @@ fn draw_actors(sim: &LineSim, g: Geo, view: &View, out: &mut Scene) {
     for i in order {
         let c = &st.chasers[i];
         let strong = strong(i);
-        // Chasers that share a cell stand in a small circle inside it,
-        // the first to the right, then counter-clockwise on screen.
         let sharing = st.chasers.iter().filter(|o| o.pos == c.pos).count() as u64;
         let same = st.chasers[..i].iter().filter(|o| o.pos == c.pos).count() as i32;
         let mut p = g.center(c.pos);
         let mut r = (g.cell / 3).max(view.px(7));
-        if sharing > 1 {
-            let turn = Angle(((same as u64) << 32).checked_div(sharing).unwrap_or(0) as u32);
+        // Chasers that share a cell stand in a small circle round it: each
+        // towards its own target when their targets lie in different
+        // directions (named beside its disc), else the first on the left
+        // and on clockwise (two: A left, B right, as their names read
+        // below the cell).
+        let fanned = shared_spot(sim, i, sharing, same);
+        if let Some((turn, _)) = fanned {
             let u = turn.unit();
             r = (g.cell / 6).max(view.px(5));
             // Far enough out that the discs do not overlap.
@@ -411,8 +441,21 @@ fn draw_actors(sim: &LineSim, g: Geo, view: &View, out: &mut Scene) {
             r,
             color: chaser_color(i),
         });
-        // Chasers that share a cell fan their names out below it (above
-        // it on the bottom row, inside the map).
+        if let Some((turn, true)) = fanned {
+            // Beside its disc, outwards.
+            let u = turn.unit();
+            let name = view.name("chaser", i as u32);
+            let w = super::text::width(&name, label);
+            let out_by = i64::from(r + view.px(4) + w.max(i32::from(label)) * 6 / 10);
+            let at = [
+                p[0] + u.x.mul_int(out_by).round_int() - w / 2,
+                p[1] - u.y.mul_int(out_by).round_int() + i32::from(label) / 3,
+            ];
+            out.label(at, label, chaser_color(i), name);
+            continue;
+        }
+        // Else below the cell, in id order (above it on the bottom row,
+        // inside the map).
         let mid = g.center(c.pos);
         let bottom = c.pos.y + 1 >= sim.config().grid.height() as i32;
         out.text(
@@ -429,6 +472,50 @@ fn draw_actors(sim: &LineSim, g: Geo, view: &View, out: &mut Scene) {
             view.name("chaser", i as u32),
         );
     }
+}
+
+/// Where chaser `i`, one of `sharing` on a cell (`same` of them before it
+/// in id order), stands: the turn (counter-clockwise from +x, y up on
+/// screen) of its offset from the cell's centre, and whether that is the
+/// direction of its own target (the chasers on the cell all head different
+/// ways); `None` when it has the cell to itself.
+fn shared_spot(sim: &LineSim, i: usize, sharing: u64, same: i32) -> Option<(Angle, bool)> {
+    if sharing < 2 {
+        return None;
+    }
+    let st = sim.state();
+    let pos = st.chasers[i].pos;
+    let towards = |k: usize| {
+        let t = st.targets[sim.config().chasers[k].target as usize];
+        let (dx, dy) = (t.x - pos.x, t.y - pos.y);
+        ((dx, dy) != (0, 0)).then(|| {
+            Angle::of(crate::num::Vec2::new(
+                crate::num::Fx::from_int(dx),
+                crate::num::Fx::from_int(-dy),
+            ))
+        })
+    };
+    let group: Vec<Option<Angle>> = (0..st.chasers.len())
+        .filter(|&k| st.chasers[k].pos == pos)
+        .map(towards)
+        .collect();
+    // Apart by at least half the fan's spacing, pairwise.
+    let gap = (1u64 << 32) / (2 * sharing);
+    let distinct = group.iter().all(Option::is_some)
+        && group.iter().enumerate().all(|(a, x)| {
+            group[a + 1..].iter().all(|y| {
+                let d = x
+                    .unwrap_or(Angle::ZERO)
+                    .0
+                    .wrapping_sub(y.unwrap_or(Angle::ZERO).0);
+                u64::from(d.min(d.wrapping_neg())) >= gap
+            })
+        });
+    if distinct && let Some(Some(a)) = group.get(same as usize) {
+        return Some((*a, true));
+    }
+    let step = ((same as u64) << 32).checked_div(sharing).unwrap_or(0) as u32;
+    Some((Angle(Angle::HALF.0.wrapping_sub(step)), false))
 }
 
 fn status_text(s: Status, max_path: u32) -> String {
@@ -477,7 +564,10 @@ fn panels(sim: &LineSim, focus: &[usize], events: &[LineEvent], view: &View, out
             "{name} at {} → {tname} {}: {}{sight}",
             c.pos,
             st.targets[cc.target as usize],
-            if c.status == Status::Arrived && c.pos != st.targets[cc.target as usize] {
+            if c.plan
+                .is_some_and(|p| p.line().to != st.targets[cc.target as usize])
+                || c.status == Status::Arrived && c.pos != st.targets[cc.target as usize]
+            {
                 "the target moved: a new line at the next step".to_owned()
             } else {
                 status_text(c.status, cfg.max_path)

@@ -81,6 +81,19 @@ pub mod color {
     pub const WALL: Rgba = Rgba(8, 8, 10, 255);
 }
 
+/// The legend's swatch for terrain heights (a middle shade).
+const HEIGHT_KEY: Rgba = Rgba(150, 150, 156, 255);
+
+/// Where a label's baseline goes so that the label lies inside `vp`.
+fn inside(vp: Viewport, at: P, size: u16, text: &str) -> P {
+    let (s, w) = (i32::from(size), text::width(text, size));
+    let pad = (s / 5).max(2) + 2;
+    [
+        at[0].min(vp.x + vp.w - w - pad).max(vp.x + pad),
+        at[1].min(vp.y + vp.h - s / 4 - pad).max(vp.y + s + pad),
+    ]
+}
+
 /// The backing box of a label drawn over the scene.
 const LABEL_BACK: Rgba = Rgba(24, 26, 32, 210);
 
@@ -533,14 +546,43 @@ impl Scene {
         self.text(at, size, color, text);
     }
 
+    /// A [`Scene::label`] moved down a line at a time (at most six) until
+    /// it overlaps none of the boxes in `taken`, to which it adds its own:
+    /// neighbouring boids' names do not print over each other.
+    fn label_clear(
+        &mut self,
+        at: P,
+        size: u16,
+        color: Rgba,
+        text: impl Into<String>,
+        taken: &mut Vec<[i32; 4]>,
+    ) {
+        let text = text.into();
+        let s = i32::from(size);
+        let pad = (s / 5).max(2);
+        let (w, h) = (text::width(&text, size) + 2 * pad, s * 12 / 10 + pad);
+        let mut at = at;
+        let boxed = |at: P| [at[0] - pad, at[1] - s * 9 / 10 - pad / 2, w, h];
+        let hits = |b: [i32; 4], taken: &[[i32; 4]]| {
+            taken.iter().any(|t| {
+                b[0] < t[0] + t[2] && t[0] < b[0] + b[2] && b[1] < t[1] + t[3] && t[1] < b[1] + b[3]
+            })
+        };
+        for _ in 0..6 {
+            if !hits(boxed(at), taken) {
+                break;
+            }
+            at[1] += h + 1;
+        }
+        taken.push(boxed(at));
+        self.label(at, size, color, text);
+    }
+
     /// A [`Scene::label`] moved, if it must, to lie inside `vp`.
     fn label_in(&mut self, vp: Viewport, at: P, size: u16, color: Rgba, text: impl Into<String>) {
         let text = text.into();
-        let (s, w) = (i32::from(size), text::width(&text, size));
-        let pad = (s / 5).max(2) + 2;
-        let x = at[0].min(vp.x + vp.w - w - pad).max(vp.x + pad);
-        let y = at[1].min(vp.y + vp.h - s / 4 - pad).max(vp.y + s + pad);
-        self.label([x, y], size, color, text);
+        let at = inside(vp, at, size, &text);
+        self.label(at, size, color, text);
     }
 
     /// A label cut to `fit` pixels (see [`Shape::Text`]).
@@ -768,6 +810,17 @@ pub fn f16_text(v: u64) -> String {
     }
 }
 
+/// A number with 16 fractional bits with two decimals (or whole), for
+/// values one decimal would show as equal when they are not.
+pub fn f16_text2(v: u64) -> String {
+    if v & 0xFFFF == 0 {
+        format!("{}", v >> 16)
+    } else {
+        let hundredths = (u128::from(v) * 100 + (1 << 15)) >> 16;
+        format!("{}.{:02}", hundredths / 100, hundredths % 100)
+    }
+}
+
 /// How [`terrain`] draws a map.
 pub(crate) struct TerrainStyle {
     /// Shade the ground by height (the `heights` overlay).
@@ -790,6 +843,24 @@ pub(crate) struct TerrainStyle {
 /// A height map: walls black and crossed (shape, not only colour), ground
 /// grey or shaded by height with the heights written in a colour that
 /// reads on the shade.
+/// Every cell's height as a small label on a backing box at its top-left
+/// corner, drawn over whatever stands on the cell (the line scene, where
+/// discs, crosses and plan frames would hide a plain digit).
+pub(crate) fn height_labels(out: &mut Scene, grid: &crate::sim::Grid, o: P, cell: i32, px: u16) {
+    let pad = (i32::from(px) / 5).max(2);
+    for y in 0..grid.height() as i32 {
+        for x in 0..grid.width() as i32 {
+            if let Some(v) = grid.height_at(Cell::new(x, y)).filter(|&v| v > 0) {
+                let at = [
+                    o[0] + x * cell + pad + 1,
+                    o[1] + y * cell + i32::from(px) + 1,
+                ];
+                out.label(at, px, color::TEXT, v.to_string());
+            }
+        }
+    }
+}
+
 pub(crate) fn terrain(
     out: &mut Scene,
     grid: &crate::sim::Grid,

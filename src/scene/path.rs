@@ -99,6 +99,7 @@ pub(super) fn build(sim: &PathSim, frame: &Frame, view: &View, cam: &Camera, out
 /// What the colours drawn mean (the overlays that are on).
 pub(super) fn legend(view: &View) -> Vec<(Rgba, String)> {
     [
+        ("heights", super::HEIGHT_KEY, "heights: lighter is higher"),
         ("open", color::ORANGE, "open (ring)"),
         ("closed", color::BLUE, "closed (square)"),
         ("path", color::GREEN, "path"),
@@ -260,21 +261,19 @@ fn draw_ends(start: Cell, goal: Cell, o: P, cell: i32, view: &View, out: &mut Sc
     let w = view.lw(4, 3);
     // Never smaller than 20 px across, on maps of tiny cells too.
     let size = cell.max(view.px(20));
-    let small = cell < view.px(24);
-    let f = if small {
-        view.font(16)
-    } else {
-        view.font(20).min((cell * 2 / 3).max(12) as u16)
-    };
+    // The letter in the cell's bottom-right corner, clear of the height
+    // number at the centre and of g, h and f in the other corners; beside
+    // the marker, on a backing box, when the cell is too small for that.
+    let f = view.font(16);
+    let small = cell < i32::from(f) * 5 / 2;
     let letter = |out: &mut Scene, c: Cell, col, s: &str| {
         let m = center(o, cell, c);
         if small {
-            // Beside the marker, on a backing box: the cell is too small.
             out.label([m[0] - size / 2 - i32::from(f), m[1] - size / 2], f, col, s);
         } else {
             out.text(
                 [
-                    m[0] + cell / 2 - i32::from(f) * 3 / 4 - w as i32,
+                    m[0] + cell / 2 - super::text::width(s, f) - w as i32 - 1,
                     m[1] + cell / 2 - w as i32 - 2,
                 ],
                 f,
@@ -373,9 +372,10 @@ fn open_list(sim: &PathSim, i: usize) -> Panel {
     let open = s.open_in_order();
     let mut p = Panel {
         title: format!(
-            "open list · {} · {} entries, best first",
+            "open list · {} · {} entr{}, best first",
             sc.label,
-            open.len()
+            open.len(),
+            if open.len() == 1 { "y" } else { "ies" }
         ),
         lines: vec![format!(
             "#\tcell\tf = g + h\tequal f: {}",
@@ -387,8 +387,23 @@ fn open_list(sim: &PathSim, i: usize) -> Panel {
             }
         )],
     };
+    // Numbers with one decimal, or with two throughout when one would make
+    // different f of neighbouring entries look equal (7.08 and 7.10 are
+    // not a tie).
+    let fine = open
+        .windows(2)
+        .take(12)
+        .any(|p| p[0].f16() != p[1].f16() && f16_text(p[0].f16()) == f16_text(p[1].f16()));
+    let num = |v: u64| {
+        if fine {
+            super::f16_text2(v)
+        } else {
+            f16_text(v)
+        }
+    };
     for (k, e) in open.iter().take(12).enumerate() {
         let h16 = e.f16() - (e.g << 16);
+        let (f, h) = (num(e.f16()), num(h16));
         let tie = match sc.tie_break {
             TieBreak::Fifo | TieBreak::Lifo => format!("pushed #{}", e.seq()),
             TieBreak::LargerG => format!("g {}, pushed #{}", e.g, e.seq()),
@@ -401,9 +416,9 @@ fn open_list(sim: &PathSim, i: usize) -> Panel {
             k + 1,
             e.x,
             e.y,
-            f16_text(e.f16()),
+            f,
             e.g,
-            f16_text(h16),
+            h,
             if same_f { tie } else { String::new() }
         ));
     }
@@ -545,8 +560,8 @@ fn cell_numbers(out: &mut Scene, view: &View, (at, cell, nf): (P, i32, u16), g: 
 }
 
 /// Each step of a path that costs more than a level move, its extra cost
-/// (`+N`) on a label where the path crosses from one cell to the next —
-/// between the cells' height numbers, not over them (a climb's price is
+/// (`+N`) on a label at the grid corner beside the crossing from one cell
+/// to the next, clear of the height numbers (a climb's price is
 /// what the uphill weight changes).
 fn step_costs(
     path: &[Cell],
@@ -568,14 +583,19 @@ fn step_costs(
         if let Ok(c) = sc.rule.cost(ha, hb)
             && c > 1
         {
+            // On the grid corner beside the crossing: clear of the
+            // height numbers at the cells' centres.
             let (a, b) = (center(o, cell, pair[0]), center(o, cell, pair[1]));
+            let mut mid = [(a[0] + b[0]) / 2, (a[1] + b[1]) / 2];
+            if a[1] == b[1] {
+                mid[1] -= cell / 2;
+            } else {
+                mid[0] += cell / 2;
+            }
             let text = format!("+{}", c - 1);
             let w = super::text::width(&text, f);
             out.label(
-                [
-                    (a[0] + b[0]) / 2 - w / 2,
-                    (a[1] + b[1]) / 2 + i32::from(f) / 3,
-                ],
+                [mid[0] - w / 2, mid[1] + i32::from(f) / 3],
                 f,
                 color::SELECTED,
                 text,
@@ -644,16 +664,22 @@ fn costs_panel(grid: &Grid, at: Cell, searches: &[&crate::sim::path::SearchConfi
     };
     for sc in searches {
         let r = sc.rule;
+        let drop = if r.downhill_weight == 0 {
+            String::new()
+        } else {
+            format!(" + {}·drop", r.downhill_weight)
+        };
         lines.push(format!(
-            "{}: cost 1 + {}·climb + {}·drop; climb ≤ {}, drop ≤ {}",
-            sc.label, r.uphill_weight, r.downhill_weight, r.max_climb, r.max_drop
+            "{}: 1 + {}·climb{drop}, climb ≤ {}, drop ≤ {}",
+            sc.label, r.uphill_weight, r.max_climb, r.max_drop
         ));
     }
-    if searches.len() > 1 {
-        let labels: Vec<&str> = searches.iter().map(|sc| sc.label.as_str()).collect();
-        lines.push(format!("cost: {}", labels.join(" / ")));
-    }
-    lines.push("move\theight\tcost".to_owned());
+    let labels: Vec<&str> = searches.iter().map(|sc| sc.label.as_str()).collect();
+    lines.push(if searches.len() > 1 {
+        format!("move\theight\tcost ({})", labels.join(" / "))
+    } else {
+        "move\theight\tcost".to_owned()
+    });
     for (name, (dx, dy)) in ["left", "up", "right", "down"].iter().zip(DIRS) {
         let b = Cell::new(at.x + dx, at.y + dy);
         let mut row = vec![format!("{name} {b}")];

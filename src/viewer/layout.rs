@@ -2,7 +2,8 @@
 //! panel, narration and scrub bar go for a window of any size (every size
 //! from the window's size and the presenter scale), the scrub bar's beat
 //! tabs, and narration wrapped to a width — by words, by characters in
-//! Japanese (with kinsoku: no line starts with a closing mark), keeping
+//! Japanese (with kinsoku: no line starts with a closing mark or ends with
+//! an opening one), keeping
 //! Markdown-style emphasis and code spans as runs. Pure integer code: the
 //! window and the tests compute the same layout.
 #![deny(clippy::float_arithmetic)]
@@ -276,6 +277,12 @@ fn no_line_start(c: char) -> bool {
     "、。，．・：；？！）」』】〕〉》ー々ゃゅょっぁぃぅぇぉャュョッァィゥェォ)]}.,;:!?%".contains(c)
 }
 
+/// Characters a line must not end with (opening marks): they stay with
+/// what follows them.
+fn no_line_end(c: char) -> bool {
+    "（「『【〔〈《([{".contains(c)
+}
+
 /// Where emphasis and code start and end in a text, as Markdown reads
 /// them: a `*` opens emphasis when a non-space follows it and it starts a
 /// word, and closes it when a non-space precedes it and a word ends there
@@ -343,7 +350,10 @@ fn words(text: &str) -> Vec<Word> {
             flush(&mut cur, emph, &mut space, &mut out);
             space = !out.is_empty();
         } else if is_cjk(c) && !no_line_start(c) {
-            flush(&mut cur, emph, &mut space, &mut out);
+            // An opening mark stays with the character after it.
+            if !cur.chars().last().is_some_and(no_line_end) {
+                flush(&mut cur, emph, &mut space, &mut out);
+            }
             cur.push(c);
         } else if no_line_start(c) && cur.is_empty() && !space && !out.is_empty() {
             // Kept on the line before: glued to the previous word.
@@ -353,7 +363,12 @@ fn words(text: &str) -> Vec<Word> {
                 cur.push(c);
             }
         } else {
-            if cur.chars().last().is_some_and(is_cjk) && !no_line_start(c) {
+            if cur
+                .chars()
+                .last()
+                .is_some_and(|l| is_cjk(l) && !no_line_end(l))
+                && !no_line_start(c)
+            {
                 flush(&mut cur, emph, &mut space, &mut out);
             }
             cur.push(c);
@@ -495,7 +510,7 @@ mod tests {
     }
 
     #[test]
-    fn japanese_breaks_between_characters_but_never_before_a_closing_mark() {
+    fn japanese_breaks_between_characters_never_before_a_closing_mark_or_after_an_opening_one() {
         let ja = "各個体は、75 以内かつ自分の向きから 90° 以内の相手が見えます。後ろ半分は死角で、境界も死角です。";
         for w in 6..30 {
             let lines = plain(&wrap_rich(ja, w, &chars));
@@ -504,6 +519,20 @@ mod tests {
                 assert!(chars(l) <= w + 1, "{w}: {l:?}");
                 let first = l.chars().next().unwrap();
                 assert!(!"、。」".contains(first), "{w}: a line starts with {first}");
+            }
+        }
+        // Nor does a line end with an opening mark, full-width or ASCII.
+        let ja =
+            "順序は無関係です (近傍グリッドも任意の順で訪問できます)。「仮想の個体」を置きます。";
+        for w in 6..30 {
+            let lines = plain(&wrap_rich(ja, w, &chars));
+            assert_eq!(lines.concat().replace(' ', ""), ja.replace(' ', ""), "{w}");
+            for l in &lines {
+                let last = l.trim_end().chars().last().unwrap();
+                assert!(
+                    !"(「".contains(last),
+                    "{w}: a line ends with {last}: {lines:?}"
+                );
             }
         }
     }
