@@ -321,3 +321,49 @@ fn sight_panel_agrees_with_the_sim() {
     }
     assert!(blocked > 5 && seen > 5, "{blocked} blocked, {seen} seen");
 }
+
+/// A crowd's velocity lines shorten as 1/√n beyond 200 boids and lose
+/// their heads beyond 500 (a texture, not a field of arrows), while the
+/// focused boid's line keeps its full length and head.
+#[test]
+fn a_crowd_draws_short_velocity_lines_but_the_focused_boid_a_full_one() {
+    // (lines, heads, mean length in pixels) of the sky-blue velocity lines.
+    let sky = |boids: u32| {
+        let mut app = App::new();
+        app.open("flock-weights", &[format!("boids={boids}")]);
+        app.handle(Cmd::Time(Command::Beat(1)));
+        let flock = flockstep::viewer::app::overlays_of("flock");
+        let v = flock.iter().position(|o| *o == "velocity").unwrap();
+        app.handle(Cmd::ToggleOverlay(v));
+        let p = app.player().unwrap();
+        assert!(
+            p.overlays().iter().any(|o| o == "velocity"),
+            "{:?}",
+            p.overlays()
+        );
+        let s = p.scene(layout().scene, 100);
+        let (mut n, mut heads, mut len) = (0i64, 0, 0i64);
+        for sh in &s.shapes {
+            match sh {
+                Shape::Line { a, b, color, .. } if *color == color::SKY => {
+                    let (dx, dy) = ((b[0] - a[0]) as f64, (b[1] - a[1]) as f64);
+                    n += 1;
+                    len += dx.hypot(dy).round() as i64;
+                }
+                Shape::Tri { color, .. } if *color == color::SKY => heads += 1,
+                _ => {}
+            }
+        }
+        (n, heads, len / n.max(1))
+    };
+    let (n100, heads100, len100) = sky(100);
+    let (n2000, heads2000, len2000) = sky(2000);
+    assert!(
+        n100 > 50 && heads100 as i64 >= n100 - 5,
+        "{n100} {heads100}"
+    );
+    assert!(n2000 > 500, "{n2000}");
+    assert_eq!(heads2000, 1, "only the focused boid's line has a head");
+    // √(200/2000) ≈ 0.32: about a third as long on average.
+    assert!(len2000 * 2 < len100, "{len2000} vs {len100}");
+}

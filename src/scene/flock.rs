@@ -25,6 +25,10 @@ const FOCUS_SIZE: i32 = 240;
 /// A velocity line's length beyond the glyph's tip at the top speed, in
 /// pixels of a base-size glyph.
 const VELOCITY: i32 = 30;
+/// Flocks larger than this draw shorter velocity lines (see `draw_glyph`).
+const CROWD: u64 = 200;
+/// Flocks larger than this draw velocity lines without heads.
+const CROWD_HEADS: u64 = 500;
 
 /// Flocks up to this size show every boid's trail; larger ones only the
 /// inspected boids'.
@@ -461,14 +465,20 @@ pub(super) fn build(sim: &FlockSim, frame: &Frame, view: &View, cam: &Camera, ou
             let size = (FOCUS_SIZE * i32::from(view.scale) / 100 * grow.min(125) / 100 * 300
                 / zoom)
                 .max(i32::from(view.scale) * grow / 100);
+            let n = out.count();
+            let vel = Velocity::of(sim, view).map(Velocity::full);
             draw_glyph(
                 sim,
                 &proj,
-                view,
+                vel.as_ref(),
                 out,
                 (id as usize, c, d.to_bits()),
-                (size, color::SELECTED, top_speed(sim)),
+                (size, color::SELECTED),
             );
+            // Beyond its glyph, what it drew is its velocity line.
+            if vel.is_some() {
+                out.credit("velocity", n + 1);
+            }
             // The name goes where no arrow of the boid points.
             let name = boid_name(sim, view, id);
             let f = view.font(17);
@@ -759,10 +769,10 @@ type Placed = (usize, P, i64);
 fn draw_glyph(
     sim: &FlockSim,
     proj: &Proj,
-    view: &View,
+    vel: Option<&Velocity>,
     out: &mut Scene,
     (i, c, depth_bits): Placed,
-    (size, fill, top): (i32, Rgba, Fx),
+    (size, fill): (i32, Rgba),
 ) {
     let b = &sim.state().boids[i];
     // The velocity on screen gives both the glyph's direction and the
@@ -781,29 +791,80 @@ fn draw_glyph(
     } else {
         size
     };
+    let corners = glyph(c, dx, dy, size);
     out.push(Shape::Tri {
-        p: glyph(c, dx, dy, size),
+        p: corners,
         color: fill,
     });
-    if view.on("velocity") && !b.vel.is_zero() {
-        // From the glyph's tip, VELOCITY pixels (of the glyph's size) at
-        // the model's top speed: readable at any zoom, and a slower boid's
+    if let Some(v) = vel
+        && !b.vel.is_zero()
+    {
+        // From the glyph's tip, `v.px` pixels (of a base glyph) at the
+        // model's top speed: readable at any zoom, and a slower boid's
         // line is shorter (in 3-D, the speed across the screen).
-        let n = out.count();
         let across = Vec3::new(rv.0, rv.1, Fx::ZERO).fast_length();
-        let frac = across.checked_div(top).unwrap_or(Fx::ONE);
+        let frac = across.checked_div(v.top).unwrap_or(Fx::ONE);
         let len = frac
             .min(Fx::from_int(2))
-            .mul_int(i64::from(VELOCITY * size / 100))
+            .mul_int(i64::from(v.px * size / 100))
             .round_int();
-        let tip = glyph(c, dx, dy, size)[0];
+        let tip = corners[0];
         let e = [
             tip[0] + dx.mul_int(len.into()).round_int(),
             tip[1] + dy.mul_int(len.into()).round_int(),
         ];
         // A small head, so the line does not read as a tail.
-        out.arrow(tip, e, view.lw(2, 2), 7 * size / 100, color::SKY);
-        out.credit("velocity", n);
+        if v.heads {
+            out.arrow(tip, e, v.width, 7 * size / 100, color::SKY);
+        } else {
+            out.line(tip, e, v.width, color::SKY);
+        }
+    }
+}
+
+/// How velocity lines are drawn this frame.
+struct Velocity {
+    /// The speed drawn at full length (see [`top_speed`]).
+    top: Fx,
+    /// The full length beyond the tip, in pixels of a base-size glyph.
+    px: i32,
+    /// Whether lines get heads.
+    heads: bool,
+    /// Line width.
+    width: u16,
+}
+
+impl Velocity {
+    /// The velocity style of a frame, if the overlay is on. A crowd is a
+    /// texture, not a field of arrows: beyond [`CROWD`] boids the lines
+    /// shorten as 1/√n (a third as long at 2,000) and beyond
+    /// [`CROWD_HEADS`] lose their heads (the glyphs show which way).
+    fn of(sim: &FlockSim, view: &View) -> Option<Velocity> {
+        if !view.on("velocity") {
+            return None;
+        }
+        let boids = sim.state().boids.len() as u64;
+        let crowd = if boids > CROWD {
+            (CROWD * 10_000 / boids).isqrt() as i32
+        } else {
+            100
+        };
+        Some(Velocity {
+            top: top_speed(sim),
+            px: VELOCITY * crowd / 100,
+            heads: boids <= CROWD_HEADS,
+            width: view.lw(2, 2),
+        })
+    }
+
+    /// The style at full length with a head, whatever the crowd: for the
+    /// focused boid, the one the class is reading.
+    fn full(self) -> Velocity {
+        Velocity {
+            px: VELOCITY,
+            heads: true,
+            ..self
+        }
     }
 }
 
@@ -820,9 +881,9 @@ fn top_speed(sim: &FlockSim) -> Fx {
 /// Every boid, `base` percent of the base glyph: far ones first in 3-D.
 fn draw_boids(sim: &FlockSim, proj: &Proj, view: &View, base: i32, out: &mut Scene) {
     let st = sim.state();
-    let top = top_speed(sim);
+    let vel = Velocity::of(sim, view);
     let n = out.count();
-    let v0 = out.drawn.get("velocity").copied().unwrap_or(0);
+    let mut glyphs = 0;
     if sim.config().dims == 3 {
         // Far to near, ties by id: one u64 key per boid, depth (higher
         // bits, inverted) then id (low 20 bits; at most 2²⁰ boids).
@@ -847,11 +908,12 @@ fn draw_boids(sim: &FlockSim, proj: &Proj, view: &View, base: i32, out: &mut Sce
             draw_glyph(
                 sim,
                 proj,
-                view,
+                vel.as_ref(),
                 out,
                 (i, c, depth),
-                (base, color::BOID, top),
+                (base, color::BOID),
             );
+            glyphs += 1;
         }
     } else {
         for (i, b) in st.boids.iter().enumerate() {
@@ -859,18 +921,21 @@ fn draw_boids(sim: &FlockSim, proj: &Proj, view: &View, base: i32, out: &mut Sce
                 draw_glyph(
                     sim,
                     proj,
-                    view,
+                    vel.as_ref(),
                     out,
                     (i, c, d.to_bits()),
-                    (base, color::BOID, top),
+                    (base, color::BOID),
                 );
+                glyphs += 1;
             }
         }
     }
-    // The boids overlay is the glyphs (velocity lines were credited apart).
-    let velocity = out.drawn.get("velocity").copied().unwrap_or(0) - v0;
-    let glyphs = out.count().saturating_sub(n + velocity as usize);
-    *out.drawn.entry("boids").or_default() += glyphs as u32;
+    // The boids overlay is the glyphs; the rest are velocity lines.
+    *out.drawn.entry("boids").or_default() += glyphs;
+    if vel.is_some() {
+        let lines = (out.count() - n) as u32 - glyphs;
+        *out.drawn.entry("velocity").or_default() += lines;
+    }
 }
 
 fn draw_world(sim: &FlockSim, proj: &Proj, (view, vp): (&View, Viewport), out: &mut Scene) {
