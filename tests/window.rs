@@ -305,10 +305,12 @@ fn line_the_walked_cells_are_drawn() {
         assert_eq!(png.at(q), rgb(scene::walk_color(0)), "walked {c} at {q:?}");
     }
     let from = scene::line_cell_center(p.session.sim(), &cam, plan.line().from).unwrap();
-    let q = [from[0] - size / 4, from[1] + size / 6];
+    // Inside the start's diamond, clear of its outline and of the walk's
+    // line (which leaves rightwards).
+    let q = [from[0] - size / 8, from[1] + size / 12];
     // The walk starts where the chaser stood at tick 0, which is not a
-    // cell of the line: framed, not filled; the cell past the last one
-    // walked is not filled either.
+    // cell of the line: a diamond outline, not filled; the cell past the
+    // last one walked is not filled either.
     assert_ne!(png.at(q), rgb(scene::walk_color(0)), "the start {from:?}");
     let next = plan.peek().unwrap().cell;
     let n = scene::line_cell_center(p.session.sim(), &cam, next).unwrap();

@@ -35,19 +35,20 @@ pub const OVERLAYS: &[&str] = &[
 ];
 
 /// Checks a highlight name: `chaser:N`, `target:N`, `cell:X,Y`, `blocker`,
-/// `error_term`, `minor_step`.
+/// `error_term` (the start value), `rule` (the derived inequality),
+/// `minor_step` (the coming step, when it moves both axes).
 pub fn check_highlight(h: &str) -> Result<(), String> {
     let ok = match h.split_once(':') {
         Some(("chaser" | "target", n)) => n.parse::<u32>().is_ok(),
         Some(("cell", xy)) => is_cell(xy),
-        None => matches!(h, "blocker" | "error_term" | "minor_step"),
+        None => matches!(h, "blocker" | "error_term" | "rule" | "minor_step"),
         _ => false,
     };
     if ok {
         Ok(())
     } else {
         Err(format!(
-            "unknown highlight `{h}` for sim line; use chaser:N, target:N, cell:X,Y, blocker, error_term or minor_step"
+            "unknown highlight `{h}` for sim line; use chaser:N, target:N, cell:X,Y, blocker, error_term, rule or minor_step"
         ))
     }
 }

@@ -84,10 +84,14 @@ struct Orbit {
 impl Orbit {
     fn new(center: Vec3, inv_r: Fx, yaw: Angle, pitch: Angle, dist: Fx, f: Fx, c: P) -> Orbit {
         let (cy, sy, cp, sp) = (yaw.cos(), yaw.sin(), pitch.cos(), pitch.sin());
-        // Turn by the yaw around the vertical, then tilt by the pitch.
+        // Turn by the yaw around the vertical, then tilt by the pitch: the
+        // eye sits at `-dist` along the depth row `rz`, so a positive pitch
+        // (rz's y negative) puts it above the centre, looking down; the
+        // camera's right, up and depth (x, y, z) are left-handed, as the
+        // aquarium's world is (y up, z forward), so nothing is mirrored.
         let rx = [cy, Fx::ZERO, -sy];
-        let ry = [-(sy * sp), cp, -(cy * sp)];
-        let rz = [sy * cp, sp, cy * cp];
+        let ry = [sy * sp, cp, cy * sp];
+        let rz = [sy * cp, -sp, cy * cp];
         let scaled = |r: [Fx; 3]| r.map(|v| v * inv_r);
         Orbit {
             center,
@@ -413,17 +417,26 @@ pub(super) fn build(sim: &FlockSim, frame: &Frame, view: &View, cam: &Camera, ou
     // The focused boids' reasoning, then the boids themselves on top.
     let focus = focus(sim, view);
     let n = st.boids.len() as u32;
-    let mut taken = Vec::new();
+    // Names keep off the focused boids' glyphs (drawn large, on top).
+    let mut taken: Vec<[i32; 4]> = focus
+        .iter()
+        .filter_map(|&id| proj.at(st.boids.get(id as usize)?.pos))
+        .map(|(c, _)| {
+            let s = view.px(28) * grow.min(125) / 100;
+            [c[0] - s, c[1] - s, 2 * s, 2 * s]
+        })
+        .collect();
     for id in view.highlighted("boid") {
         if id < n
             && !focus.contains(&id)
             && let Some((c, _)) = proj.at(st.boids[id as usize].pos)
         {
-            // Named in the narration, not inspected: ringed and named.
-            let r = view.px(16) * grow / 100;
-            out.push(Shape::Ring {
-                c,
-                r,
+            // Named in the narration, not inspected: framed (a square, not
+            // a ring: rings are the mates a boid sees) and named.
+            let r = view.px(15) * grow / 100;
+            out.push(Shape::Frame {
+                at: [c[0] - r, c[1] - r],
+                size: [2 * r, 2 * r],
                 width: view.lw(3, 2),
                 color: color::SELECTED,
             });
@@ -436,14 +449,12 @@ pub(super) fn build(sim: &FlockSim, frame: &Frame, view: &View, cam: &Camera, ou
                 _ => String::new(),
             };
             let text = format!("{}{heading}", boid_name(sim, view, id));
-            let f = view.font(17);
-            let at = super::inside(
-                cam.viewport,
-                [c[0] + r + view.px(6), c[1] + view.px(6)],
-                f,
-                &text,
+            out.label_near(
+                (c, r),
+                (view.font(17), color::SELECTED),
+                text,
+                (cam.viewport, &mut taken),
             );
-            out.label_clear(at, f, color::SELECTED, text, &mut taken);
         }
     }
     for (k, &id) in focus.iter().enumerate() {
@@ -1188,7 +1199,15 @@ fn draw_mates(
         let r = view.px(12) * grow / 100;
         let named = ex.neighbours.len() <= 4;
         let in_place = sim.config().update == Update::InPlace;
-        let mut taken = Vec::new();
+        // Names keep off the boid whose mates these are.
+        let s = view.px(28) * grow.min(125) / 100;
+        let mut taken = vec![[c[0] - s, c[1] - s, 2 * s, 2 * s]];
+        let anywhere = super::Viewport {
+            x: -super::FAR / 2,
+            y: -super::FAR / 2,
+            w: super::FAR,
+            h: super::FAR,
+        };
         for &m in &ex.neighbours {
             if let Some(nb) = st.boids.get(m as usize)
                 && let Some((q, _)) = proj.at(nb.pos)
@@ -1213,12 +1232,11 @@ fn draw_mates(
                         }
                         _ => String::new(),
                     };
-                    out.label_clear(
-                        [q[0] + r + view.px(5), q[1] + view.px(5)],
-                        view.font(15),
-                        col,
+                    out.label_near(
+                        (q, r),
+                        (view.font(15), col),
                         format!("{}{heading}", boid_name(sim, view, m)),
-                        &mut taken,
+                        (anywhere, &mut taken),
                     );
                 }
             }
@@ -1356,14 +1374,29 @@ fn draw_rules(
         .collect();
     // `k`: the arrow's place in the drawing order; turns of about the same
     // size get lengths a little apart, so neither hides the other.
-    let arrow = |out: &mut Scene, s: Steer, col: Rgba, k: i32, strong: bool| {
-        let w = view.lw(if strong { 6 } else { 4 }, 3);
-        let head = view.px(if strong { 16 } else { 13 }).max(10);
+    // `wide`: extra pixels of width, a halo for the arrow drawn under the
+    // others.
+    let arrow = |out: &mut Scene, s: Steer, col: Rgba, (k, wide): (i32, i32), strong: bool| {
+        let w = view.lw(if strong { 6 } else { 4 }, 3) + wide as u16;
+        let head = view.px(if strong { 16 } else { 13 }).max(10) + 2 * wide;
         let len = match s {
             Steer::Vector(v) if !v.is_zero() && longest > Fx::ZERO => {
-                let frac = v.fast_length().checked_div(longest).unwrap_or(Fx::ONE);
+                // The vector as it lies across the screen (in 3-D, its
+                // length foreshortened like the world's), so the arrows
+                // add up on screen as the vectors do.
+                let (sx, sy) = proj.rot(v);
+                let across = Vec3::new(sx, sy, Fx::ZERO).fast_length();
+                let frac = across.checked_div(longest).unwrap_or(Fx::ONE);
                 let len = frac.mul_int(i64::from(long(90))).round_int().max(long(18));
-                Some((unit2(proj.rot(v.fast_normalize())), len))
+                let dir = if across == Fx::ZERO {
+                    unit2(proj.rot(v.fast_normalize()))
+                } else {
+                    (
+                        sx.checked_div(across).unwrap_or(Fx::ZERO),
+                        sy.checked_div(across).unwrap_or(Fx::ZERO),
+                    )
+                };
+                Some((dir, len))
             }
             Steer::Turn(t) if t != 0 => {
                 // The new direction, at its true angle (up to half a
@@ -1396,15 +1429,15 @@ fn draw_rules(
             }
         }
     };
-    // The steering first, under the rules: where one rule is the whole
-    // steering, its colour still shows on top.
+    // The steering first, under the rules and wider: where one rule is
+    // the whole steering, its colour shows on top with a white edge.
     if view.on("steering") {
         let n = out.count();
         arrow(
             out,
             ex.steering,
             color::TEXT,
-            0,
+            (0, view.px(4)),
             hl_rules.contains(&"steering"),
         );
         out.credit("steering", n);
@@ -1419,7 +1452,7 @@ fn draw_rules(
                 out,
                 *s,
                 rule_color(*rule),
-                k as i32 + 1,
+                (k as i32 + 1, 0),
                 hl_rules.contains(&name),
             );
             out.credit(name, n);

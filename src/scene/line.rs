@@ -26,7 +26,8 @@ const CHASER: [Rgba; 8] = [
     color::VERMILLION,
     // Yellow-green: the selection's yellow marks the emphasised chaser.
     Rgba(160, 215, 90, 255),
-    color::SKY,
+    // Lavender: sky blue is the targets' and the ideal line's colour.
+    Rgba(175, 150, 255, 255),
     color::BOID,
 ];
 
@@ -134,8 +135,20 @@ pub(super) fn build(sim: &LineSim, frame: &Frame, view: &View, cam: &Camera, out
     let focus = focus(sim, view);
     if view.on("walked") {
         let n = out.count();
+        // Which chasers walked each cell, in id order: a cell one chaser
+        // walked gets the full square, a shared one a square per chaser.
+        let mut by_cell: std::collections::BTreeMap<Cell, Vec<usize>> = Default::default();
         for (i, walk) in frame.walks.iter().enumerate() {
-            draw_walk(walk, i, g, view, out);
+            for &c in walk {
+                let ids = by_cell.entry(c).or_default();
+                if ids.last() != Some(&i) {
+                    ids.push(i);
+                }
+            }
+        }
+        for (i, walk) in frame.walks.iter().enumerate() {
+            let rank = |c: &Cell| by_cell[c].iter().position(|&k| k == i).unwrap_or(0);
+            draw_walk(walk, i, rank, g, view, out);
         }
         out.credit("walked", n);
     }
@@ -164,16 +177,20 @@ pub(super) fn legend(sim: &LineSim, view: &View) -> Vec<(Rgba, String)> {
         for i in 0..n {
             out.push((
                 chaser_color(i),
-                format!("{}: disc, plan, walk", view.name("chaser", i as u32)),
+                format!(
+                    "{}: disc, plan (frames), walk from ◇",
+                    view.name("chaser", i as u32)
+                ),
             ));
         }
     } else {
         out.push((
             color::ORANGE,
-            "chasers: disc, plan, walk, each its colour".to_owned(),
+            "chasers: disc, plan, walk from ◇, each its colour".to_owned(),
         ));
     }
     out.push((color::SKY, "target (ring)".to_owned()));
+    out.extend(super::wall_key(&sim.config().grid));
     if view.on("heights") {
         out.push((super::HEIGHT_KEY, "heights: lighter is higher".to_owned()));
     }
@@ -232,23 +249,35 @@ fn draw_grid(grid: &Grid, g: Geo, out: &mut Scene) {
     }
 }
 
-/// The cells a chaser stood on, in its colour, joined in order: squares
-/// of three sizes by id (the first chaser's largest), so a cell two or
-/// three chasers share shows each.
-fn draw_walk(walk: &[Cell], i: usize, g: Geo, view: &View, out: &mut Scene) {
-    let m = g.cell / 8 + (i % 3) as i32 * g.cell / 12;
-    // The start is not a cell of the line: framed, not filled.
-    for (k, &c) in walk.iter().enumerate() {
+/// The cells a chaser stood on, in its colour, joined in order: on a cell
+/// several chasers walked, each a smaller square than the one before
+/// (`rank`: this chaser's place among them), so every one shows.
+fn draw_walk(
+    walk: &[Cell],
+    i: usize,
+    rank: impl Fn(&Cell) -> usize,
+    g: Geo,
+    view: &View,
+    out: &mut Scene,
+) {
+    // The start is not a cell of the line: a diamond, not a square (the
+    // plan's cells are framed squares).
+    for (k, c) in walk.iter().enumerate() {
+        let m = g.cell / 8 + (rank(c) % 3) as i32 * g.cell / 10;
         if k == 0 {
-            let at = g.corner(c);
-            out.push(Shape::Frame {
-                at: [at[0] + m, at[1] + m],
-                size: [g.cell - 2 * m, g.cell - 2 * m],
-                width: view.lw(3, 2),
-                color: walk_color(i),
-            });
+            let p = g.center(*c);
+            let r = g.cell / 2 - m;
+            let d = [
+                [p[0], p[1] - r],
+                [p[0] + r, p[1]],
+                [p[0], p[1] + r],
+                [p[0] - r, p[1]],
+            ];
+            for s in 0..4 {
+                out.line(d[s], d[(s + 1) % 4], view.lw(3, 2), walk_color(i));
+            }
         } else {
-            out.push(g.inset(c, m, walk_color(i)));
+            out.push(g.inset(*c, m, walk_color(i)));
         }
     }
     for pair in walk.windows(2) {
@@ -286,6 +315,19 @@ fn draw_plan(sim: &LineSim, i: usize, g: Geo, view: &View, out: &mut Scene) {
                 size: [g.cell - 2 * m, g.cell - 2 * m],
                 width: view.lw(3, 2),
                 color: col,
+            });
+        }
+        // The coming diagonal step, when the beat points at it.
+        if let Some(next) = plan
+            .peek()
+            .filter(|s| s.minor_stepped && view.highlight.iter().any(|h| h == "minor_step"))
+        {
+            let at = g.corner(next.cell);
+            out.push(Shape::Frame {
+                at: [at[0] - 2, at[1] - 2],
+                size: [g.cell + 4, g.cell + 4],
+                width: view.lw(4, 3),
+                color: color::SELECTED,
             });
         }
         out.credit("plan", n);
@@ -401,7 +443,7 @@ fn draw_actors(sim: &LineSim, g: Geo, view: &View, out: &mut Scene) {
         } else {
             p[0] - g.cell / 2 - 2 - super::text::width(&name, label)
         };
-        out.text([x, p[1] - g.cell / 4], label, color::SKY, name);
+        out.label([x, p[1] - g.cell / 4], label, color::SKY, name);
     }
     let hl_c = view.highlighted("chaser");
     let strong = |i: usize| hl_c.contains(&(i as u32)) || view.selected == Some(i as u32);
@@ -458,9 +500,10 @@ fn draw_actors(sim: &LineSim, g: Geo, view: &View, out: &mut Scene) {
         // inside the map).
         let mid = g.center(c.pos);
         let bottom = c.pos.y + 1 >= sim.config().grid.height() as i32;
-        out.text(
+        out.label(
             [
-                mid[0] - g.cell / 4 + same * view.px(14),
+                // Right of the cell's height chip (its top-left corner).
+                mid[0] - view.px(2) + same * view.px(14),
                 if bottom {
                     mid[1] - g.cell / 2 - i32::from(label) / 4
                 } else {
@@ -721,7 +764,10 @@ fn formula(plan: &Stepper, name: &str, view: &View) -> Panel {
             "f ≥ 0: both axes; f += 2·{mn} − 2·{mj} = {}",
             2 * minor - 2 * major
         ),
-        format!("i.e. f = 2·{mn}·(i+1) − {mj}·(2j+1)"),
+        format!(
+            "{}i.e. f = 2·{mn}·(i+1) − {mj}·(2j+1)",
+            mark(view.highlight.iter().any(|h| h == "rule"))
+        ),
     ];
     if plan.peek().is_some() {
         let (i, j) = (plan.done() as i64, plan.minor_done() as i64);
@@ -786,7 +832,10 @@ fn error_table(plan: &Stepper, name: &str, view: &View) -> Panel {
         lines.push(row(s, ""));
     }
     if let Some(next) = plan.peek() {
-        let emphasise = view.highlight.iter().any(|h| h == "error_term");
+        let emphasise = view
+            .highlight
+            .iter()
+            .any(|h| h == "error_term" || h == "minor_step" && next.minor_stepped);
         lines.push(row(&next, if emphasise { "▶ next " } else { "next " }));
     }
     Panel {

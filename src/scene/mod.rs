@@ -495,7 +495,7 @@ pub fn build(frame: &Frame, view: &View, cam: &Camera) -> Scene {
 pub fn legend(sim: &AnySim, view: &View) -> Vec<(Rgba, String)> {
     match sim {
         AnySim::Flock(s) => flock::legend(s, view),
-        AnySim::Path(_) => path::legend(view),
+        AnySim::Path(s) => path::legend(s, view),
         AnySim::Line(s) => line::legend(s, view),
     }
 }
@@ -576,6 +576,60 @@ impl Scene {
         }
         taken.push(boxed(at));
         self.label(at, size, color, text);
+    }
+
+    /// A label for the thing drawn at `c` (a disc of radius `r`): right of
+    /// it, else left, below, above or at a corner, whichever first overlaps
+    /// none of the
+    /// boxes in `taken` (to which it adds its own) and lies inside `vp`;
+    /// when all four are taken, right of it moved down as
+    /// [`Scene::label_clear`] does. A name never lands on another boid's
+    /// glyph or name when there is room beside its own.
+    fn label_near(
+        &mut self,
+        (c, r): (P, i32),
+        (size, color): (u16, Rgba),
+        text: impl Into<String>,
+        (vp, taken): (Viewport, &mut Vec<[i32; 4]>),
+    ) {
+        let text = text.into();
+        let s = i32::from(size);
+        let pad = (s / 5).max(2);
+        let (w, h) = (text::width(&text, size) + 2 * pad, s * 12 / 10 + pad);
+        let gap = pad + 3;
+        let boxed = |at: P| [at[0] - pad, at[1] - s * 9 / 10 - pad / 2, w, h];
+        let hits = |b: [i32; 4]| {
+            taken.iter().any(|t| {
+                b[0] < t[0] + t[2] && t[0] < b[0] + b[2] && b[1] < t[1] + t[3] && t[1] < b[1] + b[3]
+            })
+        };
+        let (right, left) = (c[0] + r + gap, c[0] - r - gap - w + pad);
+        let (below, above) = (c[1] + r + gap + s, c[1] - r - gap - s / 4);
+        let candidates = [
+            [right, c[1] + s / 3],
+            [left, c[1] + s / 3],
+            [c[0] - w / 2 + pad, below],
+            [c[0] - w / 2 + pad, above],
+            // Then the corners.
+            [right, above],
+            [right, below],
+            [left, above],
+            [left, below],
+        ];
+        let free = candidates
+            .iter()
+            .map(|&at| inside(vp, at, size, &text))
+            .find(|&at| !hits(boxed(at)));
+        match free {
+            Some(at) => {
+                taken.push(boxed(at));
+                self.label(at, size, color, text);
+            }
+            None => {
+                let at = inside(vp, candidates[0], size, &text);
+                self.label_clear(at, size, color, text, taken);
+            }
+        }
     }
 
     /// A [`Scene::label`] moved, if it must, to lie inside `vp`.
@@ -861,6 +915,24 @@ pub(crate) fn height_labels(out: &mut Scene, grid: &crate::sim::Grid, o: P, cell
     }
 }
 
+/// A wall's hatching: three parallel strokes (`///`), the drafting sign
+/// for a solid; a cross would read as the "blocked" mark.
+fn wall_hatch(out: &mut Scene, at: P, cell: i32) {
+    let (m, h) = (cell / 6, cell / 2);
+    let w = (cell / 14).clamp(1, 5) as u16;
+    let c = color::DIM;
+    let p = |x: i32, y: i32| [at[0] + x, at[1] + y];
+    out.line(p(m, h), p(h, m), w, c);
+    out.line(p(m, cell - m), p(cell - m, m), w, c);
+    out.line(p(h, cell - m), p(cell - m, h), w, c);
+}
+
+/// The legend's entry for walls, when the grid has any.
+pub(crate) fn wall_key(grid: &crate::sim::Grid) -> Option<(Rgba, String)> {
+    grid.has_walls()
+        .then(|| (color::DIM, "wall (hatched)".to_owned()))
+}
+
 pub(crate) fn terrain(
     out: &mut Scene,
     grid: &crate::sim::Grid,
@@ -879,11 +951,7 @@ pub(crate) fn terrain(
                         color: color::WALL,
                     });
                     if cell >= 8 {
-                        let m = cell / 5;
-                        let w = (cell / 12).clamp(1, 6) as u16;
-                        let (a, b) = ([at[0] + m, at[1] + m], [at[0] + cell - m, at[1] + cell - m]);
-                        out.line(a, b, w, color::DIM);
-                        out.line([a[0], b[1]], [b[0], a[1]], w, color::DIM);
+                        wall_hatch(out, at, cell);
                     }
                 }
                 Some(v) => {

@@ -96,19 +96,27 @@ pub(super) fn build(sim: &PathSim, frame: &Frame, view: &View, cam: &Camera, out
     panels(sim, frame, focused, view, out);
 }
 
+/// A cliff's colour: red, apart from the open list's orange.
+const CLIFF: Rgba = Rgba(235, 64, 52, 255);
+
 /// What the colours drawn mean (the overlays that are on).
-pub(super) fn legend(view: &View) -> Vec<(Rgba, String)> {
-    [
+pub(super) fn legend(sim: &PathSim, view: &View) -> Vec<(Rgba, String)> {
+    let mut out: Vec<(Rgba, String)> = [
+        ("start", color::GREEN, "start S (frame)"),
+        ("goal", color::PURPLE, "goal G (ring)"),
         ("heights", super::HEIGHT_KEY, "heights: lighter is higher"),
         ("open", color::ORANGE, "open (ring)"),
         ("closed", color::BLUE, "closed (square)"),
         ("path", color::GREEN, "path"),
-        ("cliffs", color::VERMILLION, "cliff (no move across)"),
+        ("cliffs", CLIFF, "cliff (no move across)"),
     ]
     .into_iter()
-    .filter(|(o, ..)| view.on(o))
+    .filter(|(o, ..)| matches!(*o, "start" | "goal") || view.on(o))
     .map(|(_, c, n)| (c, n.to_owned()))
-    .collect()
+    .collect();
+    // Walls are drawn whatever the overlays.
+    out.extend(super::wall_key(&sim.config().grid));
+    out
 }
 
 /// The search whose open list and costs the panels show: the beat's
@@ -205,9 +213,7 @@ fn draw_tile(
     if view.on("heights") {
         out.credit("heights", n);
     }
-    let has_wall = (0..grid.height() as i32)
-        .any(|y| (0..grid.width() as i32).any(|x| grid.is_wall(Cell::new(x, y))));
-    if view.on("walls") && has_wall {
+    if view.on("walls") && grid.has_walls() {
         out.credit("walls", n);
     }
     if view.on("cliffs") {
@@ -216,7 +222,21 @@ fn draw_tile(
         out.credit("cliffs", n);
     }
     draw_search(s, sc, cfg.goal, o, cell, grid, view, out);
-    draw_ends(cfg.start, cfg.goal, o, cell, view, out);
+    let map = Viewport {
+        x: o[0],
+        y: o[1],
+        w: cell * grid.width() as i32,
+        h: cell * grid.height() as i32,
+    };
+    draw_ends((cfg.start, cfg.goal), map, (o, cell), view, out);
+    // A search that gave up says so on its map, not only in its status.
+    if s.status == Status::Unreachable {
+        let f = view.font(22);
+        let text = "unreachable: the open list ran empty";
+        let tw = super::text::width(text, f);
+        let at = [map.x + (map.w - tw) / 2, map.y + i32::from(f) + view.px(6)];
+        out.label_in(map, at, f, CLIFF, text);
+    }
     super::cell_marks(out, grid, o, cell, view);
 }
 
@@ -248,39 +268,36 @@ fn draw_cliffs(
                     } else {
                         [p[0] + cell, p[1]]
                     };
-                    out.line(p, q, w, color::VERMILLION);
+                    out.line(p, q, w, CLIFF);
                 }
             }
         }
     }
 }
 
-/// Start (a green frame, S) and goal (a purple ring, G); the letters in
-/// the cells' bottom-right corners, where no number is written.
-fn draw_ends(start: Cell, goal: Cell, o: P, cell: i32, view: &View, out: &mut Scene) {
+/// Start (a green frame, S) and goal (a purple ring, G), their letters on
+/// backing labels: in the cell's bottom-right corner, clear of the height
+/// number at the centre and of g, h and f in the other corners; above the
+/// marker, kept inside the map, when the cell is too small for that.
+fn draw_ends(ends: (Cell, Cell), map: Viewport, (o, cell): (P, i32), view: &View, out: &mut Scene) {
+    let (start, goal) = ends;
     let w = view.lw(4, 3);
     // Never smaller than 20 px across, on maps of tiny cells too.
     let size = cell.max(view.px(20));
-    // The letter in the cell's bottom-right corner, clear of the height
-    // number at the centre and of g, h and f in the other corners; beside
-    // the marker, on a backing box, when the cell is too small for that.
     let f = view.font(16);
     let small = cell < i32::from(f) * 5 / 2;
     let letter = |out: &mut Scene, c: Cell, col, s: &str| {
         let m = center(o, cell, c);
-        if small {
-            out.label([m[0] - size / 2 - i32::from(f), m[1] - size / 2], f, col, s);
+        let tw = super::text::width(s, f);
+        let at = if small {
+            [m[0] - tw / 2, m[1] - size / 2 - i32::from(f) / 3 - 2]
         } else {
-            out.text(
-                [
-                    m[0] + cell / 2 - super::text::width(s, f) - w as i32 - 1,
-                    m[1] + cell / 2 - w as i32 - 2,
-                ],
-                f,
-                col,
-                s,
-            );
-        }
+            [
+                m[0] + cell / 2 - tw - w as i32 - 3,
+                m[1] + cell / 2 - w as i32 - 3,
+            ]
+        };
+        out.label_in(map, at, f, col, s);
     };
     let m = center(o, cell, start);
     out.push(Shape::Frame {
@@ -292,7 +309,7 @@ fn draw_ends(start: Cell, goal: Cell, o: P, cell: i32, view: &View, out: &mut Sc
     letter(out, start, color::GREEN, "S");
     out.push(Shape::Ring {
         c: center(o, cell, goal),
-        r: size / 2,
+        r: size * 2 / 5,
         width: w,
         color: color::PURPLE,
     });
@@ -411,16 +428,12 @@ fn open_list(sim: &PathSim, i: usize) -> Panel {
         };
         let same_f = open.get(k + 1).is_some_and(|n| n.f16() == e.f16())
             || (k > 0 && open[k - 1].f16() == e.f16());
-        p.lines.push(format!(
-            "{}.\t({},{})\t{} = {} + {}\t{}",
-            k + 1,
-            e.x,
-            e.y,
-            f,
-            e.g,
-            h,
-            if same_f { tie } else { String::new() }
-        ));
+        let mut line = format!("{}.\t({},{})\t{} = {} + {}", k + 1, e.x, e.y, f, e.g, h);
+        if same_f {
+            line.push('\t');
+            line.push_str(&tie);
+        }
+        p.lines.push(line);
     }
     if open.len() > 12 {
         p.lines.push(format!("… {} more", open.len() - 12));
@@ -477,21 +490,9 @@ fn draw_search(
             out.credit("open", n);
         }
         if view.on("parents") {
-            let dir = link & !CLOSED;
-            if dir != NO_PARENT && (dir as usize) < DIRS.len() {
-                let n = out.count();
-                let (dx, dy) = DIRS[dir as usize];
-                let e = [mid[0] + dx * cell * 2 / 5, mid[1] + dy * cell * 2 / 5];
-                let head = (cell / 4).clamp(3, view.px(12).max(3));
-                out.arrow(
-                    mid,
-                    e,
-                    view.lw(2, 2).min((cell / 8).max(1) as u16),
-                    head,
-                    color::TEXT,
-                );
-                out.credit("parents", n);
-            }
+            let n = out.count();
+            parent_arrow(out, view, (mid, cell), link);
+            out.credit("parents", n);
         }
         if numbers {
             let h16 = sc.heuristic.h16(c.x.abs_diff(goal.x), c.y.abs_diff(goal.y));
@@ -522,12 +523,32 @@ fn draw_search(
                 color::GREEN,
             );
         }
+        // The parents of the path's cells again, over its line: reading
+        // them back from the goal is how the path is found.
+        if view.on("parents") {
+            for c in &path {
+                let link = s.link[(c.y as u32 * w + c.x as u32) as usize];
+                parent_arrow(out, view, (center(o, cell, *c), cell), link);
+            }
+        }
         out.credit("path", n);
         if view.on("costs") {
             let n = out.count();
             step_costs(&path, sc, grid, o, cell, view, out);
             out.credit("costs", n);
         }
+    }
+}
+
+/// The arrow from a reached cell towards its parent (none for the start).
+fn parent_arrow(out: &mut Scene, view: &View, (mid, cell): (P, i32), link: u8) {
+    let dir = link & !CLOSED;
+    if dir != NO_PARENT && (dir as usize) < DIRS.len() {
+        let (dx, dy) = DIRS[dir as usize];
+        let e = [mid[0] + dx * cell * 2 / 5, mid[1] + dy * cell * 2 / 5];
+        let head = (cell / 4).clamp(3, view.px(12).max(3));
+        let w = view.lw(2, 2).min((cell / 8).max(1) as u16);
+        out.arrow(mid, e, w, head, color::TEXT);
     }
 }
 
@@ -553,7 +574,8 @@ fn cell_numbers(out: &mut Scene, view: &View, (at, cell, nf): (P, i32, u16), g: 
     ] {
         if view.on(overlay) {
             let n = out.count();
-            out.text(p, nf, col, text);
+            // On a backing box: an open cell's ring passes the corners.
+            out.label(p, nf, col, text);
             out.credit(overlay, n);
         }
     }

@@ -200,6 +200,11 @@ impl Grid {
         self.index(c).is_some_and(|i| self.cells[i] == WALL)
     }
 
+    /// True if any cell is a wall.
+    pub fn has_walls(&self) -> bool {
+        self.cells.contains(&WALL)
+    }
+
     /// The height of an open cell on the grid; `None` for walls and cells
     /// off the grid.
     pub fn height_at(&self, c: Cell) -> Option<u8> {

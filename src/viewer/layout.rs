@@ -322,6 +322,49 @@ fn style_marks(chars: &[char]) -> Vec<Option<Style>> {
     marks
 }
 
+/// The spaces a line must not break at: in text with CJK characters, those
+/// inside a short run of Latin text between them — a formula such as
+/// `(zB - zA)·k` or a command such as `--set eye_height=0` stays on one
+/// line, as a Japanese reader expects. Runs longer than
+/// [`GLUE_MAX`] characters still break at their spaces.
+fn glued_spaces(chars: &[char]) -> Vec<bool> {
+    let mut glued = vec![false; chars.len()];
+    if !chars.iter().any(|&c| is_cjk(c)) {
+        return glued;
+    }
+    let mut i = 0;
+    while i < chars.len() {
+        if is_cjk(chars[i]) || chars[i].is_whitespace() {
+            i += 1;
+            continue;
+        }
+        // A run of Latin text: from here to the next CJK character,
+        // without the spaces at its end.
+        let mut end = i;
+        while end < chars.len() && !is_cjk(chars[end]) {
+            end += 1;
+        }
+        let mut last = end;
+        while last > i && chars[last - 1].is_whitespace() {
+            last -= 1;
+        }
+        if last - i <= GLUE_MAX {
+            for g in &mut glued[i..last] {
+                *g = true;
+            }
+        }
+        i = end;
+    }
+    // Only the spaces of those runs.
+    for (g, c) in glued.iter_mut().zip(chars) {
+        *g &= c.is_whitespace();
+    }
+    glued
+}
+
+/// The longest run of Latin text kept on one line in CJK narration.
+const GLUE_MAX: usize = 32;
+
 /// Splits narration into words: at spaces, and around every CJK
 /// character; emphasis (`*…*`) and code (`` `…` ``) change the style of
 /// what they enclose and are not shown (see [`style_marks`]).
@@ -332,6 +375,7 @@ fn words(text: &str) -> Vec<Word> {
     let mut cur = String::new();
     let chars: Vec<char> = text.chars().collect();
     let marks = style_marks(&chars);
+    let glued = glued_spaces(&chars);
     let flush = |cur: &mut String, emph: Style, space: &mut bool, out: &mut Vec<Word>| {
         if !cur.is_empty() {
             out.push(Word {
@@ -342,10 +386,12 @@ fn words(text: &str) -> Vec<Word> {
             *space = false;
         }
     };
-    for (&c, mark) in chars.iter().zip(marks) {
+    for (k, (&c, mark)) in chars.iter().zip(marks).enumerate() {
         if let Some(next) = mark {
             flush(&mut cur, emph, &mut space, &mut out);
             emph = next;
+        } else if glued[k] && !cur.is_empty() {
+            cur.push(' ');
         } else if c.is_whitespace() {
             flush(&mut cur, emph, &mut space, &mut out);
             space = !out.is_empty();
@@ -535,6 +581,23 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn japanese_keeps_a_short_formula_or_command_on_one_line() {
+        let ja =
+            "セルが遮るのは h·n > zA·n + (zB - zA)·k のときで、--set eye_height=0 で試せます。";
+        for w in 20..40 {
+            let lines = plain(&wrap_rich(ja, w, &chars));
+            assert_eq!(lines.concat().replace(' ', ""), ja.replace(' ', ""), "{w}");
+            let joined = lines.join("|");
+            for piece in ["h·n > zA·n + (zB - zA)·k", "--set eye_height=0"] {
+                assert!(joined.contains(piece), "{w}: {piece:?} split in {lines:?}");
+            }
+        }
+        // English breaks at its spaces as before.
+        let en = "a cell blocks if h·n > zA·n + (zB - zA)·k";
+        assert!(plain(&wrap_rich(en, 12, &chars)).len() > 3);
     }
 
     #[test]
