@@ -553,3 +553,38 @@ fn path_bad_input() {
     let l = TempLesson::new("onwall.toml", &src);
     rejects(&["run", l.path()], "start (2,2) is inside a wall");
 }
+
+/// `min_distance` anywhere in its documented range 0.001..=10,000 runs:
+/// the strength check once overflowed from 47 up (issue 16, item 1).
+#[test]
+fn min_distance_runs_across_its_whole_range() {
+    for v in ["0.01", "46", "47", "1000", "10000"] {
+        let set = format!("min_distance={v}");
+        let o = flockstep(&["run", "flock-weights", "--set", &set, "--ticks", "3"]);
+        assert_eq!(o.status.code(), Some(0), "{v}: {}", stderr(&o));
+    }
+    // Too close for the default strength (10 / 0.001² > 10⁶), or beyond
+    // the range: refused with a message, not run.
+    rejects(
+        &[
+            "run",
+            "flock-weights",
+            "--set",
+            "min_distance=0.001",
+            "--ticks",
+            "1",
+        ],
+        "strength / min_distance²",
+    );
+    rejects(
+        &[
+            "run",
+            "flock-weights",
+            "--set",
+            "min_distance=10001",
+            "--ticks",
+            "1",
+        ],
+        "min_distance",
+    );
+}

@@ -83,9 +83,12 @@ impl WeightedParams {
         }
         // strength / min_distance² ≤ 10⁶ keeps every separation term, and so
         // every acceleration, far from the fixed-point limit.
-        let max_term = (self.strength.to_bits() as i128) << 64;
+        // In bits: strength·2³² / (d·2³²)² ≤ 10⁶, i.e. strength_bits·2³² ≤
+        // d_bits²·10⁶; both sides fit in i128 for every d ≤ MAX_RADIUS
+        // (d_bits² < 2⁹¹, times 10⁶ < 2¹¹¹).
+        let max_term = (self.strength.to_bits() as i128) << 32;
         let d2 = (self.min_distance.to_bits() as i128).pow(2);
-        if self.strength < Fx::ZERO || max_term > d2 * 1_000_000 * (1i128 << 32) {
+        if self.strength < Fx::ZERO || max_term > d2 * 1_000_000 {
             return Err(
                 "strength must be ≥ 0 and strength / min_distance² at most 1,000,000".into(),
             );
