@@ -42,6 +42,7 @@
 pub mod canon;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod cli;
+pub mod files;
 pub mod lesson;
 pub mod num;
 pub mod replay;

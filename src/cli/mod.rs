@@ -3,6 +3,7 @@
 //!
 //! Exit codes: 0 success, 1 a check failed, 2 bad input or usage.
 
+use crate::files::MAX_MAP_BYTES;
 use crate::lesson::{BUNDLED, Lesson, LessonError, MAX_TICKS, Override};
 use crate::sim::line::{Line, Step};
 use crate::sim::path::{
@@ -12,9 +13,11 @@ use crate::sim::{AnySim, Cell, Grid, NoTrace};
 use clap::{Parser, Subcommand};
 use std::fmt::Write as _;
 use std::io::Write as _;
+use std::path::Path;
 use std::process::ExitCode;
 use std::time::Instant;
 
+mod output;
 mod replay;
 
 /// Teach and regression-test game-AI algorithms on a deterministic core.
@@ -132,7 +135,7 @@ pub enum Command {
         /// Only fields whose path starts with this (e.g. `boids[3]` or `model`)
         #[arg(long, value_name = "PATH")]
         field: Option<String>,
-        /// Print {"tick", "hash", "inputs", "state"} as JSON (fixed-point numbers as raw I32F32 bits)
+        /// Print {"tick", "hash", "inputs", "state"} as JSON (fixed-point numbers as raw I32F32 bits); with --field, "fields": [{"path", "value"}, …] instead of "state"
         #[arg(long)]
         json: bool,
     },
@@ -163,8 +166,13 @@ pub enum Command {
             help = r#"Print {"cells": [[x,y],…], "errors": [f before each step,…]}"#
         )]
         json: bool,
-        /// Refuse lines longer than this many cells
-        #[arg(long, value_name = "N", default_value_t = 1_000_000)]
+        /// Refuse lines longer than this many cells (at most 10,000,000)
+        #[arg(
+            long,
+            value_name = "N",
+            default_value_t = 1_000_000,
+            value_parser = clap::value_parser!(u64).range(1..=MAX_LINE_CELLS)
+        )]
         max_cells: u64,
     },
     /// A* on an ASCII height map (0-9 heights, # walls); prints the map with the path
@@ -414,15 +422,19 @@ pub fn execute(cli: Cli) -> Result<String, Failure> {
             json,
             trace,
         }) => {
-            let text = if map == "-" {
-                let mut t = String::new();
-                std::io::Read::read_to_string(&mut std::io::stdin(), &mut t)
-                    .map_err(|e| bad(format!("standard input: cannot read the map: {e}")))?;
-                t
+            let bytes = if map == "-" {
+                let stdin = std::io::stdin().lock();
+                crate::files::read_bounded(stdin, "standard input", MAX_MAP_BYTES, "a map")
             } else {
-                std::fs::read_to_string(&map)
-                    .map_err(|e| bad(format!("{map}: cannot read the map: {e}")))?
-            };
+                crate::files::read_file_bounded(Path::new(&map), MAX_MAP_BYTES, "a map")
+            }
+            .map_err(bad)?;
+            let text = String::from_utf8(bytes).map_err(|e| {
+                bad(format!(
+                    "{map}: byte {}: not UTF-8 text; a map is rows of 0-9 and #",
+                    e.utf8_error().valid_up_to()
+                ))
+            })?;
             let grid = Grid::parse(&text).map_err(|e| bad(format!("{map}:{e}")))?;
             let kind = match heuristic.as_str() {
                 "manhattan" => HeuristicKind::Manhattan,
@@ -643,6 +655,10 @@ pub fn decision(s: &Step, x_major: bool) -> &'static str {
     }
 }
 
+/// The most cells `flockstep line` prints (`--max-cells` is capped here:
+/// the output is built in memory, about 60 bytes a cell as text).
+pub const MAX_LINE_CELLS: u64 = 10_000_000;
+
 /// What `flockstep line` prints, as text or JSON.
 pub fn line(from: Cell, to: Cell, json: bool, max_cells: u64) -> Result<String, Failure> {
     let l = Line::new(from, to);
@@ -652,11 +668,10 @@ pub fn line(from: Cell, to: Cell, json: bool, max_cells: u64) -> Result<String, 
             l.len()
         )));
     }
-    let steps: Vec<Step> = l.stepper().collect();
     let mut s = String::new();
     if json {
         s.push_str("{\"cells\": [");
-        for (i, st) in steps.iter().enumerate() {
+        for (i, st) in l.stepper().enumerate() {
             let _ = write!(
                 s,
                 "{}[{},{}]",
@@ -666,7 +681,7 @@ pub fn line(from: Cell, to: Cell, json: bool, max_cells: u64) -> Result<String, 
             );
         }
         s.push_str("], \"errors\": [");
-        for (i, st) in steps.iter().enumerate() {
+        for (i, st) in l.stepper().enumerate() {
             let _ = write!(s, "{}{}", if i > 0 { "," } else { "" }, st.f_before);
         }
         s.push_str("]}\n");
@@ -679,17 +694,17 @@ pub fn line(from: Cell, to: Cell, json: bool, max_cells: u64) -> Result<String, 
         "{:>6} {:>12}  {:<24} cell",
         "step", "f before", "decision"
     );
-    for st in &steps {
+    for st in l.stepper() {
         let _ = writeln!(
             s,
             "{:>6} {:>12}  {:<24} {}",
             st.index,
             st.f_before,
-            decision(st, l.x_major()),
+            decision(&st, l.x_major()),
             st.cell
         );
     }
-    if let Some(pic) = picture(&l, &steps) {
+    if let Some(pic) = picture(&l) {
         let _ = writeln!(s);
         s.push_str(&pic);
     }
@@ -719,7 +734,7 @@ pub fn describe_line(l: &Line) -> String {
 
 /// A small ASCII picture of the line (`A` start, `B` end, `*` cells), or
 /// `None` when it would be wider than 72 or taller than 36 characters.
-pub fn picture(l: &Line, steps: &[Step]) -> Option<String> {
+pub fn picture(l: &Line) -> Option<String> {
     let (x0, x1) = (l.from.x.min(l.to.x) as i64, l.from.x.max(l.to.x) as i64);
     let (y0, y1) = (l.from.y.min(l.to.y) as i64, l.from.y.max(l.to.y) as i64);
     let (w, h) = (x1 - x0 + 1, y1 - y0 + 1);
@@ -729,7 +744,7 @@ pub fn picture(l: &Line, steps: &[Step]) -> Option<String> {
     let mut rows = vec![vec!['.'; w as usize]; h as usize];
     let mut put =
         |c: Cell, ch: char| rows[(c.y as i64 - y0) as usize][(c.x as i64 - x0) as usize] = ch;
-    for st in steps {
+    for st in l.stepper() {
         put(st.cell, '*');
     }
     put(l.from, 'A');

@@ -9,7 +9,7 @@ use crate::sim::AnyState;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
-use std::fs::{File, OpenOptions};
+use std::fs::File;
 use std::io::{BufReader, BufWriter};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -62,33 +62,12 @@ pub fn record(
         )));
     }
     let out = output.unwrap_or_else(|| PathBuf::from(format!("{}.fsr", lesson.id)));
-    if out.is_dir() {
-        return Err(bad(format!(
-            "{}: is a directory; name the replay file with -o",
-            out.display()
-        )));
-    }
-    // Written under a temporary name beside the target and renamed when
-    // complete: a failure leaves whatever was at the final name untouched,
-    // and a killed recorder leaves FILE.partial, whose frames read.
-    let mut partial = out.clone().into_os_string();
-    partial.push(".partial");
-    let partial = PathBuf::from(partial);
-    let f = OpenOptions::new()
-        .write(true)
-        .create(true)
-        .truncate(true)
-        .open(&partial)
-        .map_err(|e| {
-            bad(format!(
-                "{}: cannot write the replay: {e}",
-                partial.display()
-            ))
-        })?;
+    let (target, file) = super::output::Target::choose(&out, Path::new(arg))?;
+    let to_stdout = target.is_stdout();
     let bar = progress(ticks, &lesson.id);
     let start = Instant::now();
     let result = run::record(
-        BufWriter::with_capacity(1 << 16, f),
+        BufWriter::with_capacity(1 << 16, file),
         &source,
         ticks,
         keyframe_every,
@@ -101,27 +80,15 @@ pub fn record(
     );
     bar.finish_and_clear();
     let secs = start.elapsed().as_secs_f64();
-    let (w, rec) = match result {
-        Ok(r) => r,
-        Err(m) => {
-            let _ = std::fs::remove_file(&partial);
-            return Err(bad(format!("{}: {m}", out.display())));
-        }
-    };
-    let sync = w
-        .into_inner()
-        .map_err(|e| e.into_error())
-        .and_then(|f| f.sync_all());
-    if let Err(e) = sync.and_then(|_| std::fs::rename(&partial, &out)) {
-        let _ = std::fs::remove_file(&partial);
-        return Err(bad(format!(
-            "{}: cannot write the replay: {e}",
-            out.display()
-        )));
-    }
+    let rec = target.complete(result)?;
     let mut s = String::new();
     let _ = writeln!(s, "recorded  {} ({})", lesson.id, lesson.title);
-    let _ = writeln!(s, "to        {}", out.display());
+    let to = if out == Path::new("-") {
+        "standard output".to_owned()
+    } else {
+        out.display().to_string()
+    };
+    let _ = writeln!(s, "to        {to}");
     let _ = writeln!(s, "ticks     0..={}", rec.last_tick);
     let _ = writeln!(
         s,
@@ -131,6 +98,11 @@ pub fn record(
     );
     let _ = writeln!(s, "time      {:.3} s", secs);
     let _ = writeln!(s, "hash      {:#018x}", rec.final_hash);
+    if to_stdout {
+        // The replay went to standard output: the summary must not.
+        eprint!("{s}");
+        return Ok(String::new());
+    }
     Ok(s)
 }
 
@@ -158,7 +130,8 @@ pub fn describe<R: std::io::Read + std::io::Seek>(r: &Replay<R>) -> String {
         if m.overrides.is_empty() {
             "none".to_owned()
         } else {
-            m.overrides.join(" ")
+            let shown: Vec<String> = m.overrides.iter().map(|o| crate::lesson::clip(o)).collect();
+            shown.join(" ")
         }
     );
     let _ = writeln!(
@@ -198,7 +171,22 @@ pub fn describe<R: std::io::Read + std::io::Seek>(r: &Replay<R>) -> String {
             0.0
         }
     );
-    s
+    printable(&s)
+}
+
+/// `s` with control characters other than line ends shown as escapes
+/// (`\u{1b}`): a replay's metadata is the recorder's text, and escape
+/// sequences in it must not reach the terminal.
+pub fn printable(s: &str) -> String {
+    s.chars()
+        .map(|c| {
+            if c.is_control() && c != '\n' {
+                c.escape_unicode().to_string()
+            } else {
+                c.to_string()
+            }
+        })
+        .collect()
 }
 
 /// `flockstep info`.
@@ -258,27 +246,51 @@ pub fn dump(path: &Path, tick: u64, field: Option<&str>, json: bool) -> Result<S
             r.last_tick.map_or("-".to_owned(), |t| t.to_string())
         );
     }
-    if json {
-        let inner = match &state {
-            AnyState::Line(s) => serde_json::to_value(s),
-            AnyState::Flock(s) => serde_json::to_value(s),
-            AnyState::Path(s) => serde_json::to_value(s),
-        }
-        .map_err(|e| bad(e.to_string()))?;
-        let inputs = serde_json::to_value(&info.inputs).map_err(|e| bad(e.to_string()))?;
-        let v = serde_json::json!({
-            "tick": tick,
-            "hash": format!("{:#018x}", info.hash),
-            "inputs": inputs,
-            "state": inner,
-        });
-        return Ok(format!("{v}\n"));
-    }
-    let leaves = match &state {
+    let leaves = || match &state {
         AnyState::Line(s) => fields::leaves(s),
         AnyState::Flock(s) => fields::leaves(s),
         AnyState::Path(s) => fields::leaves(s),
     };
+    let none_match = |leaves: &[fields::Leaf]| {
+        bad(format!(
+            "{}: tick {tick}: no field starts with `{}` (fields look like `{}`)",
+            r.file(),
+            field.unwrap_or_default(),
+            leaves.get(1).map_or("tick", |l| l.path.as_str())
+        ))
+    };
+    if json {
+        let inner = match field {
+            None => match &state {
+                AnyState::Line(s) => serde_json::to_value(s),
+                AnyState::Flock(s) => serde_json::to_value(s),
+                AnyState::Path(s) => serde_json::to_value(s),
+            }
+            .map_err(|e| bad(e.to_string()))?,
+            Some(f) => {
+                let leaves = leaves();
+                let picked: Vec<serde_json::Value> = leaves
+                    .iter()
+                    .filter(|l| l.path.starts_with(f))
+                    .map(|l| serde_json::json!({"path": l.path, "value": json_value(&l.value)}))
+                    .collect();
+                if picked.is_empty() {
+                    return Err(none_match(&leaves));
+                }
+                serde_json::Value::Array(picked)
+            }
+        };
+        let inputs = serde_json::to_value(&info.inputs).map_err(|e| bad(e.to_string()))?;
+        let key = if field.is_some() { "fields" } else { "state" };
+        let v = serde_json::json!({
+            "tick": tick,
+            "hash": format!("{:#018x}", info.hash),
+            "inputs": inputs,
+            key: inner,
+        });
+        return Ok(format!("{v}\n"));
+    }
+    let leaves = leaves();
     let mut s = String::new();
     let _ = writeln!(
         s,
@@ -298,14 +310,30 @@ pub fn dump(path: &Path, tick: u64, field: Option<&str>, json: bool) -> Result<S
         }
     }
     if shown == 0 {
-        return Err(bad(format!(
-            "{}: tick {tick}: no field starts with `{}` (fields look like `{}`)",
-            r.file(),
-            field.unwrap_or_default(),
-            leaves.get(1).map_or("tick", |l| l.path.as_str())
-        )));
+        return Err(none_match(&leaves));
     }
     Ok(s)
+}
+
+/// A field's value in `dump --json`: numbers as numbers (fixed-point
+/// numbers as their raw I32F32 bits, angles as raw turns, as in the whole
+/// state's JSON), names and variants as strings.
+fn json_value(v: &fields::Value) -> serde_json::Value {
+    use fields::Value as V;
+    use serde_json::Value as J;
+    match v {
+        V::Bool(b) => J::from(*b),
+        V::Int(i) => i64::try_from(*i).map_or_else(|_| J::from(i.to_string()), J::from),
+        V::Uint(u) => u64::try_from(*u).map_or_else(|_| J::from(u.to_string()), J::from),
+        V::Fx(bits) => J::from(*bits),
+        V::Angle(a) => J::from(*a),
+        V::Char(c) => J::from(c.to_string()),
+        V::Str(s) => J::from(s.as_str()),
+        V::Bytes(b) => J::from(b.clone()),
+        V::None | V::Unit => J::Null,
+        V::Variant(name) => J::from(*name),
+        V::Float(s) => J::from(s.as_str()),
+    }
 }
 
 /// `flockstep verify`.
@@ -426,6 +454,7 @@ pub fn diff(a: &Path, b: &Path) -> Result<String, Failure> {
             ma.flockstep, mb.flockstep
         );
     }
+    out = printable(&out);
     let verdict = run::diff(&mut ra, &mut rb)?;
     let mut errors = Vec::new();
     for r in [&ra, &rb] {

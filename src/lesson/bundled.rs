@@ -31,6 +31,24 @@ pub fn lesson_text(name: &str, bytes: Vec<u8>) -> Result<String, String> {
     })
 }
 
+/// " Did you mean …?" with the bundled ids that contain `arg` (at most
+/// three), or nothing.
+fn containing(arg: &str) -> String {
+    let ids: Vec<String> = BUNDLED
+        .iter()
+        .filter(|b| arg.len() >= 3 && b.id.contains(arg))
+        .map(|b| format!("`{}`", b.id))
+        .collect();
+    match ids.len() {
+        0 => String::new(),
+        1..=3 => format!(" Did you mean {}?", ids.join(" or ")),
+        n => format!(
+            " {n} lessons have `{arg}` in their id: {}, …",
+            ids[..3].join(", ")
+        ),
+    }
+}
+
 /// A lesson's text and the name messages use for it: a file path (an
 /// existing file, or anything ending in `.toml` or containing a slash), or
 /// a bundled id (named `lessons/ID.toml`). An unknown id suggests the
@@ -40,7 +58,7 @@ pub fn source_of(arg: &str) -> Result<(String, String), String> {
     let looks_like_path = arg.ends_with(".toml") || arg.contains('/') || arg.contains('\\');
     if path.is_file() || looks_like_path {
         let bytes =
-            std::fs::read(path).map_err(|e| format!("{arg}: cannot read the lesson: {e}"))?;
+            crate::files::read_file_bounded(path, crate::files::MAX_LESSON_BYTES, "a lesson")?;
         return Ok((lesson_text(arg, bytes)?, arg.to_owned()));
     }
     match find_bundled(arg) {
@@ -52,7 +70,7 @@ pub fn source_of(arg: &str) -> Result<(String, String), String> {
                 .filter(|(d, _)| *d <= 3)
                 .min()
                 .map(|(_, id)| format!(" Did you mean `{id}`?"))
-                .unwrap_or_default();
+                .unwrap_or_else(|| containing(arg));
             Err(format!(
                 "no lesson `{arg}`: no such file, and no bundled lesson has that id (see `flockstep lessons`).{hint}"
             ))

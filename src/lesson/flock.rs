@@ -26,7 +26,8 @@
 //!   `avoid_turn` 60, `naive_angle_average` false,
 //!   `ignore_obstacles_behind` false;
 //! - gems: `perception` 8, `max_visible` 10, `separation_dist` 5,
-//!   `min_urgency` 0.05, `max_urgency` 0.1, `max_speed` 1,
+//!   `min_urgency` 0.05, `max_urgency` 0.1, `max_speed` 1 (these three
+//!   from 0.001),
 //!   `desired_speed` 0.5, `max_change` 0.1, `gravity` 9.806, `view_angle`
 //!   (degrees; absent = all around, as the article);
 //! - weighted: `fov` 5 (a distance, the article's name), `strength` 10,
@@ -154,7 +155,22 @@ pub fn scenario(p: &mut Params, names: &mut super::Names) -> Result<FlockConfig,
         }
     };
     let default_dims = if kind == "heading" { 2 } else { 3 };
+    let dims_node = p.peek("dims").cloned();
     let dims = p.int("dims", default_dims, 2..=3)? as u8;
+    let fixed_dims = match kind.as_str() {
+        "heading" => Some(2),
+        "gems" => Some(3),
+        _ => None,
+    };
+    if let Some(d) = fixed_dims
+        && d != dims
+    {
+        let msg = format!("the {kind} model is {d}-D; `dims` is {dims}");
+        return Err(match &dims_node {
+            Some(n) => ctx.err(n, msg),
+            None => ctx.err(&model_node, msg),
+        });
+    }
     let (dmin, dmax) = match (kind.as_str(), dims) {
         ("heading", _) => (Vec3::from_ints(0, 0, 0), Vec3::from_ints(640, 480, 0)),
         ("gems", _) => (Vec3::from_ints(0, 0, 0), Vec3::from_ints(100, 50, 100)),
@@ -249,11 +265,14 @@ pub fn scenario(p: &mut Params, names: &mut super::Names) -> Result<FlockConfig,
             };
             let min_urgency = p.fx("min_urgency", d.min_urgency, Fx::ZERO..=s)?;
             let max_urgency = p.fx("max_urgency", d.max_urgency, min_urgency..=s)?;
-            let max_speed = p.fx("max_speed", d.max_speed, Fx::DELTA..=s)?;
+            // 1/1000 keeps 1/separation_dist and 1/max_speed (by which the
+            // rules scale) and the neighbour radius in the Q16 metric in range.
+            let milli = ratio(1, 1000);
+            let max_speed = p.fx("max_speed", d.max_speed, milli..=s)?;
             Model::Gems(GemsParams {
-                perception: dist(p, "perception", d.perception)?,
+                perception: p.fx("perception", d.perception, milli..=r)?,
                 max_visible: p.int("max_visible", d.max_visible as i64, 1..=1000)? as u32,
-                separation_dist: dist(p, "separation_dist", d.separation_dist)?,
+                separation_dist: p.fx("separation_dist", d.separation_dist, milli..=r)?,
                 min_urgency,
                 max_urgency,
                 max_speed,

@@ -118,6 +118,14 @@ impl fmt::Display for LessonError {
 
 impl std::error::Error for LessonError {}
 
+/// The most dotted parts an override's key may have (the deepest real
+/// key, `searches.0.heuristic`, has three; the table it builds is walked
+/// recursively).
+pub const MAX_KEY_PARTS: usize = 16;
+
+/// The longest override key, in bytes.
+pub const MAX_KEY_LEN: usize = 256;
+
 /// A `--set KEY=VALUE` override of a scenario parameter.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Override {
@@ -137,6 +145,13 @@ impl Override {
             return Err(format!("`{arg}` is not KEY=VALUE"));
         };
         let path: Vec<String> = key.trim().split('.').map(str::to_owned).collect();
+        if path.len() > MAX_KEY_PARTS || key.len() > MAX_KEY_LEN {
+            return Err(format!(
+                "a parameter name has at most {MAX_KEY_PARTS} dotted parts and {MAX_KEY_LEN} characters; this one has {} and {}",
+                path.len(),
+                key.len()
+            ));
+        }
         if path
             .iter()
             .any(|p| p.is_empty() || !p.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'))
@@ -280,7 +295,7 @@ fn set_path(
         file: ctx.file.to_owned(),
         line: 0,
         column: 0,
-        message: format!("--set {arg}: {m}"),
+        message: format!("--set {}: {m}", clip(arg)),
     };
     let (head, rest) = path.split_first().expect("override paths are non-empty");
     match &mut node.kind {
@@ -337,7 +352,38 @@ fn toml_error(file: &str, src: &str, e: &toml::de::Error) -> LessonError {
         file: file.to_owned(),
         line,
         column,
-        message: e.message().trim().to_owned(),
+        message: toml_message(e),
+    }
+}
+
+/// The `toml` crate's message, with its internal name for dates replaced.
+fn toml_message(e: &toml::de::Error) -> String {
+    let m = e.message().trim();
+    if m.contains("$__toml_private_datetime") {
+        "a date or time, which no parameter takes".to_owned()
+    } else if m == "recursion limit" {
+        "tables, arrays or dotted keys nested too deeply".to_owned()
+    } else {
+        m.to_owned()
+    }
+}
+
+/// Whether an override's value reads as a plain word (`gems`,
+/// `in_place`): such values are taken as strings without quotes. Anything
+/// else (a digit, a sign, a bracket, a quote first) must be valid TOML.
+fn bare_word(v: &str) -> bool {
+    v.chars()
+        .next()
+        .is_some_and(|c| c.is_alphabetic() || c == '_')
+        && !matches!(v, "inf" | "nan")
+}
+
+/// A user's text shortened for a message: at most 80 characters, the cut
+/// marked.
+pub fn clip(s: &str) -> String {
+    match s.char_indices().nth(80) {
+        Some((at, _)) => format!("{}… ({} bytes in all)", &s[..at], s.len()),
+        None => s.to_owned(),
     }
 }
 
@@ -610,12 +656,26 @@ impl Lesson {
             }
             let mut value = match toml::from_str::<One>(&sets[i].doc) {
                 Ok(one) => one.v,
-                // Not TOML: take it as a plain string.
-                Err(_) => Node {
+                // A bare word that is not TOML: take it as a plain string.
+                Err(_) if bare_word(&o.value) => Node {
                     kind: Kind::Str(o.value.clone()),
                     span: 4..sets[i].doc.len(),
                     set: None,
                 },
+                // Meant as a number, a list or a quoted string, but not one.
+                Err(e) => {
+                    return Err(LessonError {
+                        file: file.to_owned(),
+                        line: 0,
+                        column: 0,
+                        message: format!(
+                            "--set {}: `{}` is not a value: {}",
+                            clip(&o.arg),
+                            clip(&o.value),
+                            toml_message(&e)
+                        ),
+                    });
+                }
             };
             mark(&mut value, i);
             set_path(&ctx, &mut scenario, &o.path, value, i)?;

@@ -161,7 +161,7 @@ impl Ctx<'_> {
                 file: self.file.to_owned(),
                 line: 0,
                 column: 0,
-                message: format!("--set {}: {}", s.arg, message.into()),
+                message: format!("--set {}: {}", super::clip(&s.arg), message.into()),
             },
         }
     }

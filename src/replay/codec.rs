@@ -13,8 +13,11 @@ use serde::de::DeserializeOwned;
 /// The codec id of this encoding, as a replay header will record it.
 pub const CODEC_ID: u16 = 1;
 
-/// The largest payload the decoder accepts (64 MiB).
-pub const MAX_PAYLOAD: usize = 64 << 20;
+/// The largest payload the decoder accepts, and so the largest state a
+/// recording may hold (256 MiB: a million boids of any model, or one search
+/// on a 4096 × 4096 map). The recorder refuses larger states rather than
+/// write a file the reader would refuse.
+pub const MAX_PAYLOAD: usize = 256 << 20;
 
 fn config() -> impl bincode::config::Config {
     bincode::config::standard()

@@ -185,10 +185,23 @@ impl Encoder {
                 break;
             }
         }
-        let raw_len = u32::try_from(self.raw.len()).map_err(|_| "a state larger than 4 GiB")?;
+        if self.raw.len() > codec::MAX_PAYLOAD {
+            return Err(too_large(self.raw.len()));
+        }
+        let raw_len = self.raw.len() as u32;
         self.history.push(state);
         Ok((kind, raw_len))
     }
+}
+
+/// The message for a state beyond [`codec::MAX_PAYLOAD`], for the writer
+/// and the reader alike.
+pub fn too_large(bytes: usize) -> String {
+    format!(
+        "a state of {bytes} bytes ({:.1} MiB); a replay holds states of at most {} MiB",
+        bytes as f64 / (1u64 << 20) as f64,
+        codec::MAX_PAYLOAD >> 20
+    )
 }
 
 /// Turns payloads back into states.
@@ -234,7 +247,7 @@ impl Decoder {
     ) -> Result<&AnyState, String> {
         let raw_len = raw_len as usize;
         if raw_len > codec::MAX_PAYLOAD {
-            return Err(format!("a state of {raw_len} bytes (the limit is 64 MiB)"));
+            return Err(too_large(raw_len));
         }
         if kind == Kind::Key {
             self.history = History::default();

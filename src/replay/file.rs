@@ -32,6 +32,10 @@ pub const FRAME_HEAD_LEN: u64 = 40;
 pub const TRAILER_LEN: u64 = 24;
 /// Ticks between keyframes unless the recorder is told otherwise.
 pub const DEFAULT_KEYFRAME_EVERY: u32 = 256;
+/// What [`Replay::open`] expects, for messages about other kinds of file.
+pub const REPLAY_FILE: &str =
+    "a replay file (replays are read from regular files, which can be read out of order)";
+
 /// The largest metadata block a reader accepts.
 pub const MAX_META: u32 = 16 << 20;
 /// The largest inputs block of one frame a reader accepts.
@@ -250,7 +254,7 @@ impl<W: Write> Writer<W> {
         let (kind, raw_len) = self
             .enc
             .encode(state, key, &mut self.payload)
-            .map_err(io::Error::other)?;
+            .map_err(|m| io::Error::other(format!("tick {tick}: {m}")))?;
         // No inputs (the usual case) is an empty block, not an encoded
         // empty list.
         let inputs = if inputs.is_empty() {
@@ -381,6 +385,8 @@ pub struct Replay<R> {
     pub last_tick: Option<u64>,
     /// How the file ends.
     pub end: End,
+    /// Where the index starts in a complete file (the frames end there).
+    index_at: Option<u64>,
     dec: Decoder,
     /// The decoder's position: the next tick and its frame's offset.
     cursor: Option<(u64, u64)>,
@@ -397,10 +403,7 @@ impl Replay<BufReader<File>> {
             tick: None,
             message: m,
         };
-        let meta = std::fs::metadata(path).map_err(|e| err(e.to_string()))?;
-        if meta.is_dir() {
-            return Err(err("is a directory, not a replay file".into()));
-        }
+        crate::files::regular(path, REPLAY_FILE).map_err(err)?;
         let f = File::open(path).map_err(|e| err(e.to_string()))?;
         Replay::from_reader(BufReader::with_capacity(1 << 16, f), &name)
     }
@@ -541,6 +544,7 @@ impl<R: Read + Seek> Replay<R> {
             keyframes: Vec::new(),
             first_tick: 0,
             last_tick: None,
+            index_at: None,
             end: End::Complete,
             dec: Decoder::new(),
             cursor: None,
@@ -593,12 +597,32 @@ impl<R: Read + Seek> Replay<R> {
                 format!("the trailer points at byte {index_at}, outside the file's frames"),
             ));
         }
+        // The index's size is checked against its count and the frames
+        // before it (each keyframe is a frame of at least 44 bytes) before
+        // it is read: a file cannot make the reader allocate what it does
+        // not hold.
+        let mut head = [0u8; 8];
+        self.src
+            .seek(SeekFrom::Start(index_at))
+            .and_then(|_| self.src.read_exact(&mut head))
+            .map_err(|e| self.io_error(e))?;
+        let count = le_u32(&head[4..]) as usize;
+        let room = (index_at - self.data_start) / (FRAME_HEAD_LEN + 4);
+        if head[..4] != INDEX_TAG
+            || count as u64 > room
+            || t_at - index_at != 20 + 16 * count as u64
+        {
+            return Err(self.error(
+                Some(index_at),
+                None,
+                "the index is corrupt: its size does not match its count of keyframes".into(),
+            ));
+        }
         let mut b = vec![0u8; (t_at - index_at) as usize];
         self.src
             .seek(SeekFrom::Start(index_at))
             .and_then(|_| self.src.read_exact(&mut b))
             .map_err(|e| self.io_error(e))?;
-        let count = le_u32(&b[4..]) as usize;
         if b[..4] != INDEX_TAG
             || b.len() != 20 + 16 * count
             || le_u64(&b[8..]) != frames
@@ -651,6 +675,7 @@ impl<R: Read + Seek> Replay<R> {
         }
         self.keyframes = keys;
         self.end = End::Complete;
+        self.index_at = Some(index_at);
         Ok(true)
     }
 
@@ -951,6 +976,9 @@ impl<R: Read + Seek> Replay<R> {
         let Some(last) = self.last_tick else {
             return Ok(0);
         };
+        for f in self.frames() {
+            f?;
+        }
         for t in self.first_tick..=last {
             self.state_at(t)?;
         }
@@ -970,7 +998,23 @@ impl<R: Read + Seek> Iterator for Frames<'_, R> {
     type Item = Result<FrameInfo, ReplayError>;
 
     fn next(&mut self) -> Option<Self::Item> {
-        let next = self.next.filter(|&t| self.r.has_tick(t))?;
+        let next = self.next?;
+        if !self.r.has_tick(next) {
+            self.next = None;
+            // The trailer's frame count must account for every byte up to
+            // the index: a count too small would hide frames.
+            return match self.r.index_at {
+                Some(i) if i != self.at => Some(Err(self.r.error(
+                    Some(self.at),
+                    Some(next),
+                    format!(
+                        "the frames the trailer counts (to tick {}) end here, but the index starts at byte {i}: the trailer or index is wrong",
+                        next.wrapping_sub(1)
+                    ),
+                ))),
+                _ => None,
+            };
+        }
         let strict = self.r.end == End::Complete;
         match self.r.read_frame(self.at, Some(next), strict) {
             Ok(info) => {

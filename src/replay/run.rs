@@ -71,14 +71,44 @@ pub struct Recorded {
 /// from the keyframe before the tick) decodes at most about 8 MiB of raw
 /// state: a power of two from 16 to 256.
 pub fn auto_keyframe_every(state: &AnyState) -> u32 {
-    let bytes = super::codec::encode(state).map_or(1, |b| b.len().max(1) as u64);
-    let k = ((8u64 << 20) / bytes).clamp(16, u64::from(DEFAULT_KEYFRAME_EVERY));
+    keyframe_every_for(state_bytes(state))
+}
+
+/// The raw (encoded, uncompressed) size of a state.
+pub fn state_bytes(state: &AnyState) -> u64 {
+    super::codec::encode(state).map_or(u64::MAX, |b| b.len() as u64)
+}
+
+fn keyframe_every_for(bytes: u64) -> u32 {
+    let k = ((8u64 << 20) / bytes.max(1)).clamp(16, u64::from(DEFAULT_KEYFRAME_EVERY));
     1 << (63 - k.leading_zeros())
 }
 
 /// How many ticks the simulation may run ahead of the encoder: bounds the
 /// recorder's memory whatever the run length.
 const PIPELINE: usize = 16;
+
+/// At most this many bytes of state wait in the pipeline: a state of
+/// 100 MiB runs two ticks ahead, not sixteen.
+const PIPELINE_BYTES: u64 = 256 << 20;
+
+/// The pipeline's depth for states of `bytes`.
+fn depth_for(bytes: u64) -> usize {
+    (PIPELINE_BYTES / bytes.max(1)).clamp(1, PIPELINE as u64) as usize
+}
+
+/// Refuses a state the reader would refuse, before anything is simulated.
+/// `at_least` is "at least " for a bound known before the sim is built.
+fn check_size(bytes: u64, at_least: &str, file: &str) -> Result<(), String> {
+    if bytes > super::codec::MAX_PAYLOAD as u64 {
+        return Err(format!(
+            "cannot record {file}: its state takes {at_least}{bytes} bytes ({:.1} MiB), and a replay holds states of at most {} MiB (fewer boids, a smaller map or fewer searches fit)",
+            bytes as f64 / (1u64 << 20) as f64,
+            super::codec::MAX_PAYLOAD >> 20
+        ));
+    }
+    Ok(())
+}
 
 /// Records ticks `0..=ticks` of a lesson into `w`: interventions from
 /// `inputs` (by the tick they lead into) are applied before that tick's
@@ -97,11 +127,15 @@ pub fn record<W: Write + Send>(
     mut progress: impl FnMut(u64),
 ) -> Result<(W, Recorded), String> {
     let lesson = source.lesson()?;
+    check_size(
+        lesson.scenario.state_bytes_at_least(),
+        "at least ",
+        &source.file,
+    )?;
     let mut sim = AnySim::new(&lesson.scenario).map_err(|m| format!("{}: {m}", source.file))?;
-    let keyframe_every = match keyframe_every {
-        Some(k) => k,
-        None => auto_keyframe_every(&sim.snapshot()),
-    };
+    let bytes = state_bytes(&sim.snapshot());
+    check_size(bytes, "", &source.file)?;
+    let keyframe_every = keyframe_every.unwrap_or_else(|| keyframe_every_for(bytes));
     let header = Header::new(
         lesson.scenario.sim_name(),
         sim.dt().to_bits(),
@@ -122,7 +156,7 @@ pub fn record<W: Write + Send>(
         hash: 0,
         error: None,
     };
-    let (failed, done) = pipeline(sink, |send| {
+    let (failed, done) = pipeline(sink, depth_for(bytes), |send| {
         for tick in 0..=ticks {
             let applied = if tick == 0 {
                 Vec::new()
@@ -172,6 +206,7 @@ trait Sink<T> {
 /// `false` once the sink has stopped.
 fn pipeline<T: Send, S: Sink<T> + Send, P>(
     sink: S,
+    depth: usize,
     produce: impl FnOnce(&mut dyn FnMut(T) -> bool) -> P,
 ) -> Result<(P, S::Output), String>
 where
@@ -180,7 +215,7 @@ where
     if cfg!(target_arch = "wasm32") {
         Ok(pipeline_inline(sink, produce))
     } else {
-        pipeline_threaded(sink, produce)
+        pipeline_threaded(sink, depth, produce)
     }
 }
 
@@ -198,13 +233,14 @@ fn pipeline_inline<T, S: Sink<T>, P>(
 
 fn pipeline_threaded<T: Send, S: Sink<T> + Send, P>(
     mut sink: S,
+    depth: usize,
     produce: impl FnOnce(&mut dyn FnMut(T) -> bool) -> P,
 ) -> Result<(P, S::Output), String>
 where
     S::Output: Send,
 {
     let stop = AtomicBool::new(false);
-    let (tx, rx) = std::sync::mpsc::sync_channel::<T>(PIPELINE);
+    let (tx, rx) = std::sync::mpsc::sync_channel::<T>(depth);
     std::thread::scope(|scope| {
         let stop = &stop;
         let worker = scope.spawn(move || {
@@ -383,7 +419,8 @@ pub fn verify<R: Read + Seek>(
         ));
     }
     let name = r.file().to_owned();
-    let ((last, failed), mismatch) = pipeline(HashCheck(None), |send| {
+    let depth = depth_for(state_bytes(&sim.snapshot()));
+    let ((last, failed), mismatch) = pipeline(HashCheck(None), depth, |send| {
         let (mut last, mut failed) = (None, None);
         for info in r.frames() {
             let info = match info {
@@ -576,6 +613,16 @@ mod tests {
     }
 
     #[test]
+    fn big_states_queue_fewer_ticks() {
+        assert_eq!(depth_for(1), PIPELINE);
+        assert_eq!(depth_for(100 << 20), 2);
+        assert_eq!(depth_for(300 << 20), 1);
+        assert!(check_size(256 << 20, "", "x").is_ok());
+        let e = check_size((256 << 20) + 1, "at least ", "x.toml").unwrap_err();
+        assert!(e.contains("cannot record x.toml: its state takes at least 268435457 bytes"));
+    }
+
+    #[test]
     fn the_inline_pipeline_feeds_the_sink_as_the_threaded_one_does() {
         let all = |limit| Keep {
             got: Vec::new(),
@@ -584,13 +631,13 @@ mod tests {
         let (sent, got) = pipeline_inline(all(usize::MAX), produce);
         assert_eq!(sent, 1000);
         assert_eq!(got, (0..1000).map(|i| i * 7).collect::<Vec<_>>());
-        let threaded = pipeline_threaded(all(usize::MAX), produce).unwrap();
+        let threaded = pipeline_threaded(all(usize::MAX), PIPELINE, produce).unwrap();
         assert_eq!(threaded, (sent, got));
         // A sink that stops: the inline producer is told at once; the
         // threaded one within the channel's depth. The sink sees the same.
         let (sent, got) = pipeline_inline(all(10), produce);
         assert_eq!((sent, got.len()), (9, 10));
-        let (tsent, tgot) = pipeline_threaded(all(10), produce).unwrap();
+        let (tsent, tgot) = pipeline_threaded(all(10), PIPELINE, produce).unwrap();
         assert_eq!(tgot, got);
         assert!((9..=10 + PIPELINE as u32 + 1).contains(&tsent), "{tsent}");
     }

@@ -100,6 +100,22 @@ impl Scenario {
         }
     }
 
+    /// A lower bound on the size of the scenario's state as a replay
+    /// encodes it, known without building the sim: a path search keeps a
+    /// cost (8 bytes) and a link (1 byte) per cell, a boid at least its
+    /// position and velocity (48 bytes). The recorder refuses a scenario
+    /// whose bound is already beyond what a replay may hold.
+    pub fn state_bytes_at_least(&self) -> u64 {
+        match self {
+            Scenario::Line(_) => 0,
+            Scenario::Flock(c) => c.boid_count() * 48,
+            Scenario::Path(c) => {
+                let cells = u64::from(c.grid.width()) * u64::from(c.grid.height());
+                c.searches.len() as u64 * cells * 9
+            }
+        }
+    }
+
     /// The sim's name as written in lessons (`sim = "line"`).
     pub fn sim_name(&self) -> &'static str {
         match self {

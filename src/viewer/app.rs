@@ -1025,6 +1025,10 @@ pub fn is_replay(path: &std::path::Path) -> bool {
     if path.extension().is_some_and(|e| e == "fsr") {
         return true;
     }
+    // Only a regular file is opened to look: a FIFO would block.
+    if !std::fs::metadata(path).is_ok_and(|m| m.is_file()) {
+        return false;
+    }
     let mut head = [0u8; 4];
     std::fs::File::open(path)
         .and_then(|mut f| std::io::Read::read_exact(&mut f, &mut head))

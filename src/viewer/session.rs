@@ -183,10 +183,8 @@ impl Session {
     /// reported with its byte offset and tick).
     pub fn replay_file(path: &Path) -> Result<Session, String> {
         let name = path.display().to_string();
-        let meta = std::fs::metadata(path).map_err(|e| format!("{name}: {e}"))?;
-        if meta.is_dir() {
-            return Err(format!("{name}: is a directory, not a replay file"));
-        }
+        crate::files::regular(path, crate::replay::file::REPLAY_FILE)
+            .map_err(|m| format!("{name}: {m}"))?;
         let f = std::fs::File::open(path).map_err(|e| format!("{name}: {e}"))?;
         Session::replay_from(Box::new(std::io::BufReader::new(f)), &name)
     }

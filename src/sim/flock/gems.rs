@@ -83,12 +83,20 @@ impl GemsParams {
     pub fn check(&self) -> Result<(), String> {
         let r = Fx::from_int(super::MAX_RADIUS);
         let s = Fx::from_int(super::MAX_SPEED);
-        if self.perception <= Fx::ZERO || self.perception > r {
-            return Err(format!("perception must be in (0, {}]", super::MAX_RADIUS));
-        }
-        if self.separation_dist <= Fx::ZERO || self.separation_dist > r {
+        // From 1/1000: the step divides by separation_dist and max_speed
+        // (reciprocals up to 1,000, times distances and speeds up to 10,000
+        // stay far inside Fx), and a perception radius must survive the
+        // Q16 neighbour metric (below 2⁻¹⁶ it would be zero).
+        let milli = MIN_LENGTH;
+        if self.perception < milli || self.perception > r {
             return Err(format!(
-                "separation_dist must be in (0, {}]",
+                "perception must be in 0.001..={}",
+                super::MAX_RADIUS
+            ));
+        }
+        if self.separation_dist < milli || self.separation_dist > r {
+            return Err(format!(
+                "separation_dist must be in 0.001..={}",
                 super::MAX_RADIUS
             ));
         }
@@ -101,8 +109,8 @@ impl GemsParams {
         {
             return Err("urgencies must satisfy 0 ≤ min_urgency ≤ max_urgency ≤ MAX_SPEED".into());
         }
-        if self.max_speed <= Fx::ZERO || self.max_speed > s {
-            return Err(format!("max_speed must be in (0, {}]", super::MAX_SPEED));
+        if self.max_speed < milli || self.max_speed > s {
+            return Err(format!("max_speed must be in 0.001..={}", super::MAX_SPEED));
         }
         if self.desired_speed < Fx::ZERO || self.desired_speed > self.max_speed {
             return Err("desired_speed must be in 0..=max_speed".into());
@@ -116,6 +124,9 @@ impl GemsParams {
         Ok(())
     }
 }
+
+/// The smallest `perception`, `separation_dist` and `max_speed`: 1/1000.
+const MIN_LENGTH: Fx = Fx::from_bits((1i64 << 32) / 1000);
 
 /// The largest `max_visible` the pair pass keeps lists for (larger lists
 /// are found by a query per fish; the memory budget sets the limit).

@@ -53,6 +53,11 @@ pub struct TargetMove {
     pub to: Cell,
 }
 
+/// The most targets, and the most chasers, a line scenario has (every
+/// chaser traces its line of sight each tick; a classroom tells eight
+/// colours apart).
+pub const MAX_ACTORS: usize = 64;
+
 /// A checked line scenario. The lesson loader guarantees what
 /// [`LineConfig::check`] checks; [`LineSim::new`] relies on it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -96,6 +101,11 @@ impl LineConfig {
         };
         if self.targets.is_empty() {
             return Err("a line scenario needs at least one target".into());
+        }
+        if self.targets.len() > MAX_ACTORS || self.chasers.len() > MAX_ACTORS {
+            return Err(format!(
+                "a line scenario has at most {MAX_ACTORS} targets and {MAX_ACTORS} chasers"
+            ));
         }
         for (i, t) in self.targets.iter().enumerate() {
             open(*t, &format!("target {i}"))?;

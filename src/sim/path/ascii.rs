@@ -19,6 +19,11 @@ pub fn draw(
 ) -> String {
     let (w, h) = (grid.width(), grid.height());
     let mut out = String::with_capacity((w as usize * 2 + 1) * h as usize);
+    // One lookup per cell (a path on a 4096² map is thousands of cells).
+    let mut on_path = vec![false; w as usize * h as usize];
+    for c in path.iter().filter(|c| grid.contains(**c)) {
+        on_path[c.y as usize * w as usize + c.x as usize] = true;
+    }
     for y in 0..h {
         for x in 0..w {
             let c = Cell::new(x as i32, y as i32);
@@ -31,7 +36,7 @@ pub fn draw(
                 'S'
             } else if c == goal {
                 'G'
-            } else if path.contains(&c) {
+            } else if on_path[i as usize] {
                 '*'
             } else if let Some(s) = s {
                 if s.current == Some(i) {

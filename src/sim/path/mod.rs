@@ -72,6 +72,10 @@ impl Default for CostRule {
 /// 4096² cells × (1 + 9 · 10,000) < 2⁶⁴, and costs are summed in `u64`).
 pub const MAX_WEIGHT: u32 = 10_000;
 
+/// The most searches a scenario runs side by side (each keeps 9 bytes per
+/// cell: eight on a 4096² map is 1.2 GB).
+pub const MAX_SEARCHES: usize = 8;
+
 /// Why a move is impossible.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Blocked {
@@ -231,8 +235,11 @@ impl PathConfig {
                 return Err(format!("{what} {c} is inside a wall"));
             }
         }
-        if self.searches.is_empty() {
-            return Err("a path scenario needs at least one search".into());
+        if self.searches.is_empty() || self.searches.len() > MAX_SEARCHES {
+            return Err(format!(
+                "a path scenario runs 1..={MAX_SEARCHES} searches, not {}",
+                self.searches.len()
+            ));
         }
         for s in &self.searches {
             if s.rule.uphill_weight > MAX_WEIGHT || s.rule.downhill_weight > MAX_WEIGHT {
