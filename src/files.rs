@@ -101,8 +101,8 @@ pub fn read_file_bounded(path: &Path, limit: u64, what: &str) -> Result<Vec<u8>,
     {
         return Err(format!("{name}: is a directory, not {what}"));
     }
-    let f = std::fs::File::open(path)
-        .map_err(|e| format!("{name}: cannot read {}: {e}", the(what)))?;
+    let f =
+        std::fs::File::open(path).map_err(|e| format!("{name}: cannot read {}: {e}", the(what)))?;
     read_bounded(f, &name, limit, what)
 }
 

@@ -297,6 +297,16 @@ fn outputs_that_are_not_regular_files_are_written_in_place() {
         &["is the lesson being recorded"],
     );
     assert_eq!(std::fs::read_to_string(&lesson).unwrap(), src);
+    // A link planted where the temporary file goes is not followed.
+    let victim = d.file("victim.txt");
+    std::fs::write(&victim, "keep").unwrap();
+    let o2 = d.file("o2.fsr");
+    std::os::unix::fs::symlink(&victim, format!("{o2}.partial")).unwrap();
+    rejects(
+        &["record", &lesson, "-o", &o2],
+        &["o2.fsr.partial: is a symbolic link, where the recorder writes"],
+    );
+    assert_eq!(std::fs::read_to_string(&victim).unwrap(), "keep");
     // A link to a replay: the file it names is replaced, the link stays.
     let real = d.file("real.fsr");
     let out = d.file("out.fsr");

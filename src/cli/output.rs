@@ -157,6 +157,16 @@ impl Target {
         let partial = PathBuf::from(partial);
         let pname = partial.display().to_string();
         let fail = |e: std::io::Error| bad(format!("{pname}: cannot write the replay: {e}"));
+        // A leftover temporary file is overwritten; anything else there (a
+        // link, a FIFO, a directory) is not followed or replaced.
+        if let Ok(m) = std::fs::symlink_metadata(&partial)
+            && !m.is_file()
+        {
+            return Err(bad(format!(
+                "{pname}: is {}, where the recorder writes its temporary file; remove it or record to another file with -o",
+                kind_name(&m)
+            )));
+        }
         let file = OpenOptions::new()
             .write(true)
             .create(true)

@@ -6,8 +6,8 @@
 //! | `map` | ASCII map: `0`–`9` heights, `#` walls (or `width` + `height` for open ground) | — |
 //! | `width`, `height` | size of an open grid, 1–4096 | — |
 //! | `walls` | extra wall cells `[[x, y], …]` | none |
-//! | `targets` | where the targets start `[[x, y], …]` (at least one) | — |
-//! | `[[scenario.chasers]]` | `at = [x, y]`, `target = 0`, `recompute_every_tick = false`, `name` (drawn and listed; default A, B, C, …) | — |
+//! | `targets` | where the targets start `[[x, y], …]` (1–64) | — |
+//! | `[[scenario.chasers]]` (at most 64) | `at = [x, y]`, `target = 0`, `recompute_every_tick = false`, `name` (drawn and listed; default A, B, C, …) | — |
 //! | `target_names` | names of the targets, in order (default a, b, c, …) | — |
 //! | `[[scenario.moves]]` | `tick`, `target = 0`, `to = [x, y]`: scripted target moves | none |
 //! | `random_every` | every N ticks each target steps randomly (0 = never) | 0 |

@@ -13,7 +13,7 @@
 //! | `uphill_weight`, `downhill_weight` | extra cost per level up / down, 0–10,000 | 1, 0 |
 //! | `max_climb`, `max_drop` | the largest step up / down, 0–9 | 2, 2 |
 //! | `label` | a name for the search in pictures | from the heuristic |
-//! | `[[scenario.searches]]` | several searches side by side: each takes the search keys above (`heuristic` … `label`), defaulting to the top-level values | one search |
+//! | `[[scenario.searches]]` | several searches side by side: each takes the search keys above (`heuristic` … `label`), defaulting to the top-level values; at most 8 | one search |
 
 use super::LessonError;
 use super::line::{add_walls, is_cell, map_grid, open_cell};
