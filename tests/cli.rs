@@ -554,37 +554,35 @@ fn path_bad_input() {
     rejects(&["run", l.path()], "start (2,2) is inside a wall");
 }
 
-/// `min_distance` anywhere in its documented range 0.001..=10,000 runs:
-/// the strength check once overflowed from 47 up (issue 16, item 1).
+/// `min_distance` anywhere in its documented range (0 = none, the
+/// article, or 0.001..=10,000) runs, with every strength up to 10⁶: the
+/// push is capped instead of overflowing (46 → 47 once multiplied past
+/// i128).
 #[test]
 fn min_distance_runs_across_its_whole_range() {
-    for v in ["0.01", "46", "47", "1000", "10000"] {
-        let set = format!("min_distance={v}");
-        let o = flockstep(&["run", "flock-weights", "--set", &set, "--ticks", "3"]);
-        assert_eq!(o.status.code(), Some(0), "{v}: {}", stderr(&o));
+    for v in ["0", "0.001", "0.01", "46", "47", "1000", "10000"] {
+        for strength in ["10", "1000000"] {
+            let set = format!("min_distance={v}");
+            let st = format!("strength={strength}");
+            let o = flockstep(&[
+                "run",
+                "flock-weights",
+                "--set",
+                &set,
+                "--set",
+                &st,
+                "--ticks",
+                "3",
+            ]);
+            assert_eq!(o.status.code(), Some(0), "{v} {strength}: {}", stderr(&o));
+        }
     }
-    // Too close for the default strength (10 / 0.001² > 10⁶), or beyond
-    // the range: refused with a message, not run.
-    rejects(
-        &[
-            "run",
-            "flock-weights",
-            "--set",
-            "min_distance=0.001",
-            "--ticks",
-            "1",
-        ],
-        "strength / min_distance²",
-    );
-    rejects(
-        &[
-            "run",
-            "flock-weights",
-            "--set",
-            "min_distance=10001",
-            "--ticks",
-            "1",
-        ],
-        "min_distance",
-    );
+    for bad in [
+        "min_distance=0.0005",
+        "min_distance=10001",
+        "strength=1000001",
+    ] {
+        let key = bad.split('=').next().unwrap();
+        rejects(&["run", "flock-weights", "--set", bad, "--ticks", "1"], key);
+    }
 }

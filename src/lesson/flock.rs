@@ -31,7 +31,8 @@
 //!   `desired_speed` 0.5, `max_change` 0.1, `gravity` 9.806, `view_angle`
 //!   (degrees; absent = all around, as the article);
 //! - weighted: `fov` 5 (a distance, the article's name), `strength` 10,
-//!   `min_distance` 0.05, `w_separation` 5, `w_alignment` 2,
+//!   `min_distance` 0 (none: the article; a floor from 0.001 when set),
+//!   `w_separation` 5, `w_alignment` 2,
 //!   `w_cohesion` 1, `min_speed` 2, `max_speed` 5.
 
 use super::LessonError;
@@ -294,7 +295,7 @@ pub fn scenario(p: &mut Params, names: &mut super::Names) -> Result<FlockConfig,
             let wp = WeightedParams {
                 fov: dist(p, "fov", d.fov)?,
                 strength: p.fx("strength", d.strength, Fx::ZERO..=Fx::from_int(1_000_000))?,
-                min_distance: p.fx("min_distance", d.min_distance, ratio(1, 1000)..=r)?,
+                min_distance: p.fx("min_distance", d.min_distance, Fx::ZERO..=r)?,
                 w_separation: p.fx("w_separation", d.w_separation, w.clone())?,
                 w_alignment: p.fx("w_alignment", d.w_alignment, w.clone())?,
                 w_cohesion: p.fx("w_cohesion", d.w_cohesion, w)?,

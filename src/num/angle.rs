@@ -93,11 +93,18 @@ impl Angle {
     }
 
     /// The shortest signed turn from `self` to `to`, in binary units
-    /// (positive is counter-clockwise). Exactly half a turn is reported as
-    /// `i32::MIN` (−180°): the documented tie-break.
+    /// (positive is counter-clockwise), in `−2³¹..=2³¹`. Exactly half a
+    /// turn is article 000's tie-break (`GetRotateRad` keeps `to − from`
+    /// when both ways are as long): +180° when `to` is the larger angle in
+    /// `[0°, 360°)`, −180° when it is the smaller.
     #[inline]
-    pub const fn turn_to(self, to: Angle) -> i32 {
-        to.0.wrapping_sub(self.0) as i32
+    pub const fn turn_to(self, to: Angle) -> i64 {
+        let d = to.0.wrapping_sub(self.0) as i32 as i64;
+        if d == i32::MIN as i64 && to.0 > self.0 {
+            -d
+        } else {
+            d
+        }
     }
 
     /// Sine, with the error bound of the module docs.
@@ -292,16 +299,20 @@ mod tests {
     }
 
     #[test]
-    fn shortest_turn_is_one_wrapping_sub() {
+    fn shortest_turn_with_the_articles_tie_break() {
         let d30 = Angle::from_degrees_int(30);
         let d330 = Angle::from_degrees_int(330);
         // From 330° to 30° is +60°, not −300°: the article's averaging bug.
         // (30° and 330° are each rounded to the nearest unit, so ±1.)
-        let sixty = Angle::from_degrees_int(60).0 as i32;
+        let sixty = i64::from(Angle::from_degrees_int(60).0);
         assert!((d330.turn_to(d30) - sixty).abs() <= 1);
         assert!((d30.turn_to(d330) + sixty).abs() <= 1);
-        assert_eq!(Angle::ZERO.turn_to(Angle::HALF), i32::MIN);
-        assert_eq!(d330.add_turn(d330.turn_to(d30)), d30);
+        assert_eq!(Angle::ZERO.turn_to(Angle::HALF), 1 << 31);
+        assert_eq!(Angle::HALF.turn_to(Angle::ZERO), -(1 << 31));
+        let d10 = Angle::from_degrees_int(10);
+        assert_eq!(d10.turn_to(Angle::from_degrees_int(190)), 1 << 31);
+        assert_eq!(Angle::from_degrees_int(190).turn_to(d10), -(1 << 31));
+        assert_eq!(d330.add_turn(d330.turn_to(d30) as i32), d30);
     }
 
     #[test]

@@ -6,7 +6,9 @@
 //! `[fov/2, 360° − fov/2]` (inclusive, as the article tests it):
 //! - **cohesion** adds its relative position to a sum;
 //! - **alignment** adds the shortest signed turn from the own heading to
-//!   its heading ([`Angle::turn_to`]; exactly 180° counts as −180°). With
+//!   its heading ([`Angle::turn_to`]; exactly 180° is +180° when the
+//!   mate's heading is the larger angle, as the article's `GetRotateRad`
+//!   has it, else −180°). With
 //!   `naive_angle_average` it adds the turn read in `[0°, 360°)` instead —
 //!   the bug the article warns about: neighbours at +30° and −30° (= 330°)
 //!   average to 180° rather than 0°;
@@ -160,11 +162,10 @@ pub(super) fn step<const TRACE: bool>(
             seen += 1;
             coh[0] += dx as i128;
             coh[1] += dy as i128;
-            let rel = snap.hd[m].wrapping_sub(h);
             align += if p.naive_angle_average {
-                rel as i64
+                snap.hd[m].wrapping_sub(h) as i64
             } else {
-                rel as i32 as i64
+                Angle(h).turn_to(Angle(snap.hd[m]))
             };
             if d2 <= sep2 {
                 // The exact distance (the Q16 metric only decides who is in range).
@@ -222,7 +223,7 @@ pub(super) fn step<const TRACE: bool>(
             let n1 = seen + 1;
             let avg = mean(coh, n1);
             let target = Angle::atan2(avg.y, avg.x);
-            (ang.turn_to(target) as i64, align / n1 as i64)
+            (ang.turn_to(target), align / n1 as i64)
         } else {
             (0, 0)
         };

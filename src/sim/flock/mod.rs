@@ -424,7 +424,8 @@ pub enum Clamp {
     MaxSpeed(Fx),
     /// The speed was below the minimum (weighted), was this.
     MinSpeed(Fx),
-    /// A mate or wall was closer than `min_distance` (weighted separation).
+    /// Mates or walls this close: closer than the push floor
+    /// ([`WeightedParams::push_floor`]), so their separation push was capped.
     MinDistance(u32),
     /// More mates were visible than the list holds (gems), this many.
     ListFull(u32),

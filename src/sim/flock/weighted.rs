@@ -11,9 +11,13 @@
 //!   wall within `fov` (signed distance, so a boid already outside still
 //!   counts — and is pushed further out, the demo's quirk) puts a virtual
 //!   boid at the foot of the perpendicular; each obstacle within `fov` of
-//!   its surface puts one at the nearest surface point. Distances below
-//!   `min_distance` count as `min_distance` (the demo divides by zero);
-//!   a boid exactly on top of another adds nothing.
+//!   its surface puts one at the nearest surface point. As in the article,
+//!   nothing floors the distance, except where the push would overflow:
+//!   below [`WeightedParams::push_floor`] (where `strength / d²` reaches
+//!   10⁶: 0.0032 for the article's strength) the push stops growing. The
+//!   article's floats reach infinity there, and exactly on top of another
+//!   boid 0 · ∞ = NaN; here a boid exactly on top adds nothing. The
+//!   `min_distance` switch (not in the article) raises the floor.
 //! - **rule 2, alignment**: mean neighbour velocity − own velocity;
 //! - **rule 3, cohesion**: mean neighbour position − own position (summed
 //!   as relative positions, so the sum cannot overflow).
@@ -38,8 +42,9 @@ pub struct WeightedParams {
     pub fov: Fx,
     /// Separation strength (the `10.0` in rule 1).
     pub strength: Fx,
-    /// Separation distances below this count as this (not in the demo,
-    /// which divides by zero; default 0.05).
+    /// Separation distances below this count as this: a switch, not in
+    /// the article (0, the default, is the article: no floor but the cap
+    /// of [`MAX_PUSH`]; else 0.001–10,000).
     pub min_distance: Fx,
     /// Weight of rule 1 (`Rule1Factor = 5`).
     pub w_separation: Fx,
@@ -58,7 +63,7 @@ impl Default for WeightedParams {
         WeightedParams {
             fov: Fx::from_int(5),
             strength: Fx::from_int(10),
-            min_distance: Fx::from_ratio(5, 100).expect("constant"),
+            min_distance: Fx::ZERO,
             w_separation: Fx::from_int(5),
             w_alignment: Fx::from_int(2),
             w_cohesion: Fx::ONE,
@@ -68,30 +73,50 @@ impl Default for WeightedParams {
     }
 }
 
+/// The largest separation push a mate or wall gives, in units of
+/// acceleration: the article's `strength / d²` grows without bound as `d`
+/// shrinks (its floats reach infinity at 0), so below the distance where it
+/// reaches this it stops growing. Keeps every acceleration, and every
+/// `½·a·dt²`, far from the fixed-point limit.
+pub const MAX_PUSH: i64 = 1_000_000;
+
+/// The smallest distance the separation term divides by, whatever the
+/// strength (its reciprocal must stay small for the 64-bit paths).
+const MIN_FLOOR: Fx = Fx::from_bits((1i64 << 32) / 1000);
+
 impl WeightedParams {
+    /// The distance below which a mate's push stops growing: the
+    /// `min_distance` switch when set, else where `strength / d²` reaches
+    /// [`MAX_PUSH`] (√(strength / 10⁶): 0.0032 for the article's 10), and
+    /// never below 0.001.
+    pub fn push_floor(&self) -> Fx {
+        // strength / d² ≤ 10⁶ in bits is d_bits² · 10⁶ ≥ strength_bits · 2³²:
+        // the smallest such d_bits.
+        let need = ((self.strength.to_bits().max(0) as u128) << 32).div_ceil(MAX_PUSH as u128);
+        let mut d = need.isqrt();
+        if d * d < need {
+            d += 1;
+        }
+        Fx::from_bits(d as i64)
+            .max(self.min_distance)
+            .max(MIN_FLOOR)
+    }
+
     /// Checks the parameters against their documented ranges.
     pub fn check(&self) -> Result<(), String> {
         let r = Fx::from_int(super::MAX_RADIUS);
         if self.fov <= Fx::ZERO || self.fov > r {
             return Err(format!("fov must be in (0, {}]", super::MAX_RADIUS));
         }
-        if self.min_distance < Fx::from_ratio(1, 1000).expect("constant") || self.min_distance > r {
+        if self.min_distance != Fx::ZERO && (self.min_distance < MIN_FLOOR || self.min_distance > r)
+        {
             return Err(format!(
-                "min_distance must be in 0.001..={}",
+                "min_distance must be 0 (none, the article) or in 0.001..={}",
                 super::MAX_RADIUS
             ));
         }
-        // strength / min_distance² ≤ 10⁶ keeps every separation term, and so
-        // every acceleration, far from the fixed-point limit.
-        // In bits: strength·2³² / (d·2³²)² ≤ 10⁶, i.e. strength_bits·2³² ≤
-        // d_bits²·10⁶; both sides fit in i128 for every d ≤ MAX_RADIUS
-        // (d_bits² < 2⁹¹, times 10⁶ < 2¹¹¹).
-        let max_term = (self.strength.to_bits() as i128) << 32;
-        let d2 = (self.min_distance.to_bits() as i128).pow(2);
-        if self.strength < Fx::ZERO || max_term > d2 * 1_000_000 {
-            return Err(
-                "strength must be ≥ 0 and strength / min_distance² at most 1,000,000".into(),
-            );
+        if self.strength < Fx::ZERO || self.strength > Fx::from_int(MAX_PUSH as i32) {
+            return Err(format!("strength must be in 0..={MAX_PUSH}"));
         }
         let hundred = Fx::from_int(100);
         for (name, w) in [
@@ -179,7 +204,7 @@ fn scale(x: i64, c: u128) -> i64 {
 ///
 /// Unclamped, the term is `−diff · (strength / |d|³)`: one coefficient per
 /// pair and one widening multiply per axis. Every intermediate fits its
-/// type because `|d| ≥ min_distance` and `strength / min_distance² ≤ 10⁶`
+/// type because `|d| ≥ push_floor ≥ 0.001` and `strength / push_floor² ≤ 10⁶`
 /// (so the coefficient is at most 10⁹ at scale 2³², and each term at most
 /// 10⁶ units).
 #[inline(always)]
@@ -205,7 +230,7 @@ fn separation<const DIMS: usize>(
         }
         return (t, true);
     }
-    let inv = inv as i64; // ≤ 1 / min_distance ≤ 1000
+    let inv = inv as i64; // ≤ 1 / push_floor ≤ 1000
     let inv2 = ((inv as i128 * inv as i128) >> 32) as i64;
     let mag = ((strength as i128 * inv2 as i128) >> 32) as i64;
     let coef = ((mag as i128 * inv as i128) >> 32) as u128;
@@ -226,7 +251,7 @@ fn add3(sum: &mut [i128; 3], t: [i64; 3]) {
 /// accumulate in `i64` (it is exact either way; this only picks storage).
 fn sums_fit_i64(n: usize, p: &WeightedParams) -> bool {
     let term =
-        ((p.strength.to_bits() as u128) << 64) / ((p.min_distance.to_bits() as u128).pow(2)).max(1);
+        ((p.strength.to_bits() as u128) << 64) / ((p.push_floor().to_bits() as u128).pow(2)).max(1);
     let largest = term
         .max(p.max_speed.to_bits() as u128)
         .max(p.fov.to_bits() as u128);
@@ -278,7 +303,7 @@ pub(super) fn step<const TRACE: bool, const D3: bool>(
     );
     let snap = &mut sim.snap;
     let fov2 = radius2_q32(p.fov);
-    let min2 = (p.min_distance.to_bits() as u128).pow(2);
+    let min2 = (p.push_floor().to_bits() as u128).pow(2);
     let inv_min = inv_len(min2);
     let strength = p.strength.to_bits();
     let walls = sim.cfg.bounds == Bounds::Walls;
