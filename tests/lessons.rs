@@ -51,6 +51,48 @@ fn every_lesson_file_is_bundled_and_named_after_its_id() {
     assert!(count("flock") >= 10, "at least ten flock lessons");
 }
 
+/// Every bundled lesson has a place in a course: each track belongs to one
+/// sim and numbers its lessons 1, 2, 3, … without gaps; the picker and
+/// `flockstep lessons` list them in that order.
+#[test]
+fn every_lesson_has_a_place_in_its_sims_course() {
+    use std::collections::BTreeMap;
+    let mut tracks: BTreeMap<String, (&'static str, Vec<u32>)> = BTreeMap::new();
+    for l in lessons() {
+        let (track, place) = l
+            .course
+            .clone()
+            .unwrap_or_else(|| panic!("{}: no course", l.id));
+        let e = tracks
+            .entry(track.clone())
+            .or_insert((l.scenario.sim_name(), Vec::new()));
+        assert_eq!(e.0, l.scenario.sim_name(), "track {track} mixes sims");
+        e.1.push(place);
+    }
+    for (track, (_, mut places)) in tracks {
+        places.sort_unstable();
+        let want: Vec<u32> = (1..=places.len() as u32).collect();
+        assert_eq!(places, want, "track {track}: places 1..=n, each once");
+    }
+    let mut listed = lessons();
+    listed.sort_by(|a, b| a.listing_key().cmp(&b.listing_key()));
+    let picker: Vec<String> = flockstep::viewer::app::picker_entries()
+        .into_iter()
+        .map(|e| e.id)
+        .collect();
+    let ids: Vec<String> = listed.iter().map(|l| l.id.clone()).collect();
+    assert_eq!(picker, ids);
+    assert_eq!(
+        &ids[..3],
+        ["flock-separation", "flock-alignment", "flock-cohesion"]
+    );
+    let table = flockstep::cli::lessons_table();
+    let at = |id: &str| table.find(&format!("\n{id} ")).unwrap();
+    assert!(at("line-error-term") < at("line-octants"));
+    assert!(at("line-octants") < at("line-chase-arc"));
+    assert!(table.contains("boids 2 "), "{table}");
+}
+
 #[test]
 fn every_beat_is_translated_into_japanese() {
     for l in lessons() {

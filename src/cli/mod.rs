@@ -530,24 +530,38 @@ fn render(
 
 /// The table `flockstep lessons` prints.
 pub fn lessons_table() -> String {
-    let mut s = String::from("Bundled lessons (run one with `flockstep run ID`):\n\n");
-    let _ = writeln!(s, "{:<28} {:<5} {:>6}  TITLE", "ID", "SIM", "TICKS");
+    let mut s = String::from(
+        "Bundled lessons, each sim's in course order (run one with `flockstep run ID`):\n\n",
+    );
+    let _ = writeln!(
+        s,
+        "{:<28} {:<5} {:<9} {:>6}  TITLE",
+        "ID", "SIM", "COURSE", "TICKS"
+    );
+    let mut lessons = Vec::new();
     for b in BUNDLED {
         match Lesson::parse(b.source, b.path) {
-            Ok(l) => {
-                let _ = writeln!(
-                    s,
-                    "{:<28} {:<5} {:>6}  {}",
-                    l.id,
-                    l.scenario.sim_name(),
-                    l.ticks,
-                    l.title
-                );
-            }
+            Ok(l) => lessons.push(l),
             Err(e) => {
                 let _ = writeln!(s, "{:<28} (does not load: {e})", b.id);
             }
         }
+    }
+    lessons.sort_by(|a, b| a.listing_key().cmp(&b.listing_key()));
+    for l in &lessons {
+        let course = l
+            .course
+            .as_ref()
+            .map_or("-".to_owned(), |(t, p)| format!("{t} {p}"));
+        let _ = writeln!(
+            s,
+            "{:<28} {:<5} {:<9} {:>6}  {}",
+            l.id,
+            l.scenario.sim_name(),
+            course,
+            l.ticks,
+            l.title
+        );
     }
     s
 }

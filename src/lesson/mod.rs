@@ -223,6 +223,10 @@ pub struct Lesson {
     pub beats: Vec<Beat>,
     /// Playback speed at 1×, in ticks per second (`None`: [`default_rate`]).
     pub rate: Option<u32>,
+    /// Where the lesson sits in a course: a track (`"boids"`) and its
+    /// place on it, from 1 (`course = ["boids", 2]`). The picker and
+    /// `flockstep lessons` list each sim's lessons in this order.
+    pub course: Option<(String, u32)>,
     /// Entity names the scenario gives.
     pub names: Names,
 }
@@ -245,6 +249,8 @@ struct RawMeta {
     ticks: Spanned<u64>,
     #[serde(default)]
     rate: Option<Spanned<i64>>,
+    #[serde(default)]
+    course: Option<Spanned<(String, i64)>>,
 }
 
 #[derive(Deserialize)]
@@ -648,6 +654,20 @@ impl Lesson {
             }
         };
 
+        let course = match &meta.course {
+            None => None,
+            Some(c) => {
+                let (track, place) = c.get_ref();
+                if !valid_id(track) || track.len() > 32 || !(1..=999).contains(place) {
+                    return Err(ctx.at(
+                        c.span().start,
+                        "`course` is [TRACK, PLACE]: a track name of 1-32 lowercase letters, digits and '-', and a place in 1..=999",
+                    ));
+                }
+                Some((track.clone(), *place as u32))
+            }
+        };
+
         let mut scenario = raw.scenario;
         for (i, o) in overrides.iter().enumerate() {
             #[derive(Deserialize)]
@@ -759,8 +779,25 @@ impl Lesson {
             scenario,
             beats,
             rate,
+            course,
             names,
         })
+    }
+
+    /// Where the lesson is listed: by sim, then the lessons of a course by
+    /// track and place, then the others by id.
+    pub fn listing_key(&self) -> (&'static str, bool, &str, u32, &str) {
+        let (track, place) = match &self.course {
+            Some((t, p)) => (t.as_str(), *p),
+            None => ("", 0),
+        };
+        (
+            self.scenario.sim_name(),
+            self.course.is_none(),
+            track,
+            place,
+            &self.id,
+        )
     }
 
     /// The index of the beat in force at `tick` (the last one with `at ≤ tick`).

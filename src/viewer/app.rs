@@ -82,24 +82,28 @@ pub struct Entry {
     pub title: String,
     /// Its summary.
     pub summary: String,
+    /// Its place in its sim's course, if it has one.
+    pub place: Option<u32>,
 }
 
-/// The bundled lessons, grouped by sim (flock, line, path), then by id.
+/// The bundled lessons, grouped by sim (flock, line, path), each sim's in
+/// course order ([`Lesson::listing_key`]).
 pub fn picker_entries() -> Vec<Entry> {
-    let mut v: Vec<Entry> = BUNDLED
+    let mut lessons: Vec<Lesson> = BUNDLED
         .iter()
-        .filter_map(|b| {
-            let l = Lesson::parse(b.source, b.path).ok()?;
-            Some(Entry {
-                id: l.id,
-                sim: l.scenario.sim_name().to_owned(),
-                title: l.title,
-                summary: l.summary,
-            })
-        })
+        .filter_map(|b| Lesson::parse(b.source, b.path).ok())
         .collect();
-    v.sort_by(|a, b| (&a.sim, &a.id).cmp(&(&b.sim, &b.id)));
-    v
+    lessons.sort_by(|a, b| a.listing_key().cmp(&b.listing_key()));
+    lessons
+        .into_iter()
+        .map(|l| Entry {
+            place: l.course.as_ref().map(|c| c.1),
+            sim: l.scenario.sim_name().to_owned(),
+            id: l.id,
+            title: l.title,
+            summary: l.summary,
+        })
+        .collect()
 }
 
 /// What a teacher can do.

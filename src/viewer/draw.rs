@@ -663,16 +663,18 @@ fn draw_picker(app: &App, w: i32, h: i32, l: &Layout) {
             rect(bar, color::PANEL);
         }
         let col = if chosen { color::SELECTED } else { color::TEXT };
+        // The place in the course, right-aligned in a narrow column.
+        let num_w = l.px(34);
+        if let Some(n) = e.place {
+            let s = n.to_string();
+            let nx = x + num_w - l.px(8) - measure(&s, row);
+            text(&s, nx, y, row, if chosen { col } else { color::DIM });
+        }
+        let x = x + num_w;
         let id_w = l.px(270).min(rows.col_w / 2);
-        text(&fit(&e.id, id_w - l.px(10), row), x + l.px(12), y, row, col);
-        let title_w = rows.col_w - id_w - l.px(24);
-        text(
-            &fit(&e.title, title_w, row),
-            x + l.px(12) + id_w,
-            y,
-            row,
-            col,
-        );
+        text(&fit(&e.id, id_w - l.px(10), row), x, y, row, col);
+        let title_w = rows.col_w - num_w - id_w - l.px(12);
+        text(&fit(&e.title, title_w, row), x + id_w, y, row, col);
     }
     if rows.more_above {
         let s = "▲ more above";
