@@ -223,6 +223,20 @@ fn the_font_draws_every_character_of_every_beat_and_label() {
             for (lang, t) in &b.translations {
                 check(format!("{} beat {} ({lang})", l.id, i + 1), t);
             }
+            if let Some(q) = &b.question {
+                let label = flockstep::viewer::app::question_label(None);
+                check(
+                    format!("{} beat {} question", l.id, i + 1),
+                    &format!("{label} {q}"),
+                );
+                for (lang, t) in &b.question_translations {
+                    let label = flockstep::viewer::app::question_label(Some(lang));
+                    check(
+                        format!("{} beat {} question ({lang})", l.id, i + 1),
+                        &format!("{label} {t}"),
+                    );
+                }
+            }
             let app = prepare_render(&l.id, &[], RenderAt::Beat(i + 1), &RenderOptions::default())
                 .unwrap();
             let p = app.player().unwrap();

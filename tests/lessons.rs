@@ -150,6 +150,9 @@ fn per_beat_state() {
                 b.overlays.join(", "),
                 b.highlight.join(", ")
             );
+            if let Some(q) = &b.question {
+                let _ = writeln!(out, "question: {q}");
+            }
             out.push_str(&sim.render_text());
             out.push('\n');
         }

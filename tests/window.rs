@@ -459,3 +459,41 @@ fn render_refuses_bad_input_before_opening_a_window() {
     }
     assert!(!png.exists());
 }
+
+/// A beat's question is drawn on its own band at the top of the narration
+/// (the band's colour fills a strip there), and the beat after it, which
+/// answers, has none.
+#[test]
+fn a_question_is_drawn_apart_from_the_narration() {
+    let Some((_, asked)) = render("question.png", &["path-open-list", "--beat", "2"]) else {
+        return;
+    };
+    let band = rgb(color::QUESTION_BAND);
+    let o = RenderOptions {
+        text_scale: 100,
+        ..RenderOptions::default()
+    };
+    let app = prepare_render("path-open-list", &[], RenderAt::Beat(2), &o).unwrap();
+    let f = app.framed(W, H);
+    assert_eq!(f.lines[0][0].style, flockstep::viewer::app::Style::Question);
+    // The fullest row of band colour within the narration's first line.
+    let (l, n) = (&f.layout, f.layout.narration);
+    let filled = (n.y..n.y + l.px(10) + l.narration_line())
+        .map(|y| {
+            (n.x + 20..n.x + n.w - 20)
+                .filter(|&x| asked.at([x, y]) == band)
+                .count()
+        })
+        .max()
+        .unwrap_or(0);
+    assert!(
+        filled as i32 > (n.w - 40) / 2,
+        "the question's band fills {filled} of {} pixels",
+        n.w - 40
+    );
+    let Some((_, answer)) = render("answer.png", &["path-open-list", "--beat", "3"]) else {
+        return;
+    };
+    let count = |p: &Png| p.rgba.chunks_exact(4).filter(|c| c[..3] == band).count();
+    assert!(count(&answer) == 0, "the answer beat has no question band");
+}

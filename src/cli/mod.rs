@@ -625,6 +625,10 @@ fn run(
                     lesson.beats.len()
                 );
                 let _ = writeln!(out, "{}", sim.render_text());
+                if let Some(q) = b.question_in(lang) {
+                    let label = crate::viewer::app::question_label(lang);
+                    let _ = writeln!(out, ">> {label} {}\n", q.trim());
+                }
                 let _ = writeln!(
                     out,
                     "{}{}\n",

@@ -196,9 +196,24 @@ pub struct Beat {
     pub yaw: Option<i32>,
     /// 3-D flocks: the camera's tilt in degrees (90 looks straight down).
     pub pitch: Option<i32>,
+    /// A prediction the class makes before the next beat shows the answer
+    /// ("Which cell will A* expand next?"). The viewer shows it apart from
+    /// the narration, and the beat always pauses.
+    pub question: Option<String>,
+    /// The question in other languages, by language tag.
+    pub question_translations: BTreeMap<String, String>,
 }
 
 impl Beat {
+    /// The question in `lang` if the beat has it there, else in English.
+    pub fn question_in(&self, lang: Option<&str>) -> Option<&str> {
+        let q = self.question.as_deref()?;
+        Some(
+            lang.and_then(|l| self.question_translations.get(l))
+                .map_or(q, String::as_str),
+        )
+    }
+
     /// The narration in `lang` if the beat has it, else in English.
     pub fn text_in(&self, lang: Option<&str>) -> &str {
         lang.and_then(|l| self.translations.get(l))
@@ -276,6 +291,10 @@ struct RawBeat {
     yaw: Option<Spanned<i64>>,
     #[serde(default)]
     pitch: Option<Spanned<i64>>,
+    #[serde(default)]
+    question: Option<Spanned<String>>,
+    #[serde(default)]
+    question_translations: BTreeMap<Spanned<String>, String>,
 }
 
 /// Marks a node and everything inside it as coming from `--set` number `i`.
@@ -504,19 +523,82 @@ fn beat(
         };
     let yaw = degrees(&b.yaw, "yaw", -360..=360)?;
     let pitch = degrees(&b.pitch, "pitch", -89..=89)?;
+    let (question, question_translations) = question(
+        ctx,
+        i,
+        (&b.question, &b.question_translations),
+        &translations,
+    )?;
     Ok(Beat {
         at,
         text: b.text.into_inner(),
         translations,
         overlays: b.overlays.into_iter().map(Spanned::into_inner).collect(),
         highlight: b.highlight.into_iter().map(Spanned::into_inner).collect(),
-        pause: b.pause,
         focus: b.focus.into_iter().map(Spanned::into_inner).collect(),
         zoom,
         center,
         yaw,
         pitch,
+        pause: b.pause || question.is_some(),
+        question,
+        question_translations,
     })
+}
+
+/// A raw beat's question and its translations.
+type RawQuestion<'a> = (
+    &'a Option<Spanned<String>>,
+    &'a BTreeMap<Spanned<String>, String>,
+);
+
+/// A beat's question and its translations: not empty, and in every
+/// language the narration is translated into (and only those).
+fn question(
+    ctx: &Ctx,
+    i: usize,
+    (asked, asked_in): RawQuestion,
+    translations: &BTreeMap<String, String>,
+) -> Result<(Option<String>, BTreeMap<String, String>), LessonError> {
+    let Some(q) = asked else {
+        if let Some((lang, _)) = asked_in.iter().next() {
+            return Err(ctx.at(
+                lang.span().start,
+                format!("beat {} translates a question it does not ask", i + 1),
+            ));
+        }
+        return Ok((None, BTreeMap::new()));
+    };
+    if q.get_ref().trim().is_empty() {
+        return Err(ctx.at(
+            q.span().start,
+            format!("beat {} asks an empty question", i + 1),
+        ));
+    }
+    let mut out = BTreeMap::new();
+    for (lang, text) in asked_in {
+        if !translations.contains_key(lang.get_ref()) {
+            return Err(ctx.at(
+                lang.span().start,
+                format!(
+                    "beat {}'s question is in `{}`, its narration is not",
+                    i + 1,
+                    lang.get_ref()
+                ),
+            ));
+        }
+        out.insert(lang.get_ref().clone(), text.clone());
+    }
+    if let Some(missing) = translations.keys().find(|l| !out.contains_key(*l)) {
+        return Err(ctx.at(
+            q.span().start,
+            format!(
+                "beat {}'s narration is in `{missing}` but its question is not (add question_translations)",
+                i + 1
+            ),
+        ));
+    }
+    Ok((Some(q.get_ref().clone()), out))
 }
 
 /// Checks a `focus` entry: an entity of the sim (`boid:N`, `obstacle:N`;
@@ -755,6 +837,18 @@ impl Lesson {
             }
             beats.push(beat);
             at_offsets.push(at_offset);
+        }
+        // A question is answered by the beat after it.
+        if let (Some(last), Some(&off)) = (beats.last(), at_offsets.last())
+            && last.question.is_some()
+        {
+            return Err(ctx.at(
+                off,
+                format!(
+                    "beat {} asks a question but no beat follows to show the answer",
+                    beats.len()
+                ),
+            ));
         }
         // Beats that share a tick are steps: playing on stops at each, so
         // every one but the last of a tick must pause.

@@ -173,3 +173,36 @@ fn not_toml_at_all() {
     let e = err("");
     assert!(e.message.contains("missing field"), "{e}");
 }
+
+#[test]
+fn a_question_pauses_and_needs_an_answer_and_every_language() {
+    let asked = GOOD.replace(
+        "pause = true\n",
+        "question = \"Left or right?\"\nquestion_translations = { ja = \"左か右か?\" }\n",
+    );
+    let two = format!(
+        "{asked}\n[[beat]]\nat = 1\ntext = \"Right.\"\ntranslations = {{ ja = \"右。\" }}\n"
+    );
+    let l = Lesson::parse(&two, "t.toml").unwrap();
+    assert!(l.beats[0].pause, "a question always pauses");
+    assert_eq!(l.beats[0].question_in(Some("ja")), Some("左か右か?"));
+    assert_eq!(l.beats[0].question_in(None), Some("Left or right?"));
+    assert_eq!(l.beats[1].question_in(None), None);
+    // The last beat cannot ask: nothing would answer.
+    let e = err(&asked);
+    assert!(e.message.contains("no beat follows"), "{e}");
+    assert_eq!(e.line, 17, "at the asking beat's `at`");
+    // A question in fewer or other languages than its narration.
+    let e = err(&two.replace("question_translations = { ja = \"左か右か?\" }\n", ""));
+    assert!(e.message.contains("its question is not"), "{e}");
+    let e = err(&two.replace(
+        "question_translations = { ja",
+        "question_translations = { fr",
+    ));
+    assert!(e.message.contains("its narration is not"), "{e}");
+    let e = err(&two.replace("question = \"Left or right?\"\n", ""));
+    assert!(
+        e.message.contains("translates a question it does not ask"),
+        "{e}"
+    );
+}

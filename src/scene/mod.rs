@@ -65,6 +65,8 @@ pub mod color {
     pub const BOID: Rgba = Rgba(205, 208, 218, 255);
     /// The selected (inspected) boid.
     pub const SELECTED: Rgba = Rgba(240, 228, 66, 255);
+    /// The band behind a beat's question.
+    pub const QUESTION_BAND: Rgba = Rgba(70, 64, 24, 255);
     /// Orange.
     pub const ORANGE: Rgba = Rgba(230, 159, 0, 255);
     /// Sky blue.

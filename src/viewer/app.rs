@@ -309,6 +309,14 @@ impl Player {
         }
     }
 
+    /// The current beat's question, with its label, in the chosen
+    /// language: the class predicts before the next beat answers.
+    pub fn question(&self) -> Option<String> {
+        let lang = self.lang.as_deref();
+        let q = self.beat()?.question_in(lang)?;
+        Some(format!("{} {q}", question_label(lang)))
+    }
+
     /// The view the scene is built with, at a scale in percent.
     pub fn view(&self, scale: u16) -> View {
         let beat = self.beat();
@@ -1040,6 +1048,14 @@ pub fn is_replay(path: &std::path::Path) -> bool {
         && head == REPLAY_MAGIC
 }
 
+/// The word that introduces a beat's question, in a narration language.
+pub fn question_label(lang: Option<&str>) -> &'static str {
+    match lang {
+        Some("ja") => "予想してください:",
+        _ => "Predict:",
+    }
+}
+
 /// A window's layout and its narration, wrapped: what the frame shows of
 /// the current beat's text.
 pub struct Framed {
@@ -1066,7 +1082,18 @@ impl App {
         let probe = Layout::of(w, h, self.text_scale, 2);
         let size = probe.font(NARRATION_PX);
         let width = Layout::narration_text_width(w, h, self.text_scale);
-        let all = wrap_rich(p.narration(), width, &|s| super::text::width(s, size));
+        let measure = |s: &str| super::text::width(s, size);
+        let mut all = Vec::new();
+        if let Some(q) = p.question() {
+            for mut line in wrap_rich(&literal(&q), width, &measure) {
+                for r in &mut line {
+                    r.style = Style::Question;
+                    r.text = unliteral(&r.text);
+                }
+                all.push(line);
+            }
+        }
+        all.extend(wrap_rich(p.narration(), width, &measure));
         let max = Layout::narration_max_lines(w, h, self.text_scale).max(2) as usize;
         let (per_page, pages) = if all.len() <= max {
             (max, 1)

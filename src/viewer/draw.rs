@@ -257,7 +257,10 @@ fn draw_status(app: &App, p: &Player, l: &Layout) {
             format!("{}.{}×", s / 1000, (s % 1000) / 100)
         }
     };
-    let state = if p.timeline.held().is_some() {
+    let asked = p.question().is_some();
+    let state = if p.timeline.held().is_some() && asked {
+        "predict, then Space shows the answer"
+    } else if p.timeline.held().is_some() {
         "held at a beat: Space continues"
     } else if p.timeline.playing() {
         "playing"
@@ -484,9 +487,27 @@ fn draw_narration(p: &Player, f: &Framed) {
     let mut y = l.narration.y + l.px(10) + i32::from(size);
     for line in &f.lines {
         let mut x = x0;
+        if line.first().is_some_and(|r| r.style == Style::Question) {
+            // A question sits on its own band with a bar at its left: a
+            // prompt to the class, not more narration.
+            let band = Viewport {
+                x: l.narration.x + l.px(6),
+                y: y - lh * 3 / 4 - l.px(2),
+                w: l.narration.w - l.px(12),
+                h: lh,
+            };
+            rect(band, color::QUESTION_BAND);
+            rect(
+                Viewport {
+                    w: l.px(5).max(2),
+                    ..band
+                },
+                color::SELECTED,
+            );
+        }
         for run in line {
             let col = match run.style {
-                Style::Emph => color::SELECTED,
+                Style::Emph | Style::Question => color::SELECTED,
                 Style::Code => color::SKY,
                 Style::Plain => color::TEXT,
             };

@@ -246,6 +246,8 @@ pub enum Style {
     Emph,
     /// Code: `` `like this` `` in a lesson.
     Code,
+    /// A beat's question: drawn on its own band, apart from the narration.
+    Question,
 }
 
 /// A run of narration text: its words, and how they are drawn.
