@@ -1345,6 +1345,10 @@ fn draw_rules(
     (view, grow): (&View, i32),
     out: &mut Scene,
 ) {
+    if ex.rules.is_empty() {
+        // Withheld: the coming step is a question's answer.
+        return;
+    }
     let d3 = sim.config().dims == 3;
     let long = |n: i32| view.px(n) * grow / 100;
     // The weighted model's rules drawn as their shares of the steering
@@ -1718,6 +1722,11 @@ fn reasoning_lines(
     }
     for c in &ex.clamps {
         lines.push(format!("clamp: {}", clamp_text(c)));
+    }
+    if ex.rules.is_empty() {
+        // Withheld on a question's beat (every real step has rules).
+        lines.push("its steering: the question asks".to_owned());
+        return;
     }
     let sum = if share(Rule::Separation).is_empty() {
         ""

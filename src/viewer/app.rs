@@ -490,9 +490,23 @@ impl Player {
     /// A scene of the current tick, at a scale in percent.
     pub fn scene(&self, viewport: Viewport, scale: u16) -> scene::Scene {
         let view = self.view(scale);
+        // A question's beat does not show what the coming step will do:
+        // that is the answer the class is asked to predict.
+        // Who sees whom stays (it is the question's premise); the rules'
+        // results go, for a flock, and the whole coming step for the others.
+        let spoiler = self.session.ahead() && self.question().is_some();
+        let withheld: Vec<crate::sim::flock::FlockEvent>;
+        let explain = match self.session.explain().as_scene() {
+            scene::Explain::Flock(events) if spoiler => {
+                withheld = events.iter().map(withhold).collect();
+                scene::Explain::Flock(&withheld)
+            }
+            _ if spoiler => scene::Explain::None,
+            e => e,
+        };
         let frame = scene::Frame {
             sim: self.session.sim(),
-            explain: self.session.explain().as_scene(),
+            explain,
             ahead: self.session.ahead(),
             trail: if view.on("trails") {
                 self.session.trail()
@@ -1046,6 +1060,22 @@ pub fn is_replay(path: &std::path::Path) -> bool {
         .and_then(|mut f| std::io::Read::read_exact(&mut f, &mut head))
         .is_ok()
         && head == REPLAY_MAGIC
+}
+
+/// A flock event with the rules' results taken out (what a boid sees is
+/// kept): the coming step on a question's beat.
+fn withhold(e: &crate::sim::flock::FlockEvent) -> crate::sim::flock::FlockEvent {
+    use crate::sim::flock::FlockEvent;
+    match e {
+        FlockEvent::Boid(ex) => {
+            let mut ex = ex.clone();
+            ex.rules.clear();
+            ex.clamps.clear();
+            ex.feelers.clear();
+            FlockEvent::Boid(ex)
+        }
+        other => other.clone(),
+    }
 }
 
 /// The word that introduces a beat's question, in a narration language.
