@@ -765,19 +765,33 @@ fn tick_zero_explains_the_coming_step() {
             );
         }
     }
+    // Beat 4 asks whether step 1 moves down: the coming step is withheld
+    // (the table has only its header, the formula panel says so); beat 5,
+    // at tick 1, answers and shows the next step again.
     let mut app = open("line-error-term");
     app.handle(Cmd::Time(Command::Beat(3)));
     let s = scene_of(&app);
-    let table = s
-        .panels
-        .iter()
-        .find(|p| p.title.starts_with("error term"))
-        .unwrap();
+    let panel = |s: &flockstep::scene::Scene, title: &str| {
+        s.panels
+            .iter()
+            .find(|p| p.title.starts_with(title))
+            .unwrap()
+            .clone()
+    };
+    assert_eq!(panel(&s, "error term").lines.len(), 1);
+    assert!(
+        panel(&s, "Bresenham")
+            .lines
+            .iter()
+            .any(|l| l == "next step: the question asks")
+    );
+    app.handle(Cmd::Time(Command::Beat(4)));
+    let table = panel(&scene_of(&app), "error term");
     assert!(
         table
             .lines
             .iter()
-            .any(|l| l.contains("next 1") && l.contains("(2,2)")),
+            .any(|l| l.contains("next 2") && l.contains("(3,3)")),
         "{table:?}"
     );
 }
@@ -788,7 +802,7 @@ fn tick_zero_explains_the_coming_step() {
 fn lessons_play_at_their_rate() {
     for (id, per_second) in [
         ("flock-aquarium", 60),
-        ("line-error-term", 4),
+        ("line-chase-arc", 4),
         ("path-ties", 10),
     ] {
         let mut app = open(id);

@@ -318,10 +318,11 @@ fn draw_plan(sim: &LineSim, i: usize, g: Geo, view: &View, out: &mut Scene) {
             });
         }
         // The coming diagonal step, when the beat points at it.
-        if let Some(next) = plan
-            .peek()
-            .filter(|s| s.minor_stepped && view.highlight.iter().any(|h| h == "minor_step"))
-        {
+        if let Some(next) = plan.peek().filter(|s| {
+            !view.withhold_next
+                && s.minor_stepped
+                && view.highlight.iter().any(|h| h == "minor_step")
+        }) {
             let at = g.corner(next.cell);
             out.push(Shape::Frame {
                 at: [at[0] - 2, at[1] - 2],
@@ -782,6 +783,9 @@ fn formula(plan: &Stepper, name: &str, view: &View) -> Panel {
         ));
     }
     match plan.peek() {
+        Some(_) if view.withhold_next => {
+            lines.push("next step: the question asks".into());
+        }
         Some(next) => lines.push(format!(
             "{}next (step {}): f = {} {} → {}, then f = {}",
             mark(view.highlight.iter().any(|h| h == "minor_step") && next.minor_stepped),
@@ -831,7 +835,7 @@ fn error_table(plan: &Stepper, name: &str, view: &View) -> Panel {
     for s in steps.iter().skip(skip) {
         lines.push(row(s, ""));
     }
-    if let Some(next) = plan.peek() {
+    if let Some(next) = plan.peek().filter(|_| !view.withhold_next) {
         let emphasise = view
             .highlight
             .iter()

@@ -271,6 +271,9 @@ pub struct View {
     /// (100 at a 1280×720 window; the window's size and presenter mode
     /// scale it).
     pub scale: u16,
+    /// The beat asks the class to predict the coming step: panels leave it
+    /// out (the line's next step and its row of the error table).
+    pub withhold_next: bool,
 }
 
 impl Default for View {
@@ -283,6 +286,7 @@ impl Default for View {
             focus: Vec::new(),
             names: Default::default(),
             scale: 100,
+            withhold_next: false,
         }
     }
 }

@@ -328,6 +328,8 @@ impl Player {
             focus: beat.map(|b| b.focus.clone()).unwrap_or_default(),
             names: self.session.lesson.names.clone(),
             scale,
+            withhold_next: beat
+                .is_some_and(|b| b.question.is_some() && b.at == self.session.tick()),
         }
     }
 
