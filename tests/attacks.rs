@@ -4,25 +4,15 @@
 //! message naming the file and the place; never a panic, a hang, or a file
 //! the tool wrote but cannot read.
 
+mod common;
+use common::{Dir, flockstep, text};
 use flockstep::lesson::find_bundled;
 use flockstep::replay::file::{DEFAULT_KEYFRAME_EVERY, Header, Meta, Writer};
 use flockstep::replay::run::Source;
 use flockstep::sim::AnySim;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::path::Path;
+use std::process::Command;
 use std::time::Duration;
-
-fn flockstep(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_flockstep"))
-        .args(args)
-        .stdin(Stdio::null())
-        .output()
-        .unwrap()
-}
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
-}
 
 /// Exit code 2 and a message containing every one of `want`; no panic,
 /// nothing on standard output.
@@ -43,28 +33,6 @@ fn runs(args: &[&str]) -> String {
     let o = flockstep(args);
     assert_eq!(o.status.code(), Some(0), "{args:?}: {}", text(&o.stderr));
     text(&o.stdout)
-}
-
-/// A fresh directory under the target dir, removed at the end.
-struct Dir(PathBuf);
-
-impl Dir {
-    fn new(name: &str) -> Dir {
-        let p = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("attacks-{name}"));
-        let _ = std::fs::remove_dir_all(&p);
-        std::fs::create_dir_all(&p).unwrap();
-        Dir(p)
-    }
-
-    fn file(&self, name: &str) -> String {
-        self.0.join(name).to_string_lossy().into_owned()
-    }
-}
-
-impl Drop for Dir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
 }
 
 /// Item 2: the gems model at the smallest values it accepts runs, in every

@@ -808,7 +808,7 @@ fn weighted_rules_match_an_f64_recomputation() {
             let total = (count + e.wall_boids.len()).max(1) as f64;
             if e.clamps
                 .iter()
-                .all(|c| !matches!(c, flockstep::sim::flock::Clamp::MinDistance(_)))
+                .all(|c| !matches!(c, flockstep::sim::flock::Clamp::PushCapped(_)))
             {
                 close(
                     sep.map(|x| x / total),

@@ -2,47 +2,16 @@
 //! real binary on real files, exit codes, and one clear message for every
 //! kind of damaged file.
 
+mod common;
+use common::{Dir, flockstep, text};
 use flockstep::lesson::BUNDLED;
 use flockstep::replay::file::{DEFAULT_KEYFRAME_EVERY, Header, Meta, Writer};
 use flockstep::replay::run::Source;
 use flockstep::replay::{End, Replay};
 use flockstep::sim::AnySim;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::path::Path;
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
-
-fn flockstep(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_flockstep"))
-        .args(args)
-        .output()
-        .unwrap()
-}
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
-}
-
-/// A fresh directory under the target dir, removed at the end.
-struct Dir(PathBuf);
-
-impl Dir {
-    fn new(name: &str) -> Dir {
-        let p = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("replay-cli-{name}"));
-        let _ = std::fs::remove_dir_all(&p);
-        std::fs::create_dir_all(&p).unwrap();
-        Dir(p)
-    }
-
-    fn file(&self, name: &str) -> String {
-        self.0.join(name).to_string_lossy().into_owned()
-    }
-}
-
-impl Drop for Dir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
 
 fn golden(id: &str) -> String {
     Path::new(env!("CARGO_MANIFEST_DIR"))

@@ -40,7 +40,7 @@ use super::node::{Node, Params};
 use crate::num::{Angle, Fx, Vec3};
 use crate::sim::flock::{
     BoidInit, Bounds, COORD_LIMIT, FlockConfig, GemsParams, HeadingParams, MAX_BOIDS, MAX_RADIUS,
-    MAX_SPEED, Model, Obstacle, Search, Spawn, Update, WeightedParams,
+    MAX_SPEED, MIN_LENGTH, Model, Obstacle, Search, Spawn, Update, WeightedParams,
 };
 
 /// The overlays a flock lesson can show.
@@ -268,7 +268,7 @@ pub fn scenario(p: &mut Params, names: &mut super::Names) -> Result<FlockConfig,
             let max_urgency = p.fx("max_urgency", d.max_urgency, min_urgency..=s)?;
             // 1/1000 keeps 1/separation_dist and 1/max_speed (by which the
             // rules scale) and the neighbour radius in the Q16 metric in range.
-            let milli = ratio(1, 1000);
+            let milli = MIN_LENGTH;
             let max_speed = p.fx("max_speed", d.max_speed, milli..=s)?;
             Model::Gems(GemsParams {
                 perception: p.fx("perception", d.perception, milli..=r)?,

@@ -1560,7 +1560,7 @@ fn clamp_text(c: &Clamp) -> String {
         Clamp::MaxChange(v) => format!("max change (was {})", super::fx_near(*v)),
         Clamp::MaxSpeed(v) => format!("max speed (was {})", super::fx_near(*v)),
         Clamp::MinSpeed(v) => format!("min speed (was {})", super::fx_near(*v)),
-        Clamp::MinDistance(n) => format!("push capped ×{n}"),
+        Clamp::PushCapped(n) => format!("push capped ×{n}"),
         Clamp::ListFull(n) => format!("list full ({n} seen)"),
         Clamp::CoordLimit => "coordinate limit".into(),
     }

@@ -271,8 +271,10 @@ pub struct View {
     /// (100 at a 1280×720 window; the window's size and presenter mode
     /// scale it).
     pub scale: u16,
-    /// The beat asks the class to predict the coming step: panels leave it
-    /// out (the line's next step and its row of the error table).
+    /// The beat asks the class to predict the coming step, so nothing shows
+    /// it: the player leaves the coming step's events out of the frame,
+    /// and the line's panels, which compute the next step from the state,
+    /// leave out that step and its row of the error table.
     pub withhold_next: bool,
 }
 
@@ -862,23 +864,23 @@ pub fn fx_near(v: Fx) -> String {
 /// A number with 16 fractional bits (A*'s `f` and `h`) with one decimal,
 /// or as a whole number when it is one.
 pub fn f16_text(v: u64) -> String {
-    if v & 0xFFFF == 0 {
-        format!("{}", v >> 16)
-    } else {
-        let tenths = (u128::from(v) * 10 + (1 << 15)) >> 16;
-        format!("{}.{}", tenths / 10, tenths % 10)
-    }
+    f16_decimals(v, 1)
 }
 
 /// A number with 16 fractional bits with two decimals (or whole), for
 /// values one decimal would show as equal when they are not.
 pub fn f16_text2(v: u64) -> String {
+    f16_decimals(v, 2)
+}
+
+/// `v / 2¹⁶` rounded to `digits` decimals, or whole when it is whole.
+fn f16_decimals(v: u64, digits: u32) -> String {
     if v & 0xFFFF == 0 {
-        format!("{}", v >> 16)
-    } else {
-        let hundredths = (u128::from(v) * 100 + (1 << 15)) >> 16;
-        format!("{}.{:02}", hundredths / 100, hundredths % 100)
+        return format!("{}", v >> 16);
     }
+    let scale = 10u128.pow(digits);
+    let n = (u128::from(v) * scale + (1 << 15)) >> 16;
+    format!("{}.{:0w$}", n / scale, n % scale, w = digits as usize)
 }
 
 /// How [`terrain`] draws a map.

@@ -494,9 +494,10 @@ impl Player {
         let view = self.view(scale);
         // A question's beat does not show what the coming step will do:
         // that is the answer the class is asked to predict.
-        // Who sees whom stays (it is the question's premise); the rules'
-        // results go, for a flock, and the whole coming step for the others.
-        let spoiler = self.session.ahead() && self.question().is_some();
+        // One decision, the view's: on a question's beat the coming step is
+        // withheld. Who sees whom stays (the question's premise); a flock's
+        // rule results go, and a path's or line's whole coming step.
+        let spoiler = view.withhold_next && self.session.ahead();
         let withheld: Vec<crate::sim::flock::FlockEvent>;
         let explain = match self.session.explain().as_scene() {
             scene::Explain::Flock(events) if spoiler => {

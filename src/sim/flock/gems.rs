@@ -87,7 +87,7 @@ impl GemsParams {
         // (reciprocals up to 1,000, times distances and speeds up to 10,000
         // stay far inside Fx), and a perception radius must survive the
         // Q16 neighbour metric (below 2⁻¹⁶ it would be zero).
-        let milli = MIN_LENGTH;
+        let milli = super::MIN_LENGTH;
         if self.perception < milli || self.perception > r {
             return Err(format!(
                 "perception must be in 0.001..={}",
@@ -124,9 +124,6 @@ impl GemsParams {
         Ok(())
     }
 }
-
-/// The smallest `perception`, `separation_dist` and `max_speed`: 1/1000.
-const MIN_LENGTH: Fx = Fx::from_bits((1i64 << 32) / 1000);
 
 /// The largest `max_visible` the pair pass keeps lists for (larger lists
 /// are found by a query per fish; the memory budget sets the limit).

@@ -65,6 +65,10 @@ pub const MAX_BOIDS: u32 = 1_000_000;
 pub const COORD_LIMIT: i32 = 1_000_000;
 /// The largest radius or distance parameter.
 pub const MAX_RADIUS: i32 = 10_000;
+/// The smallest length a rule divides by (the gems model's
+/// `perception`, `separation_dist` and `max_speed`, the weighted model's
+/// separation floor): 1/1000, so reciprocals stay at most 1,000.
+pub const MIN_LENGTH: Fx = Fx::from_bits((1i64 << 32) / 1000);
 /// The largest speed.
 pub const MAX_SPEED: i32 = 10_000;
 
@@ -424,9 +428,9 @@ pub enum Clamp {
     MaxSpeed(Fx),
     /// The speed was below the minimum (weighted), was this.
     MinSpeed(Fx),
-    /// Mates or walls this close: closer than the push floor
-    /// ([`WeightedParams::push_floor`]), so their separation push was capped.
-    MinDistance(u32),
+    /// This many mates or walls were closer than the push floor
+    /// ([`WeightedParams::push_floor`]): their separation push was capped.
+    PushCapped(u32),
     /// More mates were visible than the list holds (gems), this many.
     ListFull(u32),
     /// The position hit ±`COORD_LIMIT` and was stopped there.

@@ -80,10 +80,6 @@ impl Default for WeightedParams {
 /// `½·a·dt²`, far from the fixed-point limit.
 pub const MAX_PUSH: i64 = 1_000_000;
 
-/// The smallest distance the separation term divides by, whatever the
-/// strength (its reciprocal must stay small for the 64-bit paths).
-const MIN_FLOOR: Fx = Fx::from_bits((1i64 << 32) / 1000);
-
 impl WeightedParams {
     /// The distance below which a mate's push stops growing: the
     /// `min_distance` switch when set, else where `strength / d²` reaches
@@ -99,7 +95,7 @@ impl WeightedParams {
         }
         Fx::from_bits(d as i64)
             .max(self.min_distance)
-            .max(MIN_FLOOR)
+            .max(super::MIN_LENGTH)
     }
 
     /// Checks the parameters against their documented ranges.
@@ -108,7 +104,8 @@ impl WeightedParams {
         if self.fov <= Fx::ZERO || self.fov > r {
             return Err(format!("fov must be in (0, {}]", super::MAX_RADIUS));
         }
-        if self.min_distance != Fx::ZERO && (self.min_distance < MIN_FLOOR || self.min_distance > r)
+        if self.min_distance != Fx::ZERO
+            && (self.min_distance < super::MIN_LENGTH || self.min_distance > r)
         {
             return Err(format!(
                 "min_distance must be 0 (none, the article) or in 0.001..={}",
@@ -517,7 +514,7 @@ pub(super) fn step<const TRACE: bool, const D3: bool>(
             e.rules.push((Rule::Alignment, Steer::Vector(r2)));
             e.rules.push((Rule::Cohesion, Steer::Vector(r3)));
             if near_min > 0 {
-                e.clamps.push(Clamp::MinDistance(near_min));
+                e.clamps.push(Clamp::PushCapped(near_min));
             }
             e.steering = Steer::Vector(a);
             explains[id] = Some(e);
