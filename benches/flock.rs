@@ -17,7 +17,7 @@ use criterion::{Criterion, criterion_group};
 use flockstep::num::{Fx, Vec3};
 use flockstep::sim::flock::{
     Bounds, FlockConfig, FlockEvent, FlockSim, GemsParams, HeadingParams, Model, ModelState,
-    Search, Spawn, Update, WeightedParams,
+    Numbering, Search, Spawn, Update, WeightedParams,
 };
 use flockstep::sim::{NoTrace, Sim};
 use std::hint::black_box;
@@ -63,6 +63,7 @@ fn config(model: Model, n: u32) -> FlockConfig {
         world_max: Vec3::new(hi, hi, zmax),
         bounds,
         update: Update::DoubleBuffered,
+        numbering: Numbering::AsPlaced,
         search: Search::Grid,
         dt,
         dt_jitter: Fx::ZERO,

@@ -5,8 +5,8 @@ use flockstep::lesson::{Lesson, Override, find_bundled};
 use flockstep::num::{Angle, Fx, Pcg32, Vec3};
 use flockstep::sim::flock::{
     BoidExplain, BoidInit, Bounds, COORD_LIMIT, FlockConfig, FlockEvent, FlockSim, GemsParams,
-    HeadingParams, MAX_RADIUS, MAX_SPEED, Model, ModelState, Obstacle, Search, Spawn, Steer,
-    Update, WeightedParams,
+    HeadingParams, MAX_RADIUS, MAX_SPEED, Model, ModelState, Numbering, Obstacle, Search, Spawn,
+    Steer, Update, WeightedParams,
 };
 use flockstep::sim::{NoTrace, Scenario, Sim};
 use std::fmt::Write as _;
@@ -17,8 +17,9 @@ fn lesson(id: &str, sets: &[&str]) -> Lesson {
     Lesson::parse_with(b.source, b.path, &o).unwrap_or_else(|e| panic!("{e}"))
 }
 
+/// The lesson's flock (with variants: the first pane's).
 fn flock_cfg(l: &Lesson) -> FlockConfig {
-    match &l.scenario {
+    match &l.scenario.panes()[0] {
         Scenario::Flock(c) => c.clone(),
         _ => panic!("{} is not a flock lesson", l.id),
     }
@@ -26,6 +27,14 @@ fn flock_cfg(l: &Lesson) -> FlockConfig {
 
 fn sim(id: &str, sets: &[&str]) -> FlockSim {
     FlockSim::new(flock_cfg(&lesson(id, sets))).unwrap()
+}
+
+/// Pane `i` of a lesson with variants.
+fn pane(id: &str, i: usize) -> FlockSim {
+    match &lesson(id, &[]).scenario.panes()[i] {
+        Scenario::Flock(c) => FlockSim::new(c.clone()).unwrap(),
+        _ => panic!("{id}: pane {i} is not a flock"),
+    }
 }
 
 fn explains(s: &mut FlockSim) -> Vec<BoidExplain> {
@@ -101,6 +110,7 @@ fn random_world(rng: &mut Pcg32, model: Model, dims: u8) -> FlockConfig {
         world_max: hi,
         bounds,
         update: Update::DoubleBuffered,
+        numbering: Numbering::AsPlaced,
         search: Search::Grid,
         dt: if heading || gems {
             Fx::ONE
@@ -209,7 +219,13 @@ fn naive_angle_average_reproduces_the_30_330_bug() {
         heading_deg(h)
     );
     assert_eq!(ex[0].neighbours, vec![1, 2]);
-    let mut off = sim("flock-angle-average", &["naive_angle_average=false"]);
+    // The lesson's second pane runs the article's shortest turns.
+    let l = lesson("flock-angle-average", &[]);
+    let Scenario::Flock(c) = &l.scenario.panes()[1] else {
+        panic!("the second pane is a flock")
+    };
+    assert!(matches!(&c.model, Model::Heading(h) if !h.naive_angle_average));
+    let mut off = FlockSim::new(c.clone()).unwrap();
     let ex = explains(&mut off);
     let h = headings(&off)[0];
     let turn = h.0 as i32 as f64 * 360.0 / 4294967296.0;
@@ -369,21 +385,23 @@ fn in_place_updates_depend_on_iteration_order_and_double_buffering_does_not() {
 
 #[test]
 fn variable_dt_is_not_reproducible_across_machines_and_fixed_dt_is() {
-    let hash_after = |sets: &[&str]| {
-        let mut s = sim("flock-variable-dt", sets);
+    // The lesson's panes: varying dt on machines 1 and 2, then fixed dt
+    // on the same two.
+    let hash_after = |i: usize| {
+        let mut s = pane("flock-variable-dt", i);
         for _ in 0..60 {
             s.step(&mut NoTrace);
         }
         s.state_hash()
     };
-    assert_ne!(hash_after(&[]), hash_after(&["frame_seed=2"]));
-    assert_eq!(hash_after(&[]), hash_after(&[]), "a seed is a seed");
+    assert_ne!(hash_after(0), hash_after(1));
+    assert_eq!(hash_after(0), hash_after(0), "a seed is a seed");
     assert_eq!(
-        hash_after(&["dt_jitter=0"]),
-        hash_after(&["dt_jitter=0", "frame_seed=2"]),
+        hash_after(2),
+        hash_after(3),
         "with a fixed dt the machine does not matter"
     );
-    let mut s = sim("flock-variable-dt", &[]);
+    let mut s = pane("flock-variable-dt", 0);
     let dts: Vec<Fx> = (0..5)
         .map(|_| {
             s.step(&mut NoTrace);
@@ -507,7 +525,9 @@ fn explain_records_snapshot() {
 
 #[test]
 fn explain_turns_add_up_to_the_heading_change() {
-    let mut s = sim("flock-in-place", &["update=double_buffered"]);
+    // The lesson's third pane: double-buffered.
+    let mut s = pane("flock-in-place", 2);
+    assert_eq!(s.config().update, Update::DoubleBuffered);
     for _ in 0..20 {
         s.step(&mut NoTrace);
     }
@@ -567,6 +587,7 @@ fn extreme(model: Model, dims: u8, bounds: Bounds) -> FlockConfig {
         world_max: hi,
         bounds,
         update: Update::DoubleBuffered,
+        numbering: Numbering::AsPlaced,
         search: Search::Grid,
         dt: Fx::from_int(10),
         dt_jitter: Fx::ZERO,
@@ -684,6 +705,7 @@ fn memory_stays_under_200_bytes_per_boid() {
             world_max: hi,
             bounds: Bounds::Wrap,
             update: Update::DoubleBuffered,
+            numbering: Numbering::AsPlaced,
             search: Search::Grid,
             dt: Fx::ONE,
             dt_jitter: Fx::ZERO,
@@ -834,7 +856,8 @@ fn weighted_rules_match_an_f64_recomputation() {
 /// The heading model's turns recomputed in f64 from the state it read.
 #[test]
 fn heading_turns_match_an_f64_recomputation() {
-    let mut s = sim("flock-in-place", &["update=double_buffered"]);
+    // The lesson's third pane: double-buffered.
+    let mut s = pane("flock-in-place", 2);
     for _ in 0..40 {
         s.step(&mut NoTrace);
     }

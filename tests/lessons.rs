@@ -179,10 +179,19 @@ fn explain_events_of_the_error_term_lesson() {
     insta::assert_snapshot!("explain_line_error_term", out);
 }
 
-/// Runs `$body` with `$s` bound to a fresh sim of the lesson's own type.
+/// Runs `$body` with `$s` bound to a fresh sim of the lesson's own type,
+/// once per pane of a lesson with variants.
 macro_rules! with_sim {
     ($l:expr, $s:ident => $body:expr) => {
-        match &$l.scenario {
+        for pane in $l.scenario.panes() {
+            with_pane!(pane, $s => $body)
+        }
+    };
+}
+
+macro_rules! with_pane {
+    ($pane:expr, $s:ident => $body:expr) => {
+        match $pane {
             Scenario::Line(c) => {
                 let $s = LineSim::new(c.clone()).unwrap();
                 $body
@@ -195,6 +204,7 @@ macro_rules! with_sim {
                 let $s = PathSim::new(c.clone()).unwrap();
                 $body
             }
+            Scenario::Panes(_) => unreachable!("a pane never holds variants"),
         }
     };
 }

@@ -61,6 +61,19 @@ fn shapes_stay_near_the_window() {
                 Shape::Line { a, b, .. } => vec![*a, *b],
                 Shape::Disc { c, .. } | Shape::Ring { c, .. } => vec![*c],
                 Shape::Tri { p, .. } => p.to_vec(),
+                // A pane's clip lies within the scene's part of the window.
+                Shape::Clip { area } => {
+                    let v = layout().scene;
+                    assert!(
+                        area.x >= v.x
+                            && area.y >= v.y
+                            && area.x + area.w <= v.x + v.w
+                            && area.y + area.h <= v.y + v.h,
+                        "{}: {sh:?} leaves {v:?}",
+                        b.id
+                    );
+                    vec![[area.x, area.y]]
+                }
             };
             for p in pts {
                 assert!(

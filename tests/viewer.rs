@@ -595,7 +595,7 @@ fn trails_depend_on_the_tick_alone() {
         let p = app.player().unwrap();
         assert!(p.overlays().contains("trails"));
         assert_eq!(p.session.tick(), at);
-        p.session.trail().to_vec()
+        p.session.trail()[0].to_vec()
     };
     assert_eq!(stepped.len(), flockstep::viewer::session::TRAIL);
     let mut app = open("flock-weights");
@@ -603,7 +603,7 @@ fn trails_depend_on_the_tick_alone() {
     if !app.player().unwrap().overlays().contains("trails") {
         app.handle(Cmd::ToggleOverlay(trails));
     }
-    assert_eq!(app.player().unwrap().session.trail(), &stepped[..]);
+    assert_eq!(app.player().unwrap().session.trail()[0], &stepped[..]);
 }
 
 /// The scene a 1280×720 window shows for the app now.
@@ -871,4 +871,55 @@ fn the_first_beat_turns_the_camera() {
         p.pose().pitch,
         "a lesson without pitch keeps the default"
     );
+}
+
+/// A lesson's variants: one titled tile per pane, each clipped to itself;
+/// the panels are the first pane's until another is clicked; the titles
+/// give each pane's hash, equal where the runs are.
+#[test]
+fn variants_show_side_by_side_and_the_clicked_pane_has_the_panels() {
+    use flockstep::scene::Shape;
+    let mut app = open("flock-variable-dt");
+    let texts = |s: &flockstep::scene::Scene| -> Vec<String> {
+        s.shapes
+            .iter()
+            .filter_map(|sh| match sh {
+                Shape::Text { text, .. } => Some(text.clone()),
+                _ => None,
+            })
+            .collect()
+    };
+    let s = scene_of(&app);
+    let clips = s
+        .shapes
+        .iter()
+        .filter(|sh| matches!(sh, Shape::Clip { .. }))
+        .count();
+    // Each pane's world and title, then the whole scene again.
+    assert_eq!(clips, 2 * 4 + 1);
+    let t = texts(&s);
+    for name in ["varying dt · machine 1", "fixed dt · machine 2"] {
+        assert!(t.iter().any(|x| x == name), "{name} titles a pane: {t:?}");
+    }
+    let hashes: Vec<&String> = t.iter().filter(|x| x.starts_with("hash ")).collect();
+    assert_eq!(hashes.len(), 4);
+    let hash = |s: &str| s.split(' ').nth(1).unwrap().to_owned();
+    // The fixed-dt machines agree; the varying ones carry their machines'
+    // frame generators and do not.
+    assert_eq!(hash(hashes[2]), hash(hashes[3]));
+    assert_ne!(hash(hashes[0]), hash(hashes[1]));
+    assert!(s.panels[0].title.starts_with("varying dt · machine 1: "));
+    app.handle(Cmd::Pane(3));
+    let s = scene_of(&app);
+    assert!(
+        s.panels[0].title.starts_with("fixed dt · machine 2: "),
+        "{}",
+        s.panels[0].title
+    );
+    // Each pane is stepped: at tick 300 the fixed pair still agrees.
+    app.handle(Cmd::Time(Command::Scrub(300)));
+    let t = texts(&scene_of(&app));
+    let hashes: Vec<&String> = t.iter().filter(|x| x.starts_with("hash ")).collect();
+    assert_eq!(hash(hashes[2]), hash(hashes[3]));
+    assert_ne!(hash(hashes[0]), hash(hashes[1]));
 }

@@ -246,11 +246,7 @@ pub fn dump(path: &Path, tick: u64, field: Option<&str>, json: bool) -> Result<S
             r.last_tick.map_or("-".to_owned(), |t| t.to_string())
         );
     }
-    let leaves = || match &state {
-        AnyState::Line(s) => fields::leaves(s),
-        AnyState::Flock(s) => fields::leaves(s),
-        AnyState::Path(s) => fields::leaves(s),
-    };
+    let leaves = || fields::state_leaves(&state);
     let none_match = |leaves: &[fields::Leaf]| {
         bad(format!(
             "{}: tick {tick}: no field starts with `{}` (fields look like `{}`)",
@@ -265,6 +261,7 @@ pub fn dump(path: &Path, tick: u64, field: Option<&str>, json: bool) -> Result<S
                 AnyState::Line(s) => serde_json::to_value(s),
                 AnyState::Flock(s) => serde_json::to_value(s),
                 AnyState::Path(s) => serde_json::to_value(s),
+                AnyState::Panes(p) => serde_json::to_value(p),
             }
             .map_err(|e| bad(e.to_string()))?,
             Some(f) => {

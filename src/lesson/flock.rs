@@ -9,6 +9,7 @@
 //! | `world_min`, `world_max` | the world box corners `[x, y(, z)]` | heading `[0, 0]`–`[640, 480]`; gems `[0, 0, 0]`–`[100, 50, 100]`; weighted `[-10, 0, -10]`–`[10, 20, 10]` (2-D: `[-10, 0]`–`[10, 20]`) |
 //! | `bounds` | `"wrap"`, `"walls"` (virtual boids; weighted only) or `"none"` | heading, gems `wrap`; weighted `walls` |
 //! | `update` | `"double_buffered"` or `"in_place"` | `double_buffered` |
+//! | `numbering` | `"as_placed"` or `"reversed"` (the same boids, the last placed is boid 0) | `as_placed` |
 //! | `search` | `"grid"` or `"brute"` | `grid` |
 //! | `dt` | tick length | heading, gems 1 (one frame); weighted 1/60 |
 //! | `dt_jitter` | each tick's `dt` varies by up to ± this fraction (0–0.9) | 0 |
@@ -40,7 +41,7 @@ use super::node::{Node, Params};
 use crate::num::{Angle, Fx, Vec3};
 use crate::sim::flock::{
     BoidInit, Bounds, COORD_LIMIT, FlockConfig, GemsParams, HeadingParams, MAX_BOIDS, MAX_RADIUS,
-    MAX_SPEED, MIN_LENGTH, Model, Obstacle, Search, Spawn, Update, WeightedParams,
+    MAX_SPEED, MIN_LENGTH, Model, Numbering, Obstacle, Search, Spawn, Update, WeightedParams,
 };
 
 /// The overlays a flock lesson can show.
@@ -222,6 +223,14 @@ pub fn scenario(p: &mut Params, names: &mut super::Names) -> Result<FlockConfig,
         &[
             ("double_buffered", Update::DoubleBuffered),
             ("in_place", Update::InPlace),
+        ],
+    )?;
+    let numbering = p.choice(
+        "numbering",
+        Numbering::AsPlaced,
+        &[
+            ("as_placed", Numbering::AsPlaced),
+            ("reversed", Numbering::Reversed),
         ],
     )?;
     let search = p.choice(
@@ -407,6 +416,7 @@ pub fn scenario(p: &mut Params, names: &mut super::Names) -> Result<FlockConfig,
         world_max: wmax,
         bounds,
         update,
+        numbering,
         search,
         dt,
         dt_jitter,

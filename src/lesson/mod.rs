@@ -48,12 +48,14 @@ mod flock;
 mod line;
 pub mod node;
 mod path;
+pub mod variants;
 
 pub use bundled::{BUNDLED, BundledLesson, find_bundled, lesson_text, source_of};
 pub use flock::OVERLAYS as FLOCK_OVERLAYS;
 pub use line::OVERLAYS as LINE_OVERLAYS;
 pub use path::OVERLAYS as PATH_OVERLAYS;
 pub use path::default_label as default_path_label;
+pub use variants::PaneName;
 
 use crate::sim::Scenario;
 use node::{Ctx, Kind, Node, Params, SetArg};
@@ -242,8 +244,10 @@ pub struct Lesson {
     /// place on it, from 1 (`course = ["boids", 2]`). The picker and
     /// `flockstep lessons` list each sim's lessons in this order.
     pub course: Option<(String, u32)>,
-    /// Entity names the scenario gives.
+    /// Entity names the scenario gives (with variants: the first's).
     pub names: Names,
+    /// The variants' pane titles, in pane order (empty: no variants).
+    pub panes: Vec<PaneName>,
 }
 
 #[derive(Deserialize)]
@@ -606,8 +610,8 @@ fn question(
 /// `goal`).
 fn check_focus(sim: &str, f: &str) -> Result<(), String> {
     let kinds: &[&str] = match sim {
-        "flock" => &["boid", "obstacle"],
-        "line" => &["chaser", "target", "cell"],
+        "flock" => &["boid", "obstacle", "pane"],
+        "line" => &["chaser", "target", "cell", "pane"],
         _ => &["search", "cell", "start", "goal"],
     };
     let kind = f.split_once(':').map_or(f, |(k, _)| k);
@@ -654,7 +658,15 @@ fn check_entity(scenario: &Scenario, r: &str) -> Result<(), String> {
         Scenario::Line(c) => Some(&c.grid),
         Scenario::Path(c) => Some(&c.grid),
         Scenario::Flock(_) => None,
+        // An entity must be in every pane; `pane:N` names a pane.
+        Scenario::Panes(p) if kind == "pane" => return count(p.len() as u64, "variant"),
+        Scenario::Panes(p) => return p.iter().try_for_each(|s| check_entity(s, r)),
     };
+    if kind == "pane" {
+        return Err(format!(
+            "`{r}`: the lesson declares no variants ([[scenario.variants]])"
+        ));
+    }
     match (scenario, kind) {
         (Scenario::Flock(c), "boid") => count(c.boid_count(), "boid"),
         (Scenario::Flock(c), "obstacle") => count(c.obstacles.len() as u64, "obstacle"),
@@ -680,6 +692,87 @@ fn check_entity(scenario: &Scenario, r: &str) -> Result<(), String> {
             }
         }
         _ => Ok(()),
+    }
+}
+
+/// The checked scenario of a table, with its sim's overlays and highlight
+/// check; entity names go to `names`.
+fn scenario_of(
+    ctx: &Ctx,
+    table: Node,
+    names: &mut Names,
+) -> Result<(Scenario, &'static [&'static str], HighlightCheck), LessonError> {
+    let mut params = Params::new(ctx, "[scenario]", table)?;
+    let Some((sim, sim_node)) = params.string("sim")? else {
+        return Err(params.table_err(format!("missing `sim`: one of {}", SIMS.join(", "))));
+    };
+    let out: (Scenario, &'static [&'static str], HighlightCheck) = match sim.as_str() {
+        "line" => (
+            Scenario::Line(line::scenario(&mut params, names)?),
+            line::OVERLAYS,
+            line::check_highlight,
+        ),
+        "flock" => (
+            Scenario::Flock(flock::scenario(&mut params, names)?),
+            flock::OVERLAYS,
+            flock::check_highlight,
+        ),
+        "path" => (
+            Scenario::Path(path::scenario(&mut params)?),
+            path::OVERLAYS,
+            path::check_highlight,
+        ),
+        other => {
+            let hint = SIMS
+                .iter()
+                .find(|s| node::edit_distance(other, s) <= 2)
+                .map(|s| format!(" (did you mean `{s}`?)"))
+                .unwrap_or_default();
+            return Err(ctx.err(
+                &sim_node,
+                format!(
+                    "unknown sim `{other}`{hint}; known sims: {}",
+                    SIMS.join(", ")
+                ),
+            ));
+        }
+    };
+    params.finish()?;
+    Ok(out)
+}
+
+/// Checks that variant `i`'s scenario can run beside the first's: flock
+/// or line, of the same sim and tick length.
+fn check_pane(
+    ctx: &Ctx,
+    i: usize,
+    v: &variants::Variant,
+    s: &Scenario,
+    first: Option<&Scenario>,
+) -> Result<(), LessonError> {
+    let dt = |s: &Scenario| match s {
+        Scenario::Flock(c) => c.dt,
+        _ => crate::num::Fx::ONE,
+    };
+    let problem = match (s, first) {
+        (Scenario::Path(_), _) => Some(
+            "variants are for flock and line lessons; a path lesson compares searches in [[scenario.searches]]".to_owned(),
+        ),
+        (s, Some(f)) if s.sim_name() != f.sim_name() => Some(format!(
+            "variant {} is a {} scenario and variant 1 a {}: every pane runs one sim",
+            i + 1,
+            s.sim_name(),
+            f.sim_name()
+        )),
+        (s, Some(f)) if dt(s) != dt(f) => Some(format!(
+            "variant {} changes the tick length `dt`: the panes step in lockstep, so they share it",
+            i + 1
+        )),
+        _ => None,
+    };
+    match problem {
+        Some(m) => Err(ctx.at(v.span.start, m)),
+        None => Ok(()),
     }
 }
 
@@ -782,46 +875,35 @@ impl Lesson {
             mark(&mut value, i);
             set_path(&ctx, &mut scenario, &o.path, value, i)?;
         }
-        let mut params = Params::new(&ctx, "[scenario]", scenario)?;
-        let Some((sim, sim_node)) = params.string("sim")? else {
-            return Err(params.table_err(format!("missing `sim`: one of {}", SIMS.join(", "))));
-        };
+        let variants = variants::take(&ctx, &mut scenario)?;
         let mut names = Names::new();
-        let (scenario, overlays, check_highlight): (Scenario, &[&str], HighlightCheck) =
-            match sim.as_str() {
-                "line" => (
-                    Scenario::Line(line::scenario(&mut params, &mut names)?),
-                    line::OVERLAYS,
-                    line::check_highlight,
-                ),
-                "flock" => (
-                    Scenario::Flock(flock::scenario(&mut params, &mut names)?),
-                    flock::OVERLAYS,
-                    flock::check_highlight,
-                ),
-                "path" => (
-                    Scenario::Path(path::scenario(&mut params)?),
-                    path::OVERLAYS,
-                    path::check_highlight,
-                ),
-                other => {
-                    let hint = SIMS
-                        .iter()
-                        .find(|s| node::edit_distance(other, s) <= 2)
-                        .map(|s| format!(" (did you mean `{s}`?)"))
-                        .unwrap_or_default();
-                    return Err(ctx.err(
-                        &sim_node,
-                        format!(
-                            "unknown sim `{other}`{hint}; known sims: {}",
-                            SIMS.join(", ")
-                        ),
-                    ));
+        let (scenario, overlays, check_highlight, panes) = match variants {
+            None => {
+                let (s, o, c) = scenario_of(&ctx, scenario, &mut names)?;
+                (s, o, c, Vec::new())
+            }
+            Some(vs) => {
+                let mut panes = Vec::with_capacity(vs.len());
+                let mut found = None;
+                for (i, v) in vs.iter().enumerate() {
+                    let mut pane_names = Names::new();
+                    let (s, o, c) =
+                        scenario_of(&ctx, variants::apply(&scenario, v), &mut pane_names)?;
+                    check_pane(&ctx, i, v, &s, panes.first())?;
+                    if i == 0 {
+                        names = pane_names;
+                    }
+                    found = Some((o, c));
+                    panes.push(s);
                 }
-            };
-        params.finish()?;
+                let (o, c) = found.expect("there are at least two variants");
+                let titles = vs.into_iter().map(|v| v.name).collect();
+                (Scenario::Panes(panes), o, c, titles)
+            }
+        };
 
         let mut beats = Vec::with_capacity(raw.beat.len());
+
         let mut at_offsets = Vec::with_capacity(raw.beat.len());
         for (i, b) in raw.beat.into_iter().enumerate() {
             let b = b.into_inner();
@@ -875,6 +957,7 @@ impl Lesson {
             rate,
             course,
             names,
+            panes,
         })
     }
 

@@ -206,3 +206,160 @@ fn a_question_pauses_and_needs_an_answer_and_every_language() {
         "{e}"
     );
 }
+
+/// `GOOD` with `tables` (variants) before its beat.
+fn with_variants(tables: &str) -> String {
+    GOOD.replacen("[[beat]]", &format!("{tables}\n[[beat]]"), 1)
+}
+
+const TWO: &str = r#"
+[[scenario.variants]]
+name = "once"
+name_translations = { ja = "一度" }
+
+[[scenario.variants]]
+name = "every tick"
+chasers = [{ at = [1, 2], recompute_every_tick = true }]
+"#;
+
+#[test]
+fn variants_load_as_panes_with_their_names() {
+    let l = Lesson::parse(&with_variants(TWO), "t.toml").unwrap();
+    let Scenario::Panes(p) = &l.scenario else {
+        panic!("variants make panes")
+    };
+    assert_eq!(p.len(), 2);
+    assert_eq!(l.panes[0].name_in(Some("ja")), "一度");
+    assert_eq!(l.panes[1].name_in(Some("ja")), "every tick");
+    let (Scenario::Line(a), Scenario::Line(b)) = (&p[0], &p[1]) else {
+        panic!("both panes are line scenarios")
+    };
+    // The variant's key replaced the scenario's; the rest is shared.
+    assert_eq!(a.chasers[0].start, crate::sim::Cell::new(1, 1));
+    assert_eq!(b.chasers[0].start, crate::sim::Cell::new(1, 2));
+    assert!(b.chasers[0].recompute_every_tick && !a.chasers[0].recompute_every_tick);
+    assert_eq!(a.grid, b.grid);
+}
+
+#[test]
+fn overrides_reach_every_pane_or_one() {
+    let sets =
+        |s: &[&str]| -> Vec<Override> { s.iter().map(|s| Override::parse(s).unwrap()).collect() };
+    let src = with_variants(TWO);
+    let l = Lesson::parse_with(&src, "t.toml", &sets(&["targets=[[5,3]]"])).unwrap();
+    for p in l.scenario.panes() {
+        let Scenario::Line(c) = p else { panic!() };
+        assert_eq!(c.targets, vec![crate::sim::Cell::new(5, 3)]);
+    }
+    let l = Lesson::parse_with(&src, "t.toml", &sets(&["variants.0.targets=[[5,3]]"])).unwrap();
+    let [Scenario::Line(a), Scenario::Line(b)] = l.scenario.panes() else {
+        panic!()
+    };
+    assert_eq!(a.targets, vec![crate::sim::Cell::new(5, 3)]);
+    assert_eq!(b.targets, vec![crate::sim::Cell::new(6, 2)]);
+}
+
+#[test]
+fn bad_variants_are_refused_at_their_place() {
+    let one = "[[scenario.variants]]\nname = \"alone\"\n";
+    let e = err(&with_variants(one));
+    assert!(e.message.contains("2 to 4 variants"), "{e}");
+    assert!(e.line > 0, "{e}");
+    let five = one.repeat(5);
+    assert!(err(&with_variants(&five)).message.contains("declares 5"));
+    let unnamed = "[[scenario.variants]]\nwidth = 9\n[[scenario.variants]]\nname = \"b\"\n";
+    let e = err(&with_variants(unnamed));
+    assert!(e.message.contains("has no `name`"), "{e}");
+    let sim = "[[scenario.variants]]\nname = \"a\"\nsim = \"path\"\n[[scenario.variants]]\nname = \"b\"\n";
+    let e = err(&with_variants(sim));
+    assert!(e.message.contains("cannot set `sim`"), "{e}");
+    assert_eq!(e.line, 18, "{e}");
+    let long = format!(
+        "[[scenario.variants]]\nname = \"{}\"\n[[scenario.variants]]\nname = \"b\"\n",
+        "x".repeat(41)
+    );
+    assert!(
+        err(&with_variants(&long))
+            .message
+            .contains("1-40 characters")
+    );
+    let typo =
+        "[[scenario.variants]]\nname = \"a\"\nwidht = 9\n[[scenario.variants]]\nname = \"b\"\n";
+    let e = err(&with_variants(typo));
+    assert!(e.message.contains("widht") && e.line == 18, "{e}");
+    let out = "[[scenario.variants]]\nname = \"a\"\ntargets = [[50, 1]]\n[[scenario.variants]]\nname = \"b\"\n";
+    assert_eq!(err(&with_variants(out)).line, 18);
+}
+
+#[test]
+fn variants_share_a_sim_and_a_tick_length() {
+    let flock = r#"[lesson]
+id = "f"
+title = "F"
+summary = "F."
+ticks = 10
+
+[scenario]
+sim = "flock"
+model = "weighted"
+boids = 3
+
+[[scenario.variants]]
+name = "a"
+
+[[scenario.variants]]
+name = "b"
+dt = 0.5
+
+[[beat]]
+at = 0
+text = "x"
+"#;
+    let e = err(flock);
+    assert!(e.message.contains("tick length"), "{e}");
+    assert_eq!(e.line, 15, "{e}");
+    assert!(Lesson::parse(&flock.replace("dt = 0.5", "dt_jitter = 0.5"), "f.toml").is_ok());
+    let path = r#"[lesson]
+id = "p"
+title = "P"
+summary = "P."
+ticks = 10
+
+[scenario]
+sim = "path"
+map = """
+000
+000
+"""
+start = [0, 0]
+goal = [2, 1]
+
+[[scenario.variants]]
+name = "a"
+
+[[scenario.variants]]
+name = "b"
+
+[[beat]]
+at = 0
+text = "x"
+"#;
+    let e = err(path);
+    assert!(e.message.contains("[[scenario.searches]]"), "{e}");
+}
+
+#[test]
+fn a_pane_focus_names_a_variant() {
+    let focus = |f: &str, src: &str| {
+        src.replace("pause = true", &format!("pause = true\nfocus = [\"{f}\"]"))
+    };
+    let src = with_variants(TWO);
+    assert!(Lesson::parse(&focus("pane:1", &src), "t.toml").is_ok());
+    let e = err(&focus("pane:2", &src));
+    assert!(e.message.contains("2 variants"), "{e}");
+    let e = err(&focus("pane:0", GOOD));
+    assert!(e.message.contains("declares no variants"), "{e}");
+    // An entity must be in every pane.
+    let e = err(&focus("chaser:1", &src));
+    assert!(e.message.contains("1 chaser"), "{e}");
+}

@@ -6,6 +6,7 @@
 //! | 0 key | the codec's encoding of the [`AnyState`]; starts a new zstd stream |
 //! | 1 bytes | the same encoding (a sim without a predictor, or a flock whose shape changed) |
 //! | 2 flock | the flock residuals below |
+//! | 3 panes | a lesson's variants, each pane a flock: the pane count (`u32`), then per pane its residuals' length (`u32`) and its flock residuals, against the same pane of the states before |
 //!
 //! **Compression.** Each keyframe starts a zstd stream (level 1, window
 //! 2²² bytes); every frame's raw bytes are fed to it and *flushed*, and the
@@ -64,6 +65,8 @@ pub enum Kind {
     Bytes = 1,
     /// Flock residuals.
     Flock = 2,
+    /// Flock residuals, pane by pane (a lesson's variants).
+    Panes = 3,
 }
 
 impl Kind {
@@ -73,6 +76,7 @@ impl Kind {
             0 => Some(Kind::Key),
             1 => Some(Kind::Bytes),
             2 => Some(Kind::Flock),
+            3 => Some(Kind::Panes),
             _ => None,
         }
     }
@@ -153,8 +157,22 @@ impl Encoder {
             }
             _ => false,
         };
+        let panes = !key
+            && !flock
+            && match (&mut state, &self.history.prev) {
+                (AnyState::Panes(cur), Some(AnyState::Panes(p1))) => {
+                    let p2 = match &self.history.prev2 {
+                        Some(AnyState::Panes(p2)) => Some(&p2[..]),
+                        _ => None,
+                    };
+                    panes_residuals(cur, p1, p2, &mut self.raw)
+                }
+                _ => false,
+            };
         let kind = if flock {
             Kind::Flock
+        } else if panes {
+            Kind::Panes
         } else {
             self.raw = codec::encode(&state).map_err(|e| e.to_string())?;
             if key { Kind::Key } else { Kind::Bytes }
@@ -268,6 +286,16 @@ impl Decoder {
             Kind::Flock => match self.history.flock() {
                 (Some(p1), p2) => flock_from_residuals(&self.raw, p1, p2).map(AnyState::Flock),
                 _ => Err("a flock delta with no flock state before it".to_owned()),
+            },
+            Kind::Panes => match (&self.history.prev, &self.history.prev2) {
+                (Some(AnyState::Panes(p1)), p2) => {
+                    let p2 = match p2 {
+                        Some(AnyState::Panes(p2)) => Some(&p2[..]),
+                        _ => None,
+                    };
+                    panes_from_residuals(&self.raw, p1, p2)
+                }
+                _ => Err("a panes delta with no panes state before it".to_owned()),
             },
         });
         match result {
@@ -720,6 +748,86 @@ fn flock_from_residuals(
     Ok(cur)
 }
 
+/// A pane's flock, if it is one.
+fn pane_flock(panes: Option<&[AnyState]>, i: usize) -> Option<&FlockState> {
+    match panes?.get(i)? {
+        AnyState::Flock(f) => Some(f),
+        _ => None,
+    }
+}
+
+/// Writes the residuals of every pane of `cur` against the same panes of
+/// `p1` (and `p2`); false (and `out` as it was) when some pane does not
+/// allow a flock delta.
+fn panes_residuals(
+    cur: &mut [AnyState],
+    p1: &[AnyState],
+    p2: Option<&[AnyState]>,
+    out: &mut Vec<u8>,
+) -> bool {
+    if cur.len() != p1.len() {
+        return false;
+    }
+    let start = out.len();
+    out.extend_from_slice(&(cur.len() as u32).to_le_bytes());
+    let mut pane = Vec::new();
+    for (i, c) in cur.iter_mut().enumerate() {
+        let (AnyState::Flock(c), Some(f1)) = (c, pane_flock(Some(p1), i)) else {
+            out.truncate(start);
+            return false;
+        };
+        pane.clear();
+        if !flock_residuals(c, f1, pane_flock(p2, i), &mut pane) {
+            out.truncate(start);
+            return false;
+        }
+        out.extend_from_slice(&(pane.len() as u32).to_le_bytes());
+        out.extend_from_slice(&pane);
+    }
+    true
+}
+
+fn panes_from_residuals(
+    raw: &[u8],
+    p1: &[AnyState],
+    p2: Option<&[AnyState]>,
+) -> Result<AnyState, String> {
+    let short = "the panes' residuals end early";
+    let u32_at = |at: usize| -> Result<usize, String> {
+        raw.get(at..at + 4)
+            .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]) as usize)
+            .ok_or_else(|| short.to_owned())
+    };
+    let n = u32_at(0)?;
+    if n != p1.len() {
+        return Err(format!(
+            "a delta of {n} panes against a state of {}",
+            p1.len()
+        ));
+    }
+    let mut at = 4;
+    let mut panes = Vec::with_capacity(n);
+    for i in 0..n {
+        let len = u32_at(at)?;
+        let bytes = raw.get(at + 4..at + 4 + len).ok_or(short)?;
+        let f1 =
+            pane_flock(Some(p1), i).ok_or("a panes delta against a pane that is not a flock")?;
+        panes.push(AnyState::Flock(flock_from_residuals(
+            bytes,
+            f1,
+            pane_flock(p2, i),
+        )?));
+        at += 4 + len;
+    }
+    if at != raw.len() {
+        return Err(format!(
+            "{} bytes after the panes' residuals",
+            raw.len() - at
+        ));
+    }
+    Ok(AnyState::Panes(panes))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -736,7 +844,7 @@ mod tests {
         let mut sim = AnySim::new(&lesson.scenario).unwrap();
         let (mut enc, mut dec) = (Encoder::new(), Decoder::new());
         let mut out = Vec::new();
-        let (mut delta_bytes, mut kinds) = (0u64, [0u64; 3]);
+        let (mut delta_bytes, mut kinds) = (0u64, [0u64; 4]);
         for t in 0..=ticks {
             if t > 0 {
                 sim.step();
@@ -753,7 +861,7 @@ mod tests {
             assert!(*back == state, "{id}: tick {t} decodes differently");
         }
         assert_eq!(kinds[0], ticks / key_every + 1, "{id}: keyframes");
-        (delta_bytes / ticks, kinds[2])
+        (delta_bytes / ticks, kinds[2] + kinds[3])
     }
 
     #[test]

@@ -118,6 +118,30 @@ pub fn leaves<T: Serialize + ?Sized>(value: &T) -> Vec<Leaf> {
     out
 }
 
+/// The leaves of a recorded state. A state of variants names each pane's
+/// fields under `panes[i]`, after the pane count `panes.len`.
+pub fn state_leaves(state: &crate::sim::AnyState) -> Vec<Leaf> {
+    use crate::sim::AnyState;
+    match state {
+        AnyState::Line(s) => leaves(s),
+        AnyState::Flock(s) => leaves(s),
+        AnyState::Path(s) => leaves(s),
+        AnyState::Panes(p) => {
+            let mut out = vec![Leaf {
+                path: "panes.len".into(),
+                value: Value::Uint(p.len() as u128),
+            }];
+            for (i, s) in p.iter().enumerate() {
+                out.extend(state_leaves(s).into_iter().map(|l| Leaf {
+                    path: format!("panes[{i}].{}", l.path),
+                    value: l.value,
+                }));
+            }
+            out
+        }
+    }
+}
+
 /// One field that differs between two values.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FieldDiff {
@@ -162,7 +186,11 @@ pub fn diff<A: Serialize + ?Sized, B: Serialize + ?Sized>(
     new: &B,
     limit: usize,
 ) -> (Vec<FieldDiff>, u64) {
-    let (a, b) = (leaves(old), leaves(new));
+    diff_leaves(&leaves(old), &leaves(new), limit)
+}
+
+/// [`diff`] of two lists of leaves.
+pub fn diff_leaves(a: &[Leaf], b: &[Leaf], limit: usize) -> (Vec<FieldDiff>, u64) {
     let mut out = Vec::new();
     let mut total = 0u64;
     let mut push = |d: FieldDiff, out: &mut Vec<FieldDiff>| {

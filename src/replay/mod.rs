@@ -34,7 +34,7 @@
 //! | offset | size | field |
 //! |---|---|---|
 //! | 0 | 4 | `TICK` |
-//! | 4 | 1 + 3 | kind (0 keyframe, 1 bytes delta, 2 flock delta; see [`delta`]), zeros |
+//! | 4 | 1 + 3 | kind (0 keyframe, 1 bytes delta, 2 flock delta, 3 variants' flock deltas; see [`delta`]), zeros |
 //! | 8 | 8 | tick |
 //! | 16 | 8 | the state hash ([`crate::canon`]) |
 //! | 24 | 4 | inputs length `I` (0: none) |

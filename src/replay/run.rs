@@ -372,12 +372,11 @@ fn divergence(
     old_hash: u64,
     new_hash: u64,
 ) -> Divergence {
-    let (fields, total) = match (old, new) {
-        (AnyState::Line(a), AnyState::Line(b)) => fields::diff(a, b, REPORT_FIELDS),
-        (AnyState::Flock(a), AnyState::Flock(b)) => fields::diff(a, b, REPORT_FIELDS),
-        (AnyState::Path(a), AnyState::Path(b)) => fields::diff(a, b, REPORT_FIELDS),
-        _ => fields::diff(old, new, REPORT_FIELDS),
-    };
+    let (fields, total) = fields::diff_leaves(
+        &fields::state_leaves(old),
+        &fields::state_leaves(new),
+        REPORT_FIELDS,
+    );
     Divergence {
         tick,
         old_hash,

@@ -1771,3 +1771,44 @@ pub fn pick_obstacle(sim: &crate::sim::AnySim, cam: &Camera, at: P) -> Option<u3
     }
     best.map(|(_, i)| i)
 }
+
+/// The figures a pane's title gives for a flock: with `dt` (some pane's
+/// dt varies), this tick's dt; the first focused boid's heading (2-D) or
+/// speed, and the mates it saw in the step shown.
+pub(super) fn pane_figures(sim: &FlockSim, frame: &Frame, view: &View, dt: bool) -> Vec<String> {
+    let mut out = Vec::new();
+    let st = sim.state();
+    if dt {
+        out.push(match (sim.config().dt_jitter == Fx::ZERO, st.tick) {
+            (true, _) => format!("dt {} fixed", dt_text(st.dt)),
+            (false, 0) => "dt: no step yet".to_owned(),
+            (false, _) => format!("this tick's dt {}", super::fx_places(st.dt, 4)),
+        });
+    }
+    out.extend(boid_figure(sim, frame, view));
+    out
+}
+
+/// The first focused boid's heading (2-D) or speed, and the mates it saw.
+fn boid_figure(sim: &FlockSim, frame: &Frame, view: &View) -> Option<String> {
+    let id = *view.focused("boid").first()?;
+    let st = sim.state();
+    let b = st.boids.get(id as usize)?;
+    let name = view.name("boid", id);
+    let mut out = match &st.model {
+        ModelState::Heading { heading } => {
+            format!("{name} heads {}°", fx2(heading[id as usize].to_degrees()))
+        }
+        _ if sim.config().dims == 2 => {
+            let a = Angle::atan2(b.vel.y, b.vel.x);
+            format!("{name} heads {}°", fx2(a.to_degrees()))
+        }
+        _ => format!("{name} speed {}", fx2(b.vel.fast_length())),
+    };
+    if let super::Explain::Flock(events) = frame.explain
+        && let Some(ex) = explain_of(events, id)
+    {
+        out.push_str(&format!(" · sees {}", ex.neighbours.len()));
+    }
+    Some(out)
+}

@@ -29,6 +29,7 @@
 
 mod flock;
 mod line;
+mod panes;
 mod path;
 pub mod text;
 
@@ -44,6 +45,7 @@ pub use flock::{boid_glyph_center, pick_boid, pick_obstacle, world_at};
 pub use line::{
     cell_at as line_cell_at, cell_center as line_cell_center, chaser_color, walk_color,
 };
+pub use panes::{focused_pane, pane_at, pane_camera, pane_tiles, short_hash};
 pub use path::{search_tiles, tile_cell_at};
 
 /// A colour: red, green, blue, alpha.
@@ -177,6 +179,13 @@ pub enum Shape {
         /// is cut with an ellipsis.
         fit: i32,
     },
+    /// From here on, draw only inside `area` (within the scene's own
+    /// part of the window): each pane of a lesson's variants is clipped to
+    /// its tile, labels included.
+    Clip {
+        /// The area.
+        area: Viewport,
+    },
 }
 
 /// A block of text for the side panel (inspector, open list, error table).
@@ -258,6 +267,9 @@ pub struct View {
     pub overlays: BTreeSet<String>,
     /// The inspected boid (flock) or chaser (line).
     pub selected: Option<u32>,
+    /// The pane clicked last, of a lesson's variants: its panels show
+    /// (`None`: the beat's `pane:N` focus, else the first).
+    pub pane: Option<u32>,
     /// The cell under the mouse (path, line).
     pub hover: Option<Cell>,
     /// The current beat's highlights (`boid:3`, `cell:4,5`, `start`).
@@ -283,6 +295,7 @@ impl Default for View {
         View {
             overlays: BTreeSet::new(),
             selected: None,
+            pane: None,
             hover: None,
             highlight: Vec::new(),
             focus: Vec::new(),
@@ -311,7 +324,8 @@ impl View {
             return vec![s];
         }
         let f = ids_of(&self.focus, kind);
-        if f.is_empty() && self.focus.is_empty() {
+        // A pane is not an entity: focusing one leaves the highlights on.
+        if f.is_empty() && self.focus.iter().all(|r| r.starts_with("pane:")) {
             self.highlighted(kind)
         } else {
             f
@@ -327,6 +341,7 @@ impl View {
         match kind {
             "chaser" => letters(i, b'A'),
             "target" => letters(i, b'a'),
+            "pane" => format!("variant {}", i + 1),
             _ => format!("{kind} {i}"),
         }
     }
@@ -406,6 +421,9 @@ pub struct Frame<'a> {
     pub trail: &'a [Vec<crate::num::Vec3>],
     /// Line sims: the cells each chaser has stood on so far, in order.
     pub walks: &'a [Vec<Cell>],
+    /// A lesson's variants: each pane's own frame, in pane order (empty
+    /// otherwise, or to draw the panes bare).
+    pub panes: &'a [Frame<'a>],
 }
 
 impl<'a> Frame<'a> {
@@ -417,6 +435,7 @@ impl<'a> Frame<'a> {
             ahead: false,
             trail: &[],
             walks: &[],
+            panes: &[],
         }
     }
 }
@@ -425,6 +444,7 @@ impl<'a> Frame<'a> {
 /// world box, or of the grid (in cells).
 pub fn home_center(sim: &AnySim) -> Vec3 {
     let grid = match sim {
+        AnySim::Panes(p) => return p.first().map_or(Vec3::ZERO, home_center),
         AnySim::Flock(s) => return flock::world_center(s),
         AnySim::Line(s) => &s.config().grid,
         AnySim::Path(s) => &s.config().grid,
@@ -437,6 +457,7 @@ pub fn home_center(sim: &AnySim) -> Vec3 {
 /// start, goal), or `None` when it focuses on nothing there is.
 pub fn focus_center(sim: &AnySim, view: &View) -> Option<Vec3> {
     let cells: Vec<Cell> = match sim {
+        AnySim::Panes(p) => return focus_center(&p[focused_pane(view, p.len())], view),
         AnySim::Flock(_) => return flock::focus_center(sim, view),
         AnySim::Line(s) => {
             let st = crate::sim::Sim::state(s);
@@ -488,13 +509,19 @@ fn cells_of(refs: &[String]) -> Vec<Cell> {
 /// Builds the scene of a frame.
 pub fn build(frame: &Frame, view: &View, cam: &Camera) -> Scene {
     let mut out = Scene::default();
-    match frame.sim {
-        AnySim::Flock(s) => flock::build(s, frame, view, cam, &mut out),
-        AnySim::Path(s) => path::build(s, frame, view, cam, &mut out),
-        AnySim::Line(s) => line::build(s, frame, view, cam, &mut out),
-    }
+    build_one(frame, view, cam, &mut out);
     out.legend = legend(frame.sim, view);
     out
+}
+
+/// The shapes and panels of a frame, without the legend.
+fn build_one(frame: &Frame, view: &View, cam: &Camera, out: &mut Scene) {
+    match frame.sim {
+        AnySim::Flock(s) => flock::build(s, frame, view, cam, out),
+        AnySim::Path(s) => path::build(s, frame, view, cam, out),
+        AnySim::Line(s) => line::build(s, frame, view, cam, out),
+        AnySim::Panes(p) => panes::build(p, frame, view, cam, out),
+    }
 }
 
 /// What each colour of a scene means, for the strip under it: a function
@@ -505,6 +532,7 @@ pub fn legend(sim: &AnySim, view: &View) -> Vec<(Rgba, String)> {
         AnySim::Flock(s) => flock::legend(s, view),
         AnySim::Path(s) => path::legend(s, view),
         AnySim::Line(s) => line::legend(s, view),
+        AnySim::Panes(p) => p.first().map_or_else(Vec::new, |s| legend(s, view)),
     }
 }
 
@@ -759,6 +787,7 @@ fn kind(s: &Shape) -> &'static str {
         Shape::Ring { .. } => "ring",
         Shape::Tri { .. } => "tri",
         Shape::Text { .. } => "text",
+        Shape::Clip { .. } => "clip",
     }
 }
 
@@ -772,6 +801,7 @@ pub fn shape_color(s: &Shape) -> Rgba {
         | Shape::Ring { color, .. }
         | Shape::Tri { color, .. }
         | Shape::Text { color, .. } => *color,
+        Shape::Clip { .. } => Rgba(0, 0, 0, 0),
     }
 }
 
@@ -784,6 +814,7 @@ fn describe(s: &Shape) -> String {
         Shape::Ring { c, r, .. } => format!("ring {c:?} r{r}"),
         Shape::Tri { p, .. } => format!("tri {:?} {:?} {:?}", p[0], p[1], p[2]),
         Shape::Text { at, text, .. } => format!("text {at:?} {text:?}"),
+        Shape::Clip { area } => format!("clip {area:?}"),
     }
 }
 

@@ -88,15 +88,32 @@ pub enum Scenario {
     Flock(flock::FlockConfig),
     /// A* on a height grid (article 001).
     Path(path::PathConfig),
+    /// A lesson's variants (`[[scenario.variants]]`): 2 to
+    /// [`MAX_PANES`] scenarios of one sim and one tick length, each run in
+    /// its own pane in lockstep. A pane is never itself `Panes`.
+    Panes(Vec<Scenario>),
 }
 
+/// The most variants a lesson may run side by side.
+pub const MAX_PANES: usize = 4;
+
 impl Scenario {
-    /// The scenario's seed (0 for sims without randomness).
+    /// The scenario's seed (0 for sims without randomness; variants: the
+    /// first pane's).
     pub fn seed(&self) -> u64 {
         match self {
             Scenario::Line(c) => c.seed,
             Scenario::Flock(c) => c.seed,
             Scenario::Path(_) => 0,
+            Scenario::Panes(p) => p.first().map_or(0, Scenario::seed),
+        }
+    }
+
+    /// The panes: the variants, or the scenario itself.
+    pub fn panes(&self) -> &[Scenario] {
+        match self {
+            Scenario::Panes(p) => p,
+            s => core::slice::from_ref(s),
         }
     }
 
@@ -113,17 +130,26 @@ impl Scenario {
                 let cells = u64::from(c.grid.width()) * u64::from(c.grid.height());
                 c.searches.len() as u64 * cells * 9
             }
+            Scenario::Panes(p) => p.iter().map(Scenario::state_bytes_at_least).sum(),
         }
     }
 
-    /// The sim's name as written in lessons (`sim = "line"`).
+    /// The sim's name as written in lessons (`sim = "line"`; variants:
+    /// their sim's).
     pub fn sim_name(&self) -> &'static str {
         match self {
             Scenario::Line(_) => "line",
             Scenario::Flock(_) => "flock",
             Scenario::Path(_) => "path",
+            Scenario::Panes(p) => p.first().map_or("flock", Scenario::sim_name),
         }
     }
+}
+
+/// The hash of side-by-side panes: the state hash ([`crate::canon`]) of
+/// the list of their own state hashes, in pane order.
+pub fn panes_hash(hashes: &[u64]) -> u64 {
+    crate::canon::state_hash(hashes)
 }
 
 /// An intervention from outside the sim (the viewer's drag of a target or
@@ -169,25 +195,41 @@ pub enum AnyState {
     Flock(flock::FlockState),
     /// A* searches.
     Path(path::PathState),
+    /// Every pane of a lesson's variants, in order (added last, so the
+    /// frames of files written before variants decode unchanged).
+    Panes(Vec<AnyState>),
 }
 
 impl AnyState {
-    /// The sim's name (`"flock"`).
+    /// The sim's name (`"flock"`; variants: their sim's).
     pub fn sim_name(&self) -> &'static str {
         match self {
             AnyState::Line(_) => "line",
             AnyState::Flock(_) => "flock",
             AnyState::Path(_) => "path",
+            AnyState::Panes(p) => p.first().map_or("flock", AnyState::sim_name),
         }
     }
 
     /// The stable hash of the state, equal to the sim's
-    /// [`Sim::state_hash`] (the variant is not hashed).
+    /// [`Sim::state_hash`] (the variant is not hashed); for variants,
+    /// [`panes_hash`] of the panes' hashes.
     pub fn state_hash(&self) -> u64 {
         match self {
             AnyState::Line(s) => crate::canon::state_hash(s),
             AnyState::Flock(s) => crate::canon::state_hash(s),
             AnyState::Path(s) => crate::canon::state_hash(s),
+            AnyState::Panes(p) => {
+                panes_hash(&p.iter().map(AnyState::state_hash).collect::<Vec<_>>())
+            }
+        }
+    }
+
+    /// The panes: the variants' states, or the state itself.
+    pub fn panes(&self) -> &[AnyState] {
+        match self {
+            AnyState::Panes(p) => p,
+            s => core::slice::from_ref(s),
         }
     }
 }
@@ -201,16 +243,33 @@ pub enum AnySim {
     Flock(Box<flock::FlockSim>),
     /// A* searches.
     Path(path::PathSim),
+    /// A lesson's variants, stepped in lockstep, one per pane.
+    Panes(Vec<AnySim>),
 }
 
 impl AnySim {
-    /// A sim at tick 0 of a scenario, or why the scenario is inconsistent.
+    /// A sim at tick 0 of a scenario, or why the scenario is inconsistent
+    /// (for variants, the first pane that is, by its number).
     pub fn new(scenario: &Scenario) -> Result<AnySim, String> {
         Ok(match scenario {
             Scenario::Line(c) => AnySim::Line(line::LineSim::new(c.clone())?),
             Scenario::Flock(c) => AnySim::Flock(Box::new(flock::FlockSim::new(c.clone())?)),
             Scenario::Path(c) => AnySim::Path(path::PathSim::new(c.clone())?),
+            Scenario::Panes(p) => AnySim::Panes(
+                p.iter()
+                    .enumerate()
+                    .map(|(i, s)| AnySim::new(s).map_err(|m| format!("variant {}: {m}", i + 1)))
+                    .collect::<Result<_, _>>()?,
+            ),
         })
+    }
+
+    /// The panes: the variants, or the sim itself.
+    pub fn panes(&self) -> &[AnySim] {
+        match self {
+            AnySim::Panes(p) => p,
+            s => core::slice::from_ref(s),
+        }
     }
 
     /// One tick without tracing.
@@ -219,6 +278,7 @@ impl AnySim {
             AnySim::Line(s) => s.step(&mut NoTrace),
             AnySim::Flock(s) => s.step(&mut NoTrace),
             AnySim::Path(s) => s.step(&mut NoTrace),
+            AnySim::Panes(p) => p.iter_mut().for_each(AnySim::step),
         }
     }
 
@@ -228,6 +288,7 @@ impl AnySim {
             AnySim::Line(s) => s.tick(),
             AnySim::Flock(s) => s.tick(),
             AnySim::Path(s) => s.tick(),
+            AnySim::Panes(p) => p.first().map_or(0, AnySim::tick),
         }
     }
 
@@ -237,12 +298,23 @@ impl AnySim {
             AnySim::Line(s) => s.state_hash(),
             AnySim::Flock(s) => s.state_hash(),
             AnySim::Path(s) => s.state_hash(),
+            AnySim::Panes(p) => panes_hash(&p.iter().map(AnySim::state_hash).collect::<Vec<_>>()),
         }
     }
 
     /// Applies an intervention, or says why it does not fit this sim or
-    /// scenario (the state is then unchanged).
+    /// scenario (the state is then unchanged). Variants: to every pane,
+    /// or to none.
     pub fn apply(&mut self, input: &Input) -> Result<(), String> {
+        if let AnySim::Panes(p) = self {
+            let mut next = p.clone();
+            for (i, s) in next.iter_mut().enumerate() {
+                s.apply(input)
+                    .map_err(|m| format!("variant {}: {m}", i + 1))?;
+            }
+            *p = next;
+            return Ok(());
+        }
         match (self, input) {
             (AnySim::Line(s), Input::MoveTarget { target, to }) => s.move_target(*target, *to),
             (AnySim::Path(s), Input::MoveGoal { to }) => s.move_goal(*to),
@@ -259,6 +331,22 @@ impl AnySim {
     /// sim's `restore`. Interventions that change the configuration (a
     /// moved goal) must be applied first. The sim is unchanged on error.
     pub fn restore(&mut self, state: AnyState) -> Result<(), String> {
+        if let (AnySim::Panes(p), AnyState::Panes(t)) = (&mut *self, &state) {
+            if p.len() != t.len() {
+                return Err(format!(
+                    "the state has {} panes, the lesson {} variants",
+                    t.len(),
+                    p.len()
+                ));
+            }
+            let mut next = p.clone();
+            for (i, (s, t)) in next.iter_mut().zip(t.iter().cloned()).enumerate() {
+                s.restore(t)
+                    .map_err(|m| format!("variant {}: {m}", i + 1))?;
+            }
+            *p = next;
+            return Ok(());
+        }
         match (self, state) {
             (AnySim::Line(s), AnyState::Line(t)) => s.restore(t),
             (AnySim::Flock(s), AnyState::Flock(t)) => s.restore(t),
@@ -271,12 +359,13 @@ impl AnySim {
         }
     }
 
-    /// The sim's name (`"flock"`).
+    /// The sim's name (`"flock"`; variants: their sim's).
     pub fn sim_name(&self) -> &'static str {
         match self {
             AnySim::Line(_) => "line",
             AnySim::Flock(_) => "flock",
             AnySim::Path(_) => "path",
+            AnySim::Panes(p) => p.first().map_or("flock", AnySim::sim_name),
         }
     }
 
@@ -286,15 +375,18 @@ impl AnySim {
             AnySim::Line(s) => AnyState::Line(s.state().clone()),
             AnySim::Flock(s) => AnyState::Flock(s.state().clone()),
             AnySim::Path(s) => AnyState::Path(s.state().clone()),
+            AnySim::Panes(p) => AnyState::Panes(p.iter().map(AnySim::snapshot).collect()),
         }
     }
 
-    /// The length of one tick.
+    /// The length of one tick (every pane of a lesson's variants has the
+    /// same).
     pub fn dt(&self) -> Fx {
         match self {
             AnySim::Line(s) => s.dt(),
             AnySim::Flock(s) => s.dt(),
             AnySim::Path(s) => s.dt(),
+            AnySim::Panes(p) => p.first().map_or(Fx::ONE, AnySim::dt),
         }
     }
 
@@ -304,16 +396,25 @@ impl AnySim {
             (AnySim::Line(s), AnyState::Line(t)) => s.state() == t,
             (AnySim::Flock(s), AnyState::Flock(t)) => s.state() == t,
             (AnySim::Path(s), AnyState::Path(t)) => s.state() == t,
+            (AnySim::Panes(p), AnyState::Panes(t)) => {
+                p.len() == t.len() && p.iter().zip(t).all(|(s, t)| s.state_eq(t))
+            }
             _ => false,
         }
     }
 
-    /// A plain-text picture of the current state.
+    /// A plain-text picture of the current state (variants: each pane's,
+    /// under its number).
     pub fn render_text(&self) -> String {
         match self {
             AnySim::Line(s) => line::ascii::render(s),
             AnySim::Flock(s) => flock::ascii::render(s),
             AnySim::Path(s) => path::ascii::render(s),
+            AnySim::Panes(p) => p
+                .iter()
+                .enumerate()
+                .map(|(i, s)| format!("variant {}:\n{}", i + 1, s.render_text()))
+                .collect(),
         }
     }
 }

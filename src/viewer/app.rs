@@ -117,6 +117,8 @@ pub enum Cmd {
     ToggleOverlay(usize),
     /// Inspect a boid or chaser (or nothing).
     Select(Option<u32>),
+    /// Show a pane's panels, of a lesson's variants.
+    Pane(u32),
     /// The cell under the mouse.
     Hover(Option<Cell>),
     /// Turn the 3-D camera (degrees around the vertical, degrees of tilt).
@@ -193,6 +195,8 @@ pub struct Player {
     pub toggled: BTreeSet<String>,
     /// The inspected boid or chaser.
     pub selected: Option<u32>,
+    /// The pane clicked last, of a lesson's variants (its panels show).
+    pub pane: Option<u32>,
     /// The cell under the mouse.
     pub hover: Option<Cell>,
     /// 3-D camera.
@@ -251,6 +255,7 @@ impl Player {
             timeline,
             toggled: BTreeSet::new(),
             selected: None,
+            pane: None,
             hover: None,
             yaw: cam.yaw,
             pitch: cam.pitch,
@@ -320,13 +325,22 @@ impl Player {
     /// The view the scene is built with, at a scale in percent.
     pub fn view(&self, scale: u16) -> View {
         let beat = self.beat();
+        let lesson = &self.session.lesson;
+        let mut names = lesson.names.clone();
+        for (i, p) in lesson.panes.iter().enumerate() {
+            names.insert(
+                format!("pane:{i}"),
+                p.name_in(self.lang.as_deref()).to_owned(),
+            );
+        }
         View {
             overlays: self.overlays(),
             selected: self.selected,
+            pane: self.pane,
             hover: self.hover,
             highlight: beat.map(|b| b.highlight.clone()).unwrap_or_default(),
             focus: beat.map(|b| b.focus.clone()).unwrap_or_default(),
-            names: self.session.lesson.names.clone(),
+            names,
             scale,
             withhold_next: beat
                 .is_some_and(|b| b.question.is_some() && b.at == self.session.tick()),
@@ -400,7 +414,7 @@ impl Player {
 
     /// The boids whose reasoning the overlays need.
     fn watch(&self) -> Vec<u32> {
-        if !matches!(self.session.sim(), AnySim::Flock(_)) {
+        if !matches!(self.session.sim().panes()[0], AnySim::Flock(_)) {
             return Vec::new();
         }
         self.view(100).focused("boid")
@@ -498,31 +512,47 @@ impl Player {
         // withheld. Who sees whom stays (the question's premise); a flock's
         // rule results go, and a path's or line's whole coming step.
         let spoiler = view.withhold_next && self.session.ahead();
-        let withheld: Vec<crate::sim::flock::FlockEvent>;
-        let explain = match self.session.explain().as_scene() {
-            scene::Explain::Flock(events) if spoiler => {
-                withheld = events.iter().map(withhold).collect();
-                scene::Explain::Flock(&withheld)
+        let panes = self.session.sim().panes();
+        let withheld: Vec<Vec<crate::sim::flock::FlockEvent>> = (0..panes.len())
+            .map(|i| match self.session.explain().pane(i).as_scene() {
+                scene::Explain::Flock(events) if spoiler => events.iter().map(withhold).collect(),
+                _ => Vec::new(),
+            })
+            .collect();
+        let (trails, walks) = (self.session.trail(), self.session.walks());
+        let frames: Vec<scene::Frame> = panes
+            .iter()
+            .enumerate()
+            .map(|(i, sim)| scene::Frame {
+                sim,
+                explain: match self.session.explain().pane(i).as_scene() {
+                    scene::Explain::Flock(_) if spoiler => scene::Explain::Flock(&withheld[i]),
+                    _ if spoiler => scene::Explain::None,
+                    e => e,
+                },
+                ahead: self.session.ahead(),
+                trail: trails
+                    .get(i)
+                    .filter(|_| view.on("trails"))
+                    .map_or(&[], |t| t),
+                walks: walks
+                    .get(i)
+                    .filter(|_| view.on("walked"))
+                    .map_or(&[], |w| w),
+                panes: &[],
+            })
+            .collect();
+        let cam = self.camera(viewport, scale);
+        match self.session.sim() {
+            AnySim::Panes(_) => {
+                let frame = scene::Frame {
+                    panes: &frames,
+                    ..scene::Frame::bare(self.session.sim())
+                };
+                scene::build(&frame, &view, &cam)
             }
-            _ if spoiler => scene::Explain::None,
-            e => e,
-        };
-        let frame = scene::Frame {
-            sim: self.session.sim(),
-            explain,
-            ahead: self.session.ahead(),
-            trail: if view.on("trails") {
-                self.session.trail()
-            } else {
-                &[]
-            },
-            walks: if view.on("walked") {
-                self.session.walks()
-            } else {
-                &[]
-            },
-        };
-        scene::build(&frame, &view, &self.camera(viewport, scale))
+            _ => scene::build(&frames[0], &view, &cam),
+        }
     }
 }
 
@@ -851,6 +881,10 @@ impl App {
                 p.hover = c;
                 Ok(())
             }
+            Cmd::Pane(i) => {
+                p.pane = Some(i);
+                Ok(())
+            }
             Cmd::Orbit(dy, dp) => {
                 p.yaw = p.yaw.add_turn(deg_units(dy));
                 let pitch = (p.pitch.add_turn(deg_units(dp)).0 as i32).clamp(
@@ -957,10 +991,10 @@ pub fn prepare_render(
     }
     let mut p = Player::new(session);
     if let Some(s) = o.select {
-        let n = match p.session.sim() {
+        let n = match &p.session.sim().panes()[0] {
             AnySim::Flock(f) => crate::sim::Sim::state(&**f).boids.len(),
             AnySim::Line(l) => crate::sim::Sim::state(l).chasers.len(),
-            AnySim::Path(_) => 0,
+            _ => 0,
         };
         if s as usize >= n {
             return Err(format!(

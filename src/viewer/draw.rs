@@ -98,6 +98,11 @@ fn sides(r: i32) -> u8 {
 pub fn draw_scene(s: &Scene) {
     for sh in &s.shapes {
         match sh {
+            Shape::Clip { area } => {
+                // What was drawn so far keeps its clip, labels included.
+                flush_text();
+                clip(Some(*area));
+            }
             Shape::Rect { at, size, color } => rect(
                 Viewport {
                     x: at[0],
@@ -815,7 +820,7 @@ fn draw_help(app: &App, sim: &AnySim, w: i32, h: i32, l: &Layout) {
         format!("L narration language   H this help   click a beat number to go there   {ctrl_s}   Esc back"),
     ];
     lines.push(
-        match sim {
+        match &sim.panes()[0] {
             AnySim::Flock(f) if f.config().dims == 3 => {
                 "click a fish to inspect it   right-drag or Shift+arrows: orbit   wheel: zoom"
             }
@@ -824,6 +829,7 @@ fn draw_help(app: &App, sim: &AnySim, w: i32, h: i32, l: &Layout) {
             }
             AnySim::Path(_) => "drag the goal (G) to move it; hover a cell to see its move costs; wheel: zoom",
             AnySim::Line(_) => "click a chaser to follow it alone; drag a target (ring) to move it; wheel: zoom",
+            AnySim::Panes(_) => "",
         }
         .into(),
     );

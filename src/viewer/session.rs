@@ -51,16 +51,28 @@ pub enum Explained {
     Path(Vec<PathEvent>),
     /// Line events.
     Line(Vec<LineEvent>),
+    /// A lesson's variants: each pane's record, in pane order.
+    Panes(Vec<Explained>),
 }
 
 impl Explained {
-    /// As the scene wants it.
+    /// As the scene wants it (variants: see [`Explained::pane`]).
     pub fn as_scene(&self) -> crate::scene::Explain<'_> {
         match self {
-            Explained::None => crate::scene::Explain::None,
+            Explained::None | Explained::Panes(_) => crate::scene::Explain::None,
             Explained::Flock(e) => crate::scene::Explain::Flock(e),
             Explained::Path(e) => crate::scene::Explain::Path(e),
             Explained::Line(e) => crate::scene::Explain::Line(e),
+        }
+    }
+
+    /// Pane `i`'s record (a sim without variants: the record itself, as
+    /// pane 0).
+    pub fn pane(&self, i: usize) -> &Explained {
+        match self {
+            Explained::Panes(p) => p.get(i).unwrap_or(&Explained::None),
+            e if i == 0 => e,
+            _ => &Explained::None,
         }
     }
 }
@@ -105,6 +117,7 @@ fn traced_step(sim: &mut AnySim, watch: &[u32]) -> Explained {
             s.step(&mut v);
             Explained::Line(v)
         }
+        AnySim::Panes(p) => Explained::Panes(p.iter_mut().map(|s| traced_step(s, watch)).collect()),
     }
 }
 
@@ -138,9 +151,11 @@ pub struct Session {
     explain: Explained,
     /// Whether `explain` is the coming step's.
     ahead: bool,
-    walks: Vec<Vec<Cell>>,
+    /// Per pane: each chaser's cells.
+    walks: Vec<Vec<Vec<Cell>>>,
     walks_tick: Option<u64>,
-    trail: Vec<Vec<Vec3>>,
+    /// Per pane: the boids' positions at each earlier tick.
+    trail: Vec<Vec<Vec<Vec3>>>,
     trail_tick: Option<u64>,
     /// The tick whose interventions are already applied to the shown sim
     /// (an intervention shows at once, before the step it leads into).
@@ -260,10 +275,10 @@ impl Session {
         self.ahead
     }
 
-    /// The line sim's walks: the cells each chaser stood on up to the
-    /// current tick, in order (see [`Session::ensure_walks`]; empty until
-    /// it has run for this tick, and for other sims).
-    pub fn walks(&self) -> &[Vec<Cell>] {
+    /// The line sim's walks, per pane: the cells each chaser stood on up
+    /// to the current tick, in order (see [`Session::ensure_walks`]; empty
+    /// until it has run for this tick, and for other sims).
+    pub fn walks(&self) -> &[Vec<Vec<Cell>>] {
         if self.walks_tick == Some(self.sim.tick()) {
             &self.walks
         } else {
@@ -290,9 +305,10 @@ impl Session {
         self.ahead = true;
     }
 
-    /// Earlier flock positions, oldest first (see [`Session::ensure_trail`];
-    /// empty until it has run for the current tick).
-    pub fn trail(&self) -> &[Vec<Vec3>] {
+    /// Earlier flock positions per pane, oldest first (see
+    /// [`Session::ensure_trail`]; empty until it has run for the current
+    /// tick).
+    pub fn trail(&self) -> &[Vec<Vec<Vec3>>] {
         if self.trail_tick == Some(self.sim.tick()) {
             &self.trail
         } else {
@@ -335,9 +351,11 @@ impl Session {
         if result.is_ok()
             && let Some(p) = carry
         {
-            self.trail.push(p);
-            if self.trail.len() > TRAIL {
-                self.trail.remove(0);
+            for (trail, p) in self.trail.iter_mut().zip(p) {
+                trail.push(p);
+                if trail.len() > TRAIL {
+                    trail.remove(0);
+                }
             }
             self.trail_tick = Some(tick);
         }
@@ -396,17 +414,22 @@ impl Session {
     /// — a function of the tick alone, however it was reached.
     pub fn ensure_trail(&mut self) -> Result<(), String> {
         let t = self.sim.tick();
-        if self.trail_tick == Some(t) || !matches!(self.sim, AnySim::Flock(_)) {
+        if self.trail_tick == Some(t) || !matches!(self.sim.panes()[0], AnySim::Flock(_)) {
             return Ok(());
         }
         let from = t.saturating_sub(TRAIL as u64).max(self.first_tick());
-        let mut trail = Vec::new();
+        let mut trail = vec![Vec::new(); self.sim.panes().len()];
+        let mut add = |p: Vec<Vec<Vec3>>| {
+            for (trail, p) in trail.iter_mut().zip(p) {
+                trail.push(p);
+            }
+        };
         match &mut self.kind {
             Kind::Live { keep, every, .. } => {
                 let mut sim = keep[((from / *every) as usize).min(keep.len() - 1)].clone();
                 while sim.tick() < t {
                     if sim.tick() >= from {
-                        trail.push(positions(&sim));
+                        add(positions(&sim));
                     }
                     let next = sim.tick() + 1;
                     for i in self.inputs.get(&next).into_iter().flatten() {
@@ -418,9 +441,16 @@ impl Session {
             Kind::Replay { replay, .. } => {
                 for k in from..t {
                     let (state, _) = replay.state_at(k).map_err(|e| e.to_string())?;
-                    if let crate::sim::AnyState::Flock(f) = state {
-                        trail.push(f.boids.iter().map(|b| b.pos).collect());
-                    }
+                    add(state
+                        .panes()
+                        .iter()
+                        .map(|s| match s {
+                            crate::sim::AnyState::Flock(f) => {
+                                f.boids.iter().map(|b| b.pos).collect()
+                            }
+                            _ => Vec::new(),
+                        })
+                        .collect());
                 }
             }
         }
@@ -435,16 +465,18 @@ impl Session {
     /// tick alone, however it was reached.
     pub fn ensure_walks(&mut self) -> Result<(), String> {
         let t = self.sim.tick();
-        if self.walks_tick == Some(t) || !matches!(self.sim, AnySim::Line(_)) {
+        if self.walks_tick == Some(t) || !matches!(self.sim.panes()[0], AnySim::Line(_)) {
             return Ok(());
         }
         let from = t.saturating_sub(WALK_TICKS).max(self.first_tick());
-        let mut walks: Vec<Vec<Cell>> = Vec::new();
-        let mut add = |cells: Vec<Cell>| {
-            walks.resize(cells.len(), Vec::new());
-            for (w, c) in walks.iter_mut().zip(cells) {
-                if w.last() != Some(&c) {
-                    w.push(c);
+        let mut walks: Vec<Vec<Vec<Cell>>> = vec![Vec::new(); self.sim.panes().len()];
+        let mut add = |panes: Vec<Vec<Cell>>| {
+            for (walks, cells) in walks.iter_mut().zip(panes) {
+                walks.resize(cells.len(), Vec::new());
+                for (w, c) in walks.iter_mut().zip(cells) {
+                    if w.last() != Some(&c) {
+                        w.push(c);
+                    }
                 }
             }
         };
@@ -468,9 +500,16 @@ impl Session {
             Kind::Replay { replay, .. } => {
                 for k in from..=t {
                     let (state, _) = replay.state_at(k).map_err(|e| e.to_string())?;
-                    if let crate::sim::AnyState::Line(l) = state {
-                        add(l.chasers.iter().map(|c| c.pos).collect());
-                    }
+                    add(state
+                        .panes()
+                        .iter()
+                        .map(|s| match s {
+                            crate::sim::AnyState::Line(l) => {
+                                l.chasers.iter().map(|c| c.pos).collect()
+                            }
+                            _ => Vec::new(),
+                        })
+                        .collect());
                 }
             }
         }
@@ -570,20 +609,26 @@ impl Session {
     }
 }
 
-/// A line sim's chaser cells (nothing for other sims).
-fn chaser_cells(s: &AnySim) -> Vec<Cell> {
-    match s {
-        AnySim::Line(l) => l.state().chasers.iter().map(|c| c.pos).collect(),
-        _ => Vec::new(),
-    }
+/// A line sim's chaser cells, per pane (nothing for other sims).
+fn chaser_cells(s: &AnySim) -> Vec<Vec<Cell>> {
+    s.panes()
+        .iter()
+        .map(|s| match s {
+            AnySim::Line(l) => l.state().chasers.iter().map(|c| c.pos).collect(),
+            _ => Vec::new(),
+        })
+        .collect()
 }
 
-/// A flock's boid positions (nothing for other sims).
-fn positions(s: &AnySim) -> Vec<Vec3> {
-    match s {
-        AnySim::Flock(f) => f.state().boids.iter().map(|b| b.pos).collect(),
-        _ => Vec::new(),
-    }
+/// A flock's boid positions, per pane (nothing for other sims).
+fn positions(s: &AnySim) -> Vec<Vec<Vec3>> {
+    s.panes()
+        .iter()
+        .map(|s| match s {
+            AnySim::Flock(f) => f.state().boids.iter().map(|b| b.pos).collect(),
+            _ => Vec::new(),
+        })
+        .collect()
 }
 
 type Seeked = (AnySim, Explained, Option<String>);

@@ -419,8 +419,14 @@ fn player_input(
 ) -> Vec<Cmd> {
     let shift = is_key_down(KeyCode::LeftShift) || is_key_down(KeyCode::RightShift);
     let sim_name = p.session.sim().sim_name();
-    let d3 = matches!(p.session.sim(), AnySim::Flock(f) if f.config().dims == 3);
+    let d3 = matches!(&p.session.sim().panes()[0], AnySim::Flock(f) if f.config().dims == 3);
     let cam = p.camera(l.scene, l.scale);
+    // With variants, the mouse works in the pane under it.
+    let (pane, sim, pcam) = scene::pane_at(p.session.sim(), &cam, m).unwrap_or((
+        0,
+        &p.session.sim().panes()[0],
+        scene::pane_camera(p.session.sim(), &cam, 0),
+    ));
     let keys = [
         (KeyCode::Space, Command::TogglePlay),
         (KeyCode::PageDown, Command::NextBeat),
@@ -478,8 +484,8 @@ fn player_input(
         }
     }
     let hover = match sim_name {
-        "path" => scene::tile_cell_at(p.session.sim(), &cam, m).map(|(_, c)| c),
-        "line" => scene::line_cell_at(p.session.sim(), &cam, m),
+        "path" => scene::tile_cell_at(sim, &pcam, m).map(|(_, c)| c),
+        "line" => scene::line_cell_at(sim, &pcam, m),
         _ => None,
     };
     if hover != p.hover {
@@ -490,10 +496,12 @@ fn player_input(
     }
     // Clicks and drags in the scene.
     if in_scene && app.error.is_none() {
-        let sim = p.session.sim();
         if is_mouse_button_pressed(MouseButton::Left) {
+            if matches!(p.session.sim(), AnySim::Panes(_)) {
+                cmds.push(Cmd::Pane(pane as u32));
+            }
             match sim_name {
-                "flock" => cmds.push(Cmd::Select(scene::pick_boid(sim, &cam, m))),
+                "flock" => cmds.push(Cmd::Select(scene::pick_boid(sim, &pcam, m))),
                 "line" => {
                     if let (AnySim::Line(ls), Some(cell)) = (sim, hover) {
                         let hit = ls.state().chasers.iter().position(|c| c.pos == cell);
@@ -510,7 +518,7 @@ fn player_input(
         if sim_name == "flock"
             && is_key_pressed(KeyCode::B)
             && !d3
-            && let (Some(pos), AnySim::Flock(f)) = (scene::world_at(sim, &cam, m), sim)
+            && let (Some(pos), AnySim::Flock(f)) = (scene::world_at(sim, &pcam, m), sim)
         {
             // The new boid flies like boid 0 (or along +x at speed 1).
             let vel = f.state().boids.first().map_or(
@@ -641,7 +649,12 @@ fn drag_end(p: &super::app::Player, cam: &scene::Camera, m: [i32; 2], cmds: &mut
     if (from[0] - m[0]).abs() + (from[1] - m[1]).abs() < 4 {
         return;
     }
-    let sim = p.session.sim();
+    // With variants, the drag works in the pane it started in (and moves
+    // the thing in every pane).
+    let Some((_, sim, pcam)) = scene::pane_at(p.session.sim(), cam, from) else {
+        return;
+    };
+    let cam = &pcam;
     match sim {
         AnySim::Path(ps) => {
             if let (Some((_, a)), Some((_, b))) = (
@@ -672,5 +685,6 @@ fn drag_end(p: &super::app::Player, cam: &scene::Camera, m: [i32; 2], cmds: &mut
                 cmds.push(Cmd::Intervene(Input::MoveObstacle { obstacle: o, to }));
             }
         }
+        AnySim::Panes(_) => {}
     }
 }

@@ -96,6 +96,18 @@ pub enum Update {
     InPlace,
 }
 
+/// Which boid gets which id.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Numbering {
+    /// The placed boids first, in order, then the generated ones (the
+    /// default).
+    AsPlaced,
+    /// The same boids numbered from the other end: the last placed is
+    /// boid 0. A double-buffered flock does the same with any numbering;
+    /// an in-place one does not.
+    Reversed,
+}
+
 /// How neighbours are found (the result is the same; the speed is not).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Search {
@@ -189,6 +201,8 @@ pub struct FlockConfig {
     pub bounds: Bounds,
     /// Double-buffered or in-place updates.
     pub update: Update,
+    /// Which boid gets which id.
+    pub numbering: Numbering,
     /// Grid or brute-force neighbour search.
     pub search: Search,
     /// The tick length.
@@ -596,6 +610,11 @@ impl FlockSim {
                     });
                 }
             }
+        }
+        if cfg.numbering == Numbering::Reversed {
+            boids.reverse();
+            headings.reverse();
+            speeds.reverse();
         }
         let n = boids.len();
         let model = match &cfg.model {

@@ -1,0 +1,177 @@
+//! A lesson's variants side by side: one tile per pane, titled with the
+//! variant's name and the figures that tell the panes apart (the state
+//! hash; a line chaser's cells walked), with the pane's own scene under
+//! the title. Every pane draws the same overlays for the same entities, so
+//! boid 0 can be compared with boid 0; the panels are the focused pane's,
+//! and its tile is framed.
+
+use super::{Camera, Frame, P, Scene, Shape, View, Viewport, color};
+use crate::sim::AnySim;
+
+/// The title's height at a 1280×720 window: the name and a line of
+/// figures.
+const TITLE: i32 = 52;
+
+/// The tiles of `n` panes in a viewport: up to three in a row, four as
+/// two rows of two (as path searches are laid out).
+pub fn pane_tiles(n: usize, vp: Viewport) -> Vec<Viewport> {
+    super::search_tiles(n, vp)
+}
+
+/// The part of a tile under its title: where the pane's world is drawn.
+fn body(tile: Viewport, cam: &Camera) -> Viewport {
+    let title = TITLE * i32::from(cam.scale) / 100;
+    let m = 4;
+    Viewport {
+        x: tile.x + m,
+        y: tile.y + title,
+        w: (tile.w - 2 * m).max(1),
+        h: (tile.h - title - m).max(1),
+    }
+}
+
+/// The pane the panels describe: the one clicked, else the beat's
+/// `pane:N` focus, else the first.
+pub fn focused_pane(view: &View, n: usize) -> usize {
+    let beat = super::ids_of(&view.focus, "pane").first().copied();
+    view.pane
+        .or(beat)
+        .map_or(0, |i| i as usize)
+        .min(n.saturating_sub(1))
+}
+
+/// The camera pane `i` is drawn with (a sim without variants: `cam`).
+pub fn pane_camera(sim: &AnySim, cam: &Camera, i: usize) -> Camera {
+    match sim {
+        AnySim::Panes(p) => {
+            let tiles = pane_tiles(p.len(), cam.viewport);
+            let tile = tiles.get(i).copied().unwrap_or(cam.viewport);
+            Camera {
+                viewport: body(tile, cam),
+                ..*cam
+            }
+        }
+        _ => *cam,
+    }
+}
+
+/// The pane under a screen point, with its sim and camera (a sim without
+/// variants: itself, anywhere).
+pub fn pane_at<'a>(sim: &'a AnySim, cam: &Camera, at: P) -> Option<(usize, &'a AnySim, Camera)> {
+    let AnySim::Panes(p) = sim else {
+        return Some((0, sim, *cam));
+    };
+    let tiles = pane_tiles(p.len(), cam.viewport);
+    let i = tiles
+        .iter()
+        .position(|t| at[0] >= t.x && at[0] < t.x + t.w && at[1] >= t.y && at[1] < t.y + t.h)?;
+    Some((i, &p[i], pane_camera(sim, cam, i)))
+}
+
+/// The short form of a state hash shown in a title (its first 8 hex
+/// digits).
+pub fn short_hash(h: u64) -> String {
+    format!("{:08x}", h >> 32)
+}
+
+/// The figures in a pane's title: its state hash; for a flock, the
+/// focused boid's heading and the mates it saw; for a line sim, the cells
+/// each chaser has walked.
+fn figures(sim: &AnySim, frame: &Frame, view: &View, dt: bool) -> String {
+    let mut out = format!("hash {}", short_hash(sim.state_hash()));
+    if let AnySim::Flock(f) = sim {
+        for fig in super::flock::pane_figures(f, frame, view, dt) {
+            out.push_str(&format!(" · {fig}"));
+        }
+    }
+    if let AnySim::Line(_) = sim {
+        for (i, w) in frame.walks.iter().enumerate() {
+            let name = view.name("chaser", i as u32);
+            let steps = w.len().saturating_sub(1);
+            out.push_str(&format!(" · {name} walked {steps}"));
+        }
+    }
+    out
+}
+
+/// Builds every pane's tile; the panels are the focused pane's, their
+/// titles prefixed with its name.
+pub(super) fn build(panes: &[AnySim], frame: &Frame, view: &View, cam: &Camera, out: &mut Scene) {
+    let tiles = pane_tiles(panes.len(), cam.viewport);
+    let focused = focused_pane(view, panes.len());
+    // When some pane's dt varies, every title shows its tick's dt.
+    let dt = panes
+        .iter()
+        .any(|p| matches!(p, AnySim::Flock(f) if f.config().dt_jitter != crate::num::Fx::ZERO));
+    for (i, (sim, tile)) in panes.iter().zip(tiles).enumerate() {
+        let sub_frame = frame.panes.get(i).copied().unwrap_or(Frame::bare(sim));
+        let sub_cam = Camera {
+            viewport: body(tile, cam),
+            ..*cam
+        };
+        let mut sub = Scene::default();
+        super::build_one(&sub_frame, view, &sub_cam, &mut sub);
+        out.push(Shape::Clip {
+            area: sub_cam.viewport,
+        });
+        out.shapes.append(&mut sub.shapes);
+        for (k, n) in sub.drawn {
+            *out.drawn.entry(k).or_default() += n;
+        }
+        if i == focused {
+            let name = view.name("pane", i as u32);
+            out.panels.extend(sub.panels.into_iter().map(|mut p| {
+                p.title = format!("{name}: {}", p.title);
+                p
+            }));
+        }
+        out.push(Shape::Clip { area: tile });
+        title(sim, &sub_frame, (i, tile, dt), i == focused, view, out);
+    }
+    out.push(Shape::Clip { area: cam.viewport });
+}
+
+/// A pane's title band and its outline (the focused pane's in the
+/// selection colour).
+fn title(
+    sim: &AnySim,
+    frame: &Frame,
+    (i, tile, dt): (usize, Viewport, bool),
+    focused: bool,
+    view: &View,
+    out: &mut Scene,
+) {
+    let h = TITLE * i32::from(view.scale) / 100;
+    out.push(Shape::Rect {
+        at: [tile.x, tile.y],
+        size: [tile.w, h],
+        color: color::PANEL,
+    });
+    let (f1, f2) = (view.font(18), view.font(15));
+    let fit = tile.w - 2 * view.px(8);
+    let x = tile.x + view.px(8);
+    out.text_fit(
+        [x, tile.y + i32::from(f1) + view.px(4)],
+        f1,
+        if focused {
+            color::SELECTED
+        } else {
+            color::TEXT
+        },
+        view.name("pane", i as u32),
+        fit,
+    );
+    out.text_fit(
+        [x, tile.y + i32::from(f1) + i32::from(f2) + view.px(9)],
+        f2,
+        color::TEXT,
+        figures(sim, frame, view, dt),
+        fit,
+    );
+    out.push(Shape::Frame {
+        at: [tile.x + 1, tile.y + 1],
+        size: [tile.w - 2, tile.h - 2],
+        width: view.lw(2, 2),
+        color: if focused { color::SELECTED } else { color::DIM },
+    });
+}
