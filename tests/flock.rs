@@ -289,8 +289,7 @@ fn the_blind_zone_makes_following_one_way() {
 }
 
 /// How often a fish has a mate closer than 1 (the tank's pile-ups).
-fn close_encounters(id: &str, ticks: u64) -> usize {
-    let mut s = sim(id, &[]);
+fn close_encounters(mut s: FlockSim, ticks: u64) -> usize {
     let mut count = 0;
     let one = Fx::ONE;
     for _ in 0..ticks {
@@ -312,8 +311,13 @@ fn a_view_angle_causes_rear_end_pile_ups() {
     // The figures flock-aquarium-view-angle's last beat cites: pair-ticks
     // closer than 1 over the lesson's 600 ticks (the sims are
     // deterministic, so these are exact).
-    let without = close_encounters("flock-aquarium", 600);
-    let with = close_encounters("flock-aquarium-view-angle", 600);
+    let without = close_encounters(sim("flock-aquarium", &[]), 600);
+    let with = close_encounters(pane("flock-aquarium-view-angle", 1), 600);
+    // The lesson's first pane is the aquarium lesson's flock.
+    assert_eq!(
+        close_encounters(pane("flock-aquarium-view-angle", 0), 600),
+        without
+    );
     assert_eq!(
         (with, without),
         (621, 5),

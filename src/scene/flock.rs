@@ -1773,8 +1773,9 @@ pub fn pick_obstacle(sim: &crate::sim::AnySim, cam: &Camera, at: P) -> Option<u3
 }
 
 /// The figures a pane's title gives for a flock: with `dt` (some pane's
-/// dt varies), this tick's dt; the first focused boid's heading (2-D) or
-/// speed, and the mates it saw in the step shown.
+/// dt varies), this tick's dt; for the aquarium, the pairs of fish closer
+/// than 1; the first focused boid's heading (2-D) or speed, and the mates
+/// it saw in the step shown.
 pub(super) fn pane_figures(sim: &FlockSim, frame: &Frame, view: &View, dt: bool) -> Vec<String> {
     let mut out = Vec::new();
     let st = sim.state();
@@ -1785,8 +1786,31 @@ pub(super) fn pane_figures(sim: &FlockSim, frame: &Frame, view: &View, dt: bool)
             (false, _) => format!("this tick's dt {}", super::fx_places(st.dt, 4)),
         });
     }
+    if matches!(st.model, ModelState::Gems { .. }) {
+        out.extend(close_pairs(&st.boids).map(|n| format!("pairs closer than 1: {n}")));
+    }
     out.extend(boid_figure(sim, frame, view));
     out
+}
+
+/// How many pairs of boids are closer than 1 (the aquarium's pile-ups),
+/// for a flock of at most 1,000 (every pair is measured).
+fn close_pairs(boids: &[crate::sim::flock::Boid]) -> Option<usize> {
+    if boids.len() > 1000 {
+        return None;
+    }
+    Some(
+        boids
+            .iter()
+            .enumerate()
+            .map(|(i, a)| {
+                boids[i + 1..]
+                    .iter()
+                    .filter(|b| (a.pos - b.pos).fast_length() < Fx::ONE)
+                    .count()
+            })
+            .sum(),
+    )
 }
 
 /// The first focused boid's heading (2-D) or speed, and the mates it saw.
@@ -1794,7 +1818,7 @@ fn boid_figure(sim: &FlockSim, frame: &Frame, view: &View) -> Option<String> {
     let id = *view.focused("boid").first()?;
     let st = sim.state();
     let b = st.boids.get(id as usize)?;
-    let name = view.name("boid", id);
+    let name = boid_name(sim, view, id);
     let mut out = match &st.model {
         ModelState::Heading { heading } => {
             format!("{name} heads {}°", fx2(heading[id as usize].to_degrees()))
