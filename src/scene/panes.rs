@@ -1,6 +1,6 @@
 //! A lesson's variants side by side: one tile per pane, titled with the
 //! variant's name and the figures that tell the panes apart (the state
-//! hash; a line chaser's cells walked), with the pane's own scene under
+//! hash, and the figures [`figures`] lists), with the pane's own scene under
 //! the title. Every pane draws the same overlays for the same entities, so
 //! boid 0 can be compared with boid 0; the panels are the focused pane's,
 //! and its tile is framed.

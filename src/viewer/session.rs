@@ -441,16 +441,7 @@ impl Session {
             Kind::Replay { replay, .. } => {
                 for k in from..t {
                     let (state, _) = replay.state_at(k).map_err(|e| e.to_string())?;
-                    add(state
-                        .panes()
-                        .iter()
-                        .map(|s| match s {
-                            crate::sim::AnyState::Flock(f) => {
-                                f.boids.iter().map(|b| b.pos).collect()
-                            }
-                            _ => Vec::new(),
-                        })
-                        .collect());
+                    add(state_positions(&state));
                 }
             }
         }
@@ -500,16 +491,7 @@ impl Session {
             Kind::Replay { replay, .. } => {
                 for k in from..=t {
                     let (state, _) = replay.state_at(k).map_err(|e| e.to_string())?;
-                    add(state
-                        .panes()
-                        .iter()
-                        .map(|s| match s {
-                            crate::sim::AnyState::Line(l) => {
-                                l.chasers.iter().map(|c| c.pos).collect()
-                            }
-                            _ => Vec::new(),
-                        })
-                        .collect());
+                    add(state_cells(&state));
                 }
             }
         }
@@ -615,6 +597,29 @@ fn chaser_cells(s: &AnySim) -> Vec<Vec<Cell>> {
         .iter()
         .map(|s| match s {
             AnySim::Line(l) => l.state().chasers.iter().map(|c| c.pos).collect(),
+            _ => Vec::new(),
+        })
+        .collect()
+}
+
+/// A recorded line state's chaser cells, per pane (nothing for other
+/// sims).
+fn state_cells(s: &crate::sim::AnyState) -> Vec<Vec<Cell>> {
+    s.panes()
+        .iter()
+        .map(|s| match s {
+            crate::sim::AnyState::Line(l) => l.chasers.iter().map(|c| c.pos).collect(),
+            _ => Vec::new(),
+        })
+        .collect()
+}
+
+/// A recorded flock's boid positions, per pane (nothing for other sims).
+fn state_positions(s: &crate::sim::AnyState) -> Vec<Vec<Vec3>> {
+    s.panes()
+        .iter()
+        .map(|s| match s {
+            crate::sim::AnyState::Flock(f) => f.boids.iter().map(|b| b.pos).collect(),
             _ => Vec::new(),
         })
         .collect()

@@ -57,7 +57,7 @@ use serde::{Deserialize, Serialize};
 
 pub use gems::GemsParams;
 pub use heading::HeadingParams;
-pub use weighted::WeightedParams;
+pub use weighted::{MAX_PUSH, WeightedParams};
 
 /// The most boids a scenario may have.
 pub const MAX_BOIDS: u32 = 1_000_000;
