@@ -9,7 +9,7 @@ use common::{Dir, flockstep, text};
 use flockstep::lesson::find_bundled;
 use flockstep::replay::file::{DEFAULT_KEYFRAME_EVERY, Header, Meta, Writer};
 use flockstep::replay::run::Source;
-use flockstep::sim::AnySim;
+use flockstep::sim::{AnySim, Scenario};
 use std::path::Path;
 use std::process::Command;
 use std::time::Duration;
@@ -355,7 +355,7 @@ fn dump_json_honours_the_field() {
         "--tick",
         "2",
         "--field",
-        "boids[1].pos",
+        "panes[0].boids[1].pos",
         "--json",
     ]);
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
@@ -363,7 +363,11 @@ fn dump_json_honours_the_field() {
     let paths: Vec<&str> = fields.iter().map(|f| f["path"].as_str().unwrap()).collect();
     assert_eq!(
         paths,
-        ["boids[1].pos.x", "boids[1].pos.y", "boids[1].pos.z"]
+        [
+            "panes[0].boids[1].pos.x",
+            "panes[0].boids[1].pos.y",
+            "panes[0].boids[1].pos.z"
+        ]
     );
     assert!(
         fields[0]["value"].is_i64(),
@@ -396,10 +400,18 @@ fn the_recorder_accepts_only_states_the_reader_accepts() {
     use flockstep::replay::codec::MAX_PAYLOAD;
     use flockstep::replay::run::state_bytes;
     use flockstep::sim::flock::MAX_BOIDS;
+    // A state's bytes and the boids it holds, in every pane.
     let bytes = |id: &str, n: u64| {
         let set = format!("boids={n}");
         let lesson = Source::bundled(id, &[&set]).unwrap().lesson().unwrap();
-        state_bytes(&AnySim::new(&lesson.scenario).unwrap().snapshot())
+        let boids: u64 = (lesson.scenario.panes().iter())
+            .map(|s| match s {
+                Scenario::Flock(c) => c.boid_count(),
+                _ => 0,
+            })
+            .sum();
+        let sim = AnySim::new(&lesson.scenario).unwrap();
+        (state_bytes(&sim.snapshot()), boids)
     };
     for id in [
         "flock-alignment",
@@ -407,9 +419,9 @@ fn the_recorder_accepts_only_states_the_reader_accepts() {
         "flock-weights",
         "flock-walls",
     ] {
-        let (a, b) = (bytes(id, 1000), bytes(id, 2000));
-        let per_boid = (b - a) / 1000;
-        let largest = a - 1000 * per_boid + u64::from(MAX_BOIDS) * per_boid;
+        let ((a, na), (b, nb)) = (bytes(id, 1000), bytes(id, 2000));
+        let per_boid = (b - a) / (nb - na);
+        let largest = a - na * per_boid + u64::from(MAX_BOIDS) * per_boid;
         assert!(
             largest <= MAX_PAYLOAD as u64,
             "{id}: {per_boid} bytes a boid, {largest} bytes at {MAX_BOIDS} boids"
@@ -445,5 +457,10 @@ fn the_recorder_accepts_only_states_the_reader_accepts() {
             "searches=[{},{},{},{},{},{},{},{},{}]",
         ],
         &["runs 1..=8 searches, not 9"],
+    );
+    // Four panes of 250,001 boids would be 1,000,004 in all.
+    rejects(
+        &["run", "flock-weights", "--set", "boids=250001"],
+        &["4 variants hold 1000004 boids in all", "at most 1000000"],
     );
 }

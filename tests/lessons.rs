@@ -16,7 +16,7 @@ fn lessons() -> Vec<Lesson> {
 }
 
 fn line_sim(l: &Lesson) -> LineSim {
-    let Scenario::Line(cfg) = &l.scenario else {
+    let Scenario::Line(cfg) = &l.scenario.panes()[0] else {
         panic!("{} is not a line lesson", l.id)
     };
     LineSim::new(cfg.clone()).unwrap()
@@ -282,7 +282,7 @@ fn random_moves_follow_the_seed() {
         .into_iter()
         .find(|l| l.id == "line-chase-arc")
         .unwrap();
-    let Scenario::Line(cfg) = &l.scenario else {
+    let Scenario::Line(cfg) = &l.scenario.panes()[0] else {
         panic!("{} is not a line lesson", l.id)
     };
     let run = |seed: u64| {
@@ -312,7 +312,7 @@ fn a_plan_is_followed_for_at_most_max_path_cells() {
         .into_iter()
         .find(|l| l.id == "line-chase-arc")
         .unwrap();
-    let Scenario::Line(cfg) = &l.scenario else {
+    let Scenario::Line(cfg) = &l.scenario.panes()[0] else {
         panic!("{} is not a line lesson", l.id)
     };
     let mut c = cfg.clone();

@@ -96,7 +96,8 @@ fn verify_passes_and_names_the_first_changed_field() {
     assert!(d.tick >= 1);
     assert!(d.total > 0);
     assert!(
-        d.fields[0].path.starts_with("boids[") || d.fields[0].path.starts_with("model"),
+        d.fields[0].path.starts_with("panes[0].boids[")
+            || d.fields[0].path.starts_with("panes[0].model"),
         "{:?}",
         d.fields[0]
     );

@@ -91,7 +91,7 @@ fn shapes_stay_near_the_window() {
 #[test]
 fn the_selected_boid_is_drawn_on_top_where_it_is() {
     for (id, boid) in [
-        ("flock-separation", 3),
+        ("flock-walls", 3),
         ("flock-aquarium", 3),
         ("flock-field-of-view", 1),
     ] {
@@ -202,7 +202,7 @@ fn a_star_cells_are_drawn_where_the_state_says() {
 #[test]
 fn scenes_are_pure() {
     let mut app = App::new();
-    app.open("flock-obstacle", &[]);
+    app.open("flock-field-of-view", &[]);
     app.handle(Cmd::Time(Command::Scrub(30)));
     app.handle(Cmd::Select(Some(0)));
     let p = app.player().unwrap();
@@ -234,15 +234,16 @@ fn extreme_states_draw_without_overflow() {
     // Open bounds (the box grows to hold the boids) and a one-unit box the
     // boids are far outside of (hundreds of pixels per unit, zoomed 8×).
     let tiny: &[&str] = &[
-        "world_min=[0, 0]",
-        "world_max=[1, 1]",
-        "spawn_min=[0, 0]",
-        "spawn_max=[1, 1]",
+        "world_min=[0, 0, 0]",
+        "world_max=[1, 1, 1]",
+        "spawn_min=[0, 0, 0]",
+        "spawn_max=[1, 1, 1]",
+        "boid=[]",
     ];
     for (id, sets) in [
         ("flock-aquarium", &["bounds=\"none\""][..]),
-        ("flock-obstacle", &["bounds=\"none\""][..]),
-        ("flock-weights", tiny),
+        ("flock-field-of-view", &["bounds=\"none\""][..]),
+        ("flock-walls", tiny),
     ] {
         let lesson = flockstep::replay::run::Source::bundled(id, sets)
             .unwrap()
@@ -343,7 +344,7 @@ fn a_crowd_draws_short_velocity_lines_but_the_focused_boid_a_full_one() {
     // (lines, heads, mean length in pixels) of the sky-blue velocity lines.
     let sky = |boids: u32| {
         let mut app = App::new();
-        app.open("flock-weights", &[format!("boids={boids}")]);
+        app.open("flock-walls", &[format!("boids={boids}")]);
         app.handle(Cmd::Time(Command::Beat(1)));
         let flock = flockstep::viewer::app::overlays_of("flock");
         let v = flock.iter().position(|o| *o == "velocity").unwrap();

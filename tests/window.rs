@@ -155,7 +155,7 @@ fn app_at(
 #[test]
 fn flock_the_inspected_boid_is_where_the_camera_puts_it() {
     for (id, tick, boid) in [
-        ("flock-separation", "40", 3u32),
+        ("flock-field-of-view", "40", 2u32),
         ("flock-aquarium", "30", 5),
     ] {
         let args = [id, "--tick", tick, "--select", &boid.to_string()].map(str::to_owned);
@@ -168,6 +168,10 @@ fn flock_the_inspected_boid_is_where_the_camera_puts_it() {
         let (vp, scale) = scene_viewport(&app);
         let cam = p.camera(vp, scale);
         let c = scene::boid_glyph_center(p.session.sim(), &cam, boid).unwrap();
+        assert!(
+            (0..W).contains(&c[0]) && (0..H).contains(&c[1]),
+            "{id}: boid {boid} at {c:?} is off the picture"
+        );
         assert_eq!(
             png.at(c),
             rgb(color::SELECTED),

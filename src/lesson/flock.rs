@@ -63,6 +63,7 @@ pub const OVERLAYS: &[&str] = &[
     "steering",
     "grid",
     "trails",
+    "attitude",
 ];
 
 /// Checks a highlight name: `boid:N`, `obstacle:N`, `rule:NAME`.

@@ -776,6 +776,35 @@ fn check_pane(
     }
 }
 
+/// Checks that the panes hold at most [`MAX_BOIDS`] boids in all, so a
+/// recorded frame of every pane stays as small as a single flock's can be.
+///
+/// [`MAX_BOIDS`]: crate::sim::flock::MAX_BOIDS
+fn check_pane_total(
+    ctx: &Ctx,
+    vs: &[variants::Variant],
+    panes: &[Scenario],
+) -> Result<(), LessonError> {
+    use crate::sim::flock::MAX_BOIDS;
+    let total: u64 = panes
+        .iter()
+        .map(|s| match s {
+            Scenario::Flock(c) => c.boid_count(),
+            _ => 0,
+        })
+        .sum();
+    if total <= u64::from(MAX_BOIDS) {
+        return Ok(());
+    }
+    Err(ctx.at(
+        vs[0].span.start,
+        format!(
+            "the {} variants hold {total} boids in all; at most {MAX_BOIDS} run side by side",
+            panes.len()
+        ),
+    ))
+}
+
 impl Lesson {
     /// Parses and checks a lesson; `file` names it in error messages.
     pub fn parse(src: &str, file: &str) -> Result<Lesson, LessonError> {
@@ -896,6 +925,7 @@ impl Lesson {
                     found = Some((o, c));
                     panes.push(s);
                 }
+                check_pane_total(&ctx, &vs, &panes)?;
                 let (o, c) = found.expect("there are at least two variants");
                 let titles = vs.into_iter().map(|v| v.name).collect();
                 (Scenario::Panes(panes), o, c, titles)

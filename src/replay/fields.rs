@@ -119,7 +119,8 @@ pub fn leaves<T: Serialize + ?Sized>(value: &T) -> Vec<Leaf> {
 }
 
 /// The leaves of a recorded state. A state of variants names each pane's
-/// fields under `panes[i]`, after the pane count `panes.len`.
+/// fields under `panes[i]`, after its `tick` (the panes share it) and the
+/// pane count `panes.len`.
 pub fn state_leaves(state: &crate::sim::AnyState) -> Vec<Leaf> {
     use crate::sim::AnyState;
     match state {
@@ -132,7 +133,15 @@ pub fn state_leaves(state: &crate::sim::AnyState) -> Vec<Leaf> {
                 value: Value::Uint(p.len() as u128),
             }];
             for (i, s) in p.iter().enumerate() {
-                out.extend(state_leaves(s).into_iter().map(|l| Leaf {
+                let pane = state_leaves(s);
+                // The panes step in lockstep: the first pane's tick is
+                // the state's, so `--field tick` reads every replay.
+                if i == 0
+                    && let Some(t) = pane.iter().find(|l| l.path == "tick")
+                {
+                    out.insert(0, t.clone());
+                }
+                out.extend(pane.into_iter().map(|l| Leaf {
                     path: format!("panes[{i}].{}", l.path),
                     value: l.value,
                 }));

@@ -463,8 +463,8 @@ pub(super) fn build(sim: &FlockSim, frame: &Frame, view: &View, cam: &Camera, ou
             &proj,
             (events, frame.ahead),
             (id, k == 0),
-            view,
-            grow,
+            (view, grow),
+            &mut taken,
             out,
         );
     }
@@ -495,7 +495,13 @@ pub(super) fn build(sim: &FlockSim, frame: &Frame, view: &View, cam: &Camera, ou
             let f = view.font(17);
             let dirs = arrow_dirs(sim, &proj, (explain_of(events, id), id), view.px(110));
             let (w, h) = (super::text::width(&name, f), i32::from(f));
-            let mid = label_spot(c, &dirs, (w, h), view.px(34) * grow.min(125) / 100);
+            let mid = label_spot(
+                c,
+                &dirs,
+                (w, h),
+                view.px(34) * grow.min(125) / 100,
+                &mut taken,
+            );
             out.label_in(
                 cam.viewport,
                 [mid[0] - w / 2, mid[1] + h / 3],
@@ -504,6 +510,20 @@ pub(super) fn build(sim: &FlockSim, frame: &Frame, view: &View, cam: &Camera, ou
                 name,
             );
         }
+    }
+    if view.on("attitude") {
+        let n = out.count();
+        for &id in &focus {
+            draw_attitude(
+                sim,
+                &proj,
+                id,
+                (view, grow),
+                (cam.viewport, &mut taken),
+                out,
+            );
+        }
+        out.credit("attitude", n);
     }
     if view.on("trails") && !frame.trail.is_empty() {
         let n = out.count();
@@ -607,6 +627,11 @@ pub(super) fn legend(sim: &FlockSim, view: &View) -> Vec<(Rgba, String)> {
         ("neighbours", color::SKY, "seen (rings)"),
         ("nearest", color::SELECTED, "nearest (ring)"),
         ("fov", BLIND, "blind zone"),
+        (
+            "attitude",
+            color::TEXT,
+            "fin bar: banked by the roll · arrow: the fish's top",
+        ),
     ];
     for (overlay, c, name) in extra {
         if view.on(overlay) {
@@ -665,10 +690,85 @@ fn arrow_dirs(
     dirs
 }
 
+/// A fish's attitude (the gems model), drawn on it: a fin bar across its
+/// body, banked by its roll about its heading (level when the roll is 0),
+/// an arrow square to the bar out of the fish's top, and its roll,
+/// pitch and yaw in degrees beside it. The bar and stroke are the fish's
+/// body axes seen through the camera, so a fin pointing at the viewer
+/// draws short.
+fn draw_attitude(
+    sim: &FlockSim,
+    proj: &Proj,
+    id: u32,
+    (view, grow): (&View, i32),
+    (vp, taken): (Viewport, &mut Vec<[i32; 4]>),
+    out: &mut Scene,
+) {
+    let st = sim.state();
+    let ModelState::Gems { attitude } = &st.model else {
+        return;
+    };
+    let (Some(a), Some(b)) = (attitude.get(id as usize), st.boids.get(id as usize)) else {
+        return;
+    };
+    let Some((c, _)) = proj.at(b.pos) else {
+        return;
+    };
+    // The body axes: forward, right (level, square to forward) and top.
+    let fwd = facing(sim, id as usize);
+    let right = fwd.cross(Vec3::new(Fx::ZERO, Fx::ONE, Fx::ZERO));
+    let right = if right.is_zero() {
+        Vec3::new(Fx::ONE, Fx::ZERO, Fx::ZERO)
+    } else {
+        right.fast_normalize()
+    };
+    let top = right.cross(fwd);
+    let (s, co) = (a.roll.sin(), a.roll.cos());
+    let fin = right * co + top * s;
+    let dorsal = top * co - right * s;
+    let len = i64::from(view.px(52) * grow.min(125) / 100);
+    let to = |v: Vec3, k: i64| {
+        let (x, y) = proj.rot(v);
+        [
+            c[0] + x.mul_int(k).round_int(),
+            c[1] + y.mul_int(k).round_int(),
+        ]
+    };
+    let ends = [to(fin, -len), to(fin, len), to(dorsal, len)];
+    out.line(ends[0], ends[1], view.lw(4, 3), color::TEXT);
+    out.arrow(c, ends[2], view.lw(3, 2), view.px(10), color::TEXT);
+    // The label keeps off the bar and the arrow.
+    let (x0, x1) = (ends.map(|e| e[0]), ends.map(|e| e[1]));
+    let lo = [x0.into_iter().min(), x1.into_iter().min()].map(|v| v.unwrap_or(c[0]));
+    let hi = [x0.into_iter().max(), x1.into_iter().max()].map(|v| v.unwrap_or(c[1]));
+    taken.push([lo[0], lo[1], hi[0] - lo[0] + 1, hi[1] - lo[1] + 1]);
+    // Signed degrees, −180..180, from the exact binary units.
+    let deg = |x: Angle| fx2(Fx::from_bits(i64::from(x.0 as i32) * 360));
+    let r = view.px(30) * grow.min(125) / 100;
+    out.label_near(
+        (c, r),
+        (view.font(17), color::TEXT),
+        format!(
+            "roll {}° · pitch {}° · yaw {}°",
+            deg(a.roll),
+            deg(a.pitch),
+            deg(a.yaw)
+        ),
+        (vp, taken),
+    );
+}
+
 /// The centre of a `w`×`h` label `dist` pixels from `c`, in the one of
 /// eight screen directions (lower left first, on ties) farthest from every
-/// direction in `dirs`.
-fn label_spot(c: P, dirs: &[(Fx, Fx)], (w, h): (i32, i32), dist: i32) -> P {
+/// direction in `dirs` whose box is clear of the `taken` ones (which it
+/// joins); if none is clear, the farthest from `dirs`.
+fn label_spot(
+    c: P,
+    dirs: &[(Fx, Fx)],
+    (w, h): (i32, i32),
+    dist: i32,
+    taken: &mut Vec<[i32; 4]>,
+) -> P {
     let d = Fx::from_ratio(7071, 10_000).unwrap_or(Fx::HALF);
     let (o, l) = (Fx::ZERO, Fx::ONE);
     let candidates = [
@@ -687,20 +787,33 @@ fn label_spot(c: P, dirs: &[(Fx, Fx)], (w, h): (i32, i32), dist: i32) -> P {
             .max()
             .unwrap_or(-Fx::ONE)
     };
-    let mut best = candidates[0];
-    for u in &candidates[1..] {
-        if closeness(u) < closeness(&best) {
-            best = *u;
-        }
-    }
+    // Farthest from the arrows first; the sort is stable, so ties keep
+    // the order above.
+    let mut order = candidates;
+    order.sort_by_key(closeness);
     // Far enough that the label's near edge is `dist` away.
-    let reach = i64::from(dist)
-        + best.0.abs().mul_int(i64::from(w / 2)).round_int() as i64
-        + best.1.abs().mul_int(i64::from(h / 2)).round_int() as i64;
-    [
-        c[0] + best.0.mul_int(reach).round_int(),
-        c[1] + best.1.mul_int(reach).round_int(),
-    ]
+    let spot = |u: &(Fx, Fx)| {
+        let reach = i64::from(dist)
+            + u.0.abs().mul_int(i64::from(w / 2)).round_int() as i64
+            + u.1.abs().mul_int(i64::from(h / 2)).round_int() as i64;
+        [
+            c[0] + u.0.mul_int(reach).round_int(),
+            c[1] + u.1.mul_int(reach).round_int(),
+        ]
+    };
+    let boxed = |m: P| [m[0] - w / 2, m[1] - h / 2, w, h];
+    let clear = |b: [i32; 4]| {
+        !taken.iter().any(|t| {
+            b[0] < t[0] + t[2] && t[0] < b[0] + b[2] && b[1] < t[1] + t[3] && t[1] < b[1] + b[3]
+        })
+    };
+    let mid = order
+        .iter()
+        .map(spot)
+        .find(|&m| clear(boxed(m)))
+        .unwrap_or_else(|| spot(&order[0]));
+    taken.push(boxed(mid));
+    mid
 }
 
 /// The shade of a blind zone.
@@ -1150,8 +1263,8 @@ fn draw_reasoning(
     proj: &Proj,
     (events, ahead): (&[FlockEvent], bool),
     (id, first): (u32, bool),
-    view: &View,
-    grow: i32,
+    (view, grow): (&View, i32),
+    taken: &mut Vec<[i32; 4]>,
     out: &mut Scene,
 ) {
     draw_view(sim, proj, id, view, first, out);
@@ -1166,7 +1279,7 @@ fn draw_reasoning(
     if let (false, Model::Heading(_), Steer::Turn(t)) = (ahead, &sim.config().model, ex.steering) {
         dir = turned(dir, -t, false);
     }
-    draw_mates(sim, proj, ex, c, view, grow, out);
+    draw_mates(sim, proj, ex, c, (view, grow), taken, out);
     draw_feelers(sim, proj, ex, (c, dir), view, out);
     draw_rules(sim, proj, ex, (c, dir), (view, grow), out);
     if view.on("clamps") && !ex.clamps.is_empty() {
@@ -1189,8 +1302,8 @@ fn draw_mates(
     proj: &Proj,
     ex: &BoidExplain,
     c: P,
-    view: &View,
-    grow: i32,
+    (view, grow): (&View, i32),
+    taken: &mut Vec<[i32; 4]>,
     out: &mut Scene,
 ) {
     let st = sim.state();
@@ -1199,9 +1312,7 @@ fn draw_mates(
         let r = view.px(12) * grow / 100;
         let named = ex.neighbours.len() <= 4;
         let in_place = sim.config().update == Update::InPlace;
-        // Names keep off the boid whose mates these are.
-        let s = view.px(28) * grow.min(125) / 100;
-        let mut taken = vec![[c[0] - s, c[1] - s, 2 * s, 2 * s]];
+        // Names keep off the focused boids (in `taken`) and each other.
         let anywhere = super::Viewport {
             x: -super::FAR / 2,
             y: -super::FAR / 2,
@@ -1236,7 +1347,7 @@ fn draw_mates(
                         (q, r),
                         (view.font(15), col),
                         format!("{}{heading}", boid_name(sim, view, m)),
-                        (anywhere, &mut taken),
+                        (anywhere, taken),
                     );
                 }
             }
@@ -1313,8 +1424,13 @@ fn draw_feelers(
     let n = out.count();
     let b = sim.state().boids[ex.id as usize];
     // Ahead and, since the article takes the projection's absolute
-    // length, behind too.
-    for s in [Fx::ONE, -Fx::ONE] {
+    // length, behind too (unless the lesson ignores obstacles behind).
+    let back: &[Fx] = if p.ignore_obstacles_behind {
+        &[]
+    } else {
+        &[-Fx::ONE]
+    };
+    for &s in [Fx::ONE].iter().chain(back) {
         if let Some((q, _)) = proj.at(b.pos + dir * (p.check_distance * s)) {
             out.line(c, q, view.lw(2, 2), with_alpha(color::ORANGE, 150));
         }
@@ -1814,7 +1930,8 @@ fn close_pairs(boids: &[crate::sim::flock::Boid]) -> Option<usize> {
     )
 }
 
-/// The first focused boid's heading (2-D) or speed, and the mates it saw.
+/// The first focused boid's heading (2-D; "at rest" when it stands) or
+/// speed, and the mates it saw.
 fn boid_figure(sim: &FlockSim, frame: &Frame, view: &View) -> Option<String> {
     let id = *view.focused("boid").first()?;
     let st = sim.state();
@@ -1824,6 +1941,8 @@ fn boid_figure(sim: &FlockSim, frame: &Frame, view: &View) -> Option<String> {
         ModelState::Heading { heading } => {
             format!("{name} heads {}°", fx2(heading[id as usize].to_degrees()))
         }
+        // A boid at rest has no heading to show.
+        _ if b.vel.is_zero() => format!("{name} at rest"),
         _ if sim.config().dims == 2 => {
             let a = Angle::atan2(b.vel.y, b.vel.x);
             format!("{name} heads {}°", fx2(a.to_degrees()))

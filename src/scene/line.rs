@@ -197,14 +197,18 @@ pub(super) fn legend(sim: &LineSim, view: &View) -> Vec<(Rgba, String)> {
     if view.on("ideal_line") {
         out.push((color::SKY, "ideal line (thin)".to_owned()));
     }
-    if view.on("sight") || view.on("sight_back") {
+    if view.on("sight") && view.on("sight_back") {
+        out.extend([
+            (color::GREEN, "chaser → target: dots left".to_owned()),
+            (color::SKY, "target → chaser: dots right".to_owned()),
+            (color::VERMILLION, "blocked: line to the ×".to_owned()),
+            (color::SELECTED, "one direction only (frame)".to_owned()),
+        ]);
+    } else if view.on("sight") || view.on("sight_back") {
         out.extend([
             (color::GREEN, "sight: clear".to_owned()),
             (color::VERMILLION, "blocked (×)".to_owned()),
         ]);
-    }
-    if view.on("sight") && view.on("sight_back") {
-        out.push((color::SELECTED, "one direction only (frame)".to_owned()));
     }
     out
 }
@@ -367,8 +371,10 @@ fn draw_sight(sim: &LineSim, i: usize, g: Geo, view: &View, out: &mut Scene) {
         }
         let n = out.count();
         let (from, to) = if overlay == "sight" { (c, t) } else { (t, c) };
+        // The dots take the direction's colour, the line the verdict's.
+        let dir = sight_color(overlay);
         let col = if sight.visible {
-            color::GREEN
+            dir
         } else {
             color::VERMILLION
         };
@@ -390,7 +396,7 @@ fn draw_sight(sim: &LineSim, i: usize, g: Geo, view: &View, out: &mut Scene) {
                 out.push(Shape::Disc {
                     c: dot,
                     r,
-                    color: col,
+                    color: dir,
                 });
             }
             if both && !other.contains(&cell) && cell != from && cell != to {
@@ -407,6 +413,16 @@ fn draw_sight(sim: &LineSim, i: usize, g: Geo, view: &View, out: &mut Scene) {
             }
         }
         out.credit(overlay, n);
+    }
+}
+
+/// The colour of a sight direction's dots: chaser → target green,
+/// target → chaser sky blue (the target's own colour).
+fn sight_color(overlay: &str) -> Rgba {
+    if overlay == "sight_back" {
+        color::SKY
+    } else {
+        color::GREEN
     }
 }
 
