@@ -615,11 +615,14 @@ fn panels(sim: &LineSim, focus: &[usize], events: &[LineEvent], view: &View, out
         } else {
             format!("{tname} does not see {name}")
         };
-        let sight = if sight_on {
-            format!("; {sees}; {back}")
-        } else {
-            String::new()
-        };
+        // Each direction's verdict shows with its overlay: a question
+        // about the look back is not answered here before it is drawn.
+        let mut sight = String::new();
+        for (on, verdict) in [(view.on("sight"), sees), (view.on("sight_back"), back)] {
+            if on {
+                sight.push_str(&format!("; {verdict}"));
+            }
+        }
         status.lines.push(format!(
             "{name} at {} → {tname} {}: {}{sight}",
             c.pos,
