@@ -23,6 +23,7 @@ fn cfg() -> SearchConfig {
         rule: CostRule::default(),
         heuristic: Heuristic::plain(HeuristicKind::Manhattan),
         tie_break: TieBreak::Fifo,
+        closed_set: true,
     }
 }
 

@@ -43,7 +43,7 @@ fn explains(s: &mut FlockSim) -> Vec<BoidExplain> {
     ev.into_iter()
         .filter_map(|e| match e {
             FlockEvent::Boid(b) => Some(*b),
-            FlockEvent::Tick { .. } => None,
+            FlockEvent::Tick { .. } | FlockEvent::Alone(_) => None,
         })
         .collect()
 }
@@ -205,6 +205,26 @@ fn tracing_does_not_change_the_result() {
             let _ = explains(&mut b);
         }
         assert_eq!(a.state(), b.state(), "{id}");
+    }
+}
+
+/// Article 000 divides by the mates seen + 1: with one mate 60° off, boid 0
+/// turns half way; dividing by the mates alone, all the way. Boid 2's three
+/// mates (90°, 60°, 0°) give 150/4 against 150/3.
+#[test]
+fn counting_the_boid_itself_scales_the_alignment_turn() {
+    let turns = |i: usize| {
+        let mut s = pane("flock-self-in-average", i);
+        s.step(&mut NoTrace);
+        let h = headings(&s);
+        [heading_deg(h[0]), heading_deg(h[2])]
+    };
+    let (counted, mates) = (turns(0), turns(1));
+    for (got, want) in counted.iter().zip([30.0, 37.5]) {
+        assert!((got - want).abs() < 0.01, "itself counted: {counted:?}");
+    }
+    for (got, want) in mates.iter().zip([60.0, 50.0]) {
+        assert!((got - want).abs() < 0.01, "mates only: {mates:?}");
     }
 }
 

@@ -117,16 +117,19 @@ fn optimal_on_random_maps_for_every_admissible_heuristic_and_tie_break() {
         }
         for heuristic in heuristics {
             assert!(heuristic.is_admissible());
-            for &(name, tie_break) in TieBreak::NAMES {
+            for (&(name, tie_break), closed_set) in
+                TieBreak::NAMES.iter().flat_map(|t| [(t, true), (t, false)])
+            {
                 let cfg = SearchConfig {
                     label: String::new(),
                     rule,
                     heuristic,
                     tie_break,
+                    closed_set,
                 };
                 let out = search(&grid, start, goal, &cfg, &mut NoTrace);
                 let ctx = format!(
-                    "map {maps} {start} → {goal} {heuristic:?} {name} {rule:?}\n{}",
+                    "map {maps} {start} → {goal} {heuristic:?} {name} closed set {closed_set} {rule:?}\n{}",
                     grid.to_ascii()
                 );
                 assert_eq!(out.cost, want, "{ctx}");
@@ -158,6 +161,7 @@ fn an_inadmissible_heuristic_is_flagged_and_can_lose_optimality() {
             weight: Fx::from_int(w),
         },
         tie_break: TieBreak::Fifo,
+        closed_set: true,
     };
     let mut events = Vec::new();
     let greedy = search(&grid, start, goal, &cfg(5), &mut events);
@@ -183,6 +187,36 @@ fn an_inadmissible_heuristic_is_flagged_and_can_lose_optimality() {
     );
 }
 
+/// Article 001's list without a closed set: the same cost, more work, and
+/// the extra work is exactly the stale copies (and repeats) it pops.
+#[test]
+fn without_a_closed_set_stale_copies_are_expanded_and_the_cost_stays() {
+    let grid = generate(30, 30, 5, 3);
+    let (start, goal) = (Cell::new(2, 3), Cell::new(27, 26));
+    let cfg = |closed_set| SearchConfig {
+        label: String::new(),
+        rule: CostRule::default(),
+        heuristic: Heuristic::plain(HeuristicKind::Euclidean),
+        tie_break: TieBreak::Fifo,
+        closed_set,
+    };
+    let with = search(&grid, start, goal, &cfg(true), &mut NoTrace);
+    let mut events = Vec::new();
+    let without = search(&grid, start, goal, &cfg(false), &mut events);
+    assert_eq!(without.cost, with.cost);
+    assert!(without.expanded > with.expanded, "{without:?}");
+    let (mut cells, mut stale) = (std::collections::BTreeSet::new(), 0);
+    for e in &events {
+        if let PathEvent::Expanded { cell, g, held, .. } = *e {
+            assert!(held <= g);
+            stale += u32::from(held < g);
+            cells.insert((cell.x, cell.y));
+        }
+    }
+    assert!(stale > 0);
+    assert_eq!(without.expanded, cells.len() as u32 + stale);
+}
+
 #[test]
 fn tracing_gives_the_same_search() {
     let mut rng = Pcg32::new(8, 1);
@@ -196,6 +230,7 @@ fn tracing_gives_the_same_search() {
             rule,
             heuristic: Heuristic::plain(HeuristicKind::Euclidean),
             tie_break: TieBreak::LargerG,
+            closed_set: true,
         };
         let mut events = Vec::new();
         let traced = search(&grid, s, g, &cfg, &mut events);
@@ -221,6 +256,7 @@ fn expansion_order_per_tie_break_snapshot() {
             rule: CostRule::default(),
             heuristic: Heuristic::plain(HeuristicKind::Manhattan),
             tie_break,
+            closed_set: true,
         };
         let mut events = Vec::new();
         let r = search(&grid, start, goal, &cfg, &mut events);
@@ -285,6 +321,7 @@ fn the_bucket_queue_expands_in_the_heaps_order() {
                 rule,
                 heuristic: Heuristic::plain(kind),
                 tie_break: TieBreak::Fifo,
+                closed_set: true,
             };
             assert!(buckets_apply(&cfg));
             let expanded = |events: &[PathEvent]| -> Vec<Cell> {

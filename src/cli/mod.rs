@@ -212,6 +212,10 @@ pub enum Command {
         /// Print the open list after every step
         #[arg(long)]
         trace: bool,
+        /// Article 001's list without a closed set: every popped entry is
+        /// expanded, stale copies included (same path, more work)
+        #[arg(long)]
+        no_closed_set: bool,
     },
 }
 
@@ -421,6 +425,7 @@ pub fn execute(cli: Cli) -> Result<String, Failure> {
             tie_break,
             json,
             trace,
+            no_closed_set,
         }) => {
             let bytes = if map == "-" {
                 let stdin = std::io::stdin().lock();
@@ -459,6 +464,7 @@ pub fn execute(cli: Cli) -> Result<String, Failure> {
                 },
                 heuristic,
                 tie_break: tie,
+                closed_set: !no_closed_set,
             };
             path(&map, &grid, from, to, &cfg, json, trace)
         }
@@ -870,13 +876,18 @@ pub fn path_trace(grid: &Grid, from: Cell, to: Cell, cfg: &SearchConfig) -> Stri
                 PathEvent::NotAdmissible { .. } => {
                     let _ = writeln!(s, "warning: the heuristic is not admissible (w > 1)");
                 }
-                PathEvent::Expanded { cell, g, f16, .. } => {
+                PathEvent::Expanded {
+                    cell, g, f16, held, ..
+                } => {
                     let _ = write!(
                         s,
                         "step {:>4}: expand {cell} g={g} f={}",
                         sim.tick(),
                         q16(*f16)
                     );
+                    if held < g {
+                        let _ = write!(s, " (stale: the cell has g={held})");
+                    }
                 }
                 PathEvent::Pushed { cell, g, h16, .. } => {
                     let _ = write!(s, "; push {cell} g={g} h={}", q16(*h16));
@@ -911,7 +922,7 @@ pub fn path_trace(grid: &Grid, from: Cell, to: Cell, cfg: &SearchConfig) -> Stri
         }
         let _ = writeln!(s);
         let open: Vec<String> = st
-            .open_in_order()
+            .open_in_order(cfg.closed_set)
             .iter()
             .map(crate::sim::path::ascii::open_entry)
             .collect();

@@ -25,7 +25,8 @@
 //! - heading: `view_range` 75, `fov` 180, `separate_range` 30,
 //!   `separate_turn` 60, `check_distance` 80, `check_range` 60,
 //!   `avoid_turn` 60, `naive_angle_average` false,
-//!   `ignore_obstacles_behind` false;
+//!   `ignore_obstacles_behind` false, `count_self` true (the averages
+//!   count the boid itself);
 //! - gems: `perception` 8, `max_visible` 10, `separation_dist` 5,
 //!   `min_urgency` 0.05, `max_urgency` 0.1, `max_speed` 1 (these three
 //!   from 0.001),
@@ -266,6 +267,7 @@ pub fn scenario(p: &mut Params, names: &mut super::Names) -> Result<FlockConfig,
                 avoid_turn: degrees(p, "avoid_turn", 60, 180)?,
                 naive_angle_average: p.bool("naive_angle_average", false)?,
                 ignore_obstacles_behind: p.bool("ignore_obstacles_behind", false)?,
+                count_self: p.bool("count_self", true)?,
             })
         }
         "gems" => {

@@ -10,6 +10,7 @@
 //! | `heuristic` | `"euclidean"` (the article's), `"manhattan"`, `"zero"` (Dijkstra) | euclidean |
 //! | `heuristic_weight` | `w` in `w·h`: above 1 is not admissible (greedy when large) | 1 |
 //! | `tie_break` | `"fifo"` (the article's), `"lifo"`, `"larger_g"`, `"smaller_h"` | fifo |
+//! | `closed_set` | `false`: the article's list without a closed set, expanding every popped entry (stale copies too) | true |
 //! | `uphill_weight`, `downhill_weight` | extra cost per level up / down, 0–10,000 | 1, 0 |
 //! | `max_climb`, `max_drop` | the largest step up / down, 0–9 | 2, 2 |
 //! | `label` | a name for the search in pictures | from the heuristic |
@@ -73,6 +74,7 @@ fn search_keys(p: &mut Params, base: &SearchConfig) -> Result<SearchConfig, Less
         Fx::ZERO..=Fx::from_int(1000),
     )?;
     let tie_break = p.choice("tie_break", base.tie_break, TieBreak::NAMES)?;
+    let closed_set = p.bool("closed_set", base.closed_set)?;
     let mw = MAX_WEIGHT as i64;
     let rule = CostRule {
         uphill_weight: p.int("uphill_weight", base.rule.uphill_weight as i64, 0..=mw)? as u32,
@@ -91,6 +93,7 @@ fn search_keys(p: &mut Params, base: &SearchConfig) -> Result<SearchConfig, Less
         rule,
         heuristic,
         tie_break,
+        closed_set,
     })
 }
 
@@ -137,6 +140,7 @@ pub fn scenario(p: &mut Params) -> Result<PathConfig, LessonError> {
         rule: CostRule::default(),
         heuristic: Heuristic::plain(HeuristicKind::Euclidean),
         tie_break: TieBreak::Fifo,
+        closed_set: true,
     };
     let base = search_keys(p, &defaults)?;
     let mut searches = Vec::new();

@@ -464,7 +464,7 @@ pub(super) fn build(sim: &FlockSim, frame: &Frame, view: &View, cam: &Camera, ou
             (events, frame.ahead),
             (id, k == 0),
             (view, grow),
-            &mut taken,
+            (cam.viewport, &mut taken),
             out,
         );
     }
@@ -500,7 +500,7 @@ pub(super) fn build(sim: &FlockSim, frame: &Frame, view: &View, cam: &Camera, ou
                 &dirs,
                 (w, h),
                 view.px(34) * grow.min(125) / 100,
-                &mut taken,
+                (cam.viewport, &mut taken),
             );
             out.label_in(
                 cam.viewport,
@@ -761,13 +761,14 @@ fn draw_attitude(
 /// The centre of a `w`×`h` label `dist` pixels from `c`, in the one of
 /// eight screen directions (lower left first, on ties) farthest from every
 /// direction in `dirs` whose box is clear of the `taken` ones (which it
-/// joins); if none is clear, the farthest from `dirs`.
+/// joins) and inside `vp`; else the first clear one; if none is clear, the
+/// farthest from `dirs`.
 fn label_spot(
     c: P,
     dirs: &[(Fx, Fx)],
     (w, h): (i32, i32),
     dist: i32,
-    taken: &mut Vec<[i32; 4]>,
+    (vp, taken): (super::Viewport, &mut Vec<[i32; 4]>),
 ) -> P {
     let d = Fx::from_ratio(7071, 10_000).unwrap_or(Fx::HALF);
     let (o, l) = (Fx::ZERO, Fx::ONE);
@@ -807,10 +808,14 @@ fn label_spot(
             b[0] < t[0] + t[2] && t[0] < b[0] + b[2] && b[1] < t[1] + t[3] && t[1] < b[1] + b[3]
         })
     };
+    let within = |b: [i32; 4]| {
+        b[0] >= vp.x && b[1] >= vp.y && b[0] + b[2] <= vp.x + vp.w && b[1] + b[3] <= vp.y + vp.h
+    };
     let mid = order
         .iter()
         .map(spot)
-        .find(|&m| clear(boxed(m)))
+        .find(|&m| clear(boxed(m)) && within(boxed(m)))
+        .or_else(|| order.iter().map(spot).find(|&m| clear(boxed(m))))
         .unwrap_or_else(|| spot(&order[0]));
     taken.push(boxed(mid));
     mid
@@ -1264,7 +1269,7 @@ fn draw_reasoning(
     (events, ahead): (&[FlockEvent], bool),
     (id, first): (u32, bool),
     (view, grow): (&View, i32),
-    taken: &mut Vec<[i32; 4]>,
+    (vp, taken): (super::Viewport, &mut Vec<[i32; 4]>),
     out: &mut Scene,
 ) {
     draw_view(sim, proj, id, view, first, out);
@@ -1279,7 +1284,7 @@ fn draw_reasoning(
     if let (false, Model::Heading(_), Steer::Turn(t)) = (ahead, &sim.config().model, ex.steering) {
         dir = turned(dir, -t, false);
     }
-    draw_mates(sim, proj, ex, c, (view, grow), taken, out);
+    draw_mates(sim, proj, ex, c, (view, grow), (vp, taken), out);
     draw_feelers(sim, proj, ex, (c, dir), view, out);
     draw_rules(sim, proj, ex, (c, dir), (view, grow), out);
     if view.on("clamps") && !ex.clamps.is_empty() {
@@ -1303,7 +1308,7 @@ fn draw_mates(
     ex: &BoidExplain,
     c: P,
     (view, grow): (&View, i32),
-    taken: &mut Vec<[i32; 4]>,
+    (vp, taken): (super::Viewport, &mut Vec<[i32; 4]>),
     out: &mut Scene,
 ) {
     let st = sim.state();
@@ -1312,13 +1317,8 @@ fn draw_mates(
         let r = view.px(12) * grow / 100;
         let named = ex.neighbours.len() <= 4;
         let in_place = sim.config().update == Update::InPlace;
-        // Names keep off the focused boids (in `taken`) and each other.
-        let anywhere = super::Viewport {
-            x: -super::FAR / 2,
-            y: -super::FAR / 2,
-            w: super::FAR,
-            h: super::FAR,
-        };
+        // Names keep off the focused boids (in `taken`) and each other,
+        // inside the pane.
         for &m in &ex.neighbours {
             if let Some(nb) = st.boids.get(m as usize)
                 && let Some((q, _)) = proj.at(nb.pos)
@@ -1347,7 +1347,7 @@ fn draw_mates(
                         (q, r),
                         (view.font(15), col),
                         format!("{}{heading}", boid_name(sim, view, m)),
-                        (anywhere, taken),
+                        (vp, taken),
                     );
                 }
             }
@@ -1905,7 +1905,59 @@ pub(super) fn pane_figures(sim: &FlockSim, frame: &Frame, view: &View, dt: bool)
     if matches!(st.model, ModelState::Gems { .. }) {
         out.extend(close_pairs(&st.boids).map(|n| format!("pairs closer than 1: {n}")));
     }
-    out.extend(boid_figure(sim, frame, view));
+    match boid_figure(sim, frame, view) {
+        Some(fig) => out.push(fig),
+        None => out.extend(flock_figures(sim, frame)),
+    }
+    out
+}
+
+/// With no boid in focus, figures of the whole flock (at most 100,000
+/// boids): in the heading model, how many boids saw no one in the step
+/// shown (they fly straight on: leaders); in the others the mean speed
+/// and, inside walls or unbounded, the spread: the mean distance to the
+/// flock's centre.
+fn flock_figures(sim: &FlockSim, frame: &Frame) -> Vec<String> {
+    let st = sim.state();
+    let n = st.boids.len() as i128;
+    if n == 0 || n > 100_000 {
+        return Vec::new();
+    }
+    if matches!(st.model, ModelState::Heading { .. }) {
+        let super::Explain::Flock(events) = frame.explain else {
+            return Vec::new();
+        };
+        return events
+            .iter()
+            .find_map(|e| match e {
+                FlockEvent::Alone(n) => Some(format!("{n} see no one")),
+                _ => None,
+            })
+            .into_iter()
+            .collect();
+    }
+    let mean = |sum: i128| Fx::from_bits((sum / n) as i64);
+    let speeds: i128 = st
+        .boids
+        .iter()
+        .map(|b| b.vel.fast_length().to_bits() as i128)
+        .sum();
+    let mut out = vec![format!("mean speed {}", fx2(mean(speeds)))];
+    if sim.config().bounds != Bounds::Wrap {
+        let mut sum = [0i128; 3];
+        for b in &st.boids {
+            for (s, v) in sum.iter_mut().zip([b.pos.x, b.pos.y, b.pos.z]) {
+                *s += v.to_bits() as i128;
+            }
+        }
+        let c = Vec3::new(mean(sum[0]), mean(sum[1]), mean(sum[2]));
+        let dist: i128 = st
+            .boids
+            .iter()
+            .map(|b| (b.pos - c).fast_length().to_bits() as i128)
+            .sum();
+        out.push(format!("spread {}", fx2(mean(dist))));
+    }
     out
 }
 

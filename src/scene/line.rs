@@ -159,7 +159,7 @@ pub(super) fn build(sim: &LineSim, frame: &Frame, view: &View, cam: &Camera, out
         draw_sight(sim, i, g, view, out);
     }
     super::cell_marks(out, grid, o, cell, view);
-    draw_actors(sim, g, view, out);
+    draw_actors(sim, g, (view, cam.viewport), out);
     if view.on("heights") && cell >= view.px(22) {
         let n = out.count();
         super::height_labels(out, grid, o, cell, view.font(14));
@@ -439,7 +439,7 @@ fn cross(out: &mut Scene, p: P, r: i32, w: u16, col: Rgba) {
 }
 
 /// Targets (rings) and chasers (discs in their colours), named.
-fn draw_actors(sim: &LineSim, g: Geo, view: &View, out: &mut Scene) {
+fn draw_actors(sim: &LineSim, g: Geo, (view, vp): (&View, super::Viewport), out: &mut Scene) {
     let st = sim.state();
     let hl_t = view.highlighted("target");
     let label = view.font(18);
@@ -460,7 +460,7 @@ fn draw_actors(sim: &LineSim, g: Geo, view: &View, out: &mut Scene) {
         } else {
             p[0] - g.cell / 2 - 2 - super::text::width(&name, label)
         };
-        out.label([x, p[1] - g.cell / 4], label, color::SKY, name);
+        out.label_in(vp, [x, p[1] - g.cell / 4], label, color::SKY, name);
     }
     let hl_c = view.highlighted("chaser");
     let strong = |i: usize| hl_c.contains(&(i as u32)) || view.selected == Some(i as u32);
@@ -510,17 +510,22 @@ fn draw_actors(sim: &LineSim, g: Geo, view: &View, out: &mut Scene) {
                 p[0] + u.x.mul_int(out_by).round_int() - w / 2,
                 p[1] - u.y.mul_int(out_by).round_int() + i32::from(label) / 3,
             ];
-            out.label(at, label, chaser_color(i), name);
+            out.label_in(vp, at, label, chaser_color(i), name);
             continue;
         }
         // Else below the cell, in id order (above it on the bottom row,
         // inside the map).
         let mid = g.center(c.pos);
         let bottom = c.pos.y + 1 >= sim.config().grid.height() as i32;
-        out.label(
+        // The row of names moves left as a whole where it would leave the
+        // pane (names one-letter wide: `px(14)` apart).
+        let row = view.px(14) * sharing as i32 + view.px(6);
+        let left = (mid[0] - view.px(2)).min(vp.x + vp.w - row);
+        out.label_in(
+            vp,
             [
                 // Right of the cell's height chip (its top-left corner).
-                mid[0] - view.px(2) + same * view.px(14),
+                left + same * view.px(14),
                 if bottom {
                     mid[1] - g.cell / 2 - i32::from(label) / 4
                 } else {

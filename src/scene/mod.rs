@@ -616,8 +616,8 @@ impl Scene {
 
     /// A label for the thing drawn at `c` (a disc of radius `r`): right of
     /// it, else left, below, above or at a corner, whichever first overlaps
-    /// none of the
-    /// boxes in `taken` (to which it adds its own) and lies inside `vp`;
+    /// none of the boxes in `taken` (to which it adds its own) and lies
+    /// inside `vp` (else the first clear one moved inside `vp`);
     /// when all four are taken, right of it moved down as
     /// [`Scene::label_clear`] does. A name never lands on another boid's
     /// glyph or name when there is room beside its own.
@@ -652,10 +652,18 @@ impl Scene {
             [left, above],
             [left, below],
         ];
-        let free = candidates
+        // A spot that fits where it is, else one moved inside `vp` (which
+        // may sit over the thing it names).
+        let fits = candidates
             .iter()
-            .map(|&at| inside(vp, at, size, &text))
-            .find(|&at| !hits(boxed(at)));
+            .copied()
+            .find(|&at| inside(vp, at, size, &text) == at && !hits(boxed(at)));
+        let free = fits.or_else(|| {
+            candidates
+                .iter()
+                .map(|&at| inside(vp, at, size, &text))
+                .find(|&at| !hits(boxed(at)))
+        });
         match free {
             Some(at) => {
                 taken.push(boxed(at));

@@ -93,6 +93,10 @@ pub(super) fn build(sim: &PathSim, frame: &Frame, view: &View, cam: &Camera, out
     for (si, tile) in tiles.iter().enumerate() {
         draw_tile(sim, si, *tile, si == focused, view, cam, out);
     }
+    // Each map was clipped to its tile (a zoomed map stays in its own).
+    if tiles.len() > 1 {
+        out.push(Shape::Clip { area: cam.viewport });
+    }
     panels(sim, frame, focused, view, out);
 }
 
@@ -143,6 +147,9 @@ fn draw_tile(
     let (s, sc) = (&sim.state().searches[si], &cfg.searches[si]);
     let title = title_h(cfg, cam);
     let (cell, o) = layout(grid, tile, cam, title);
+    if cfg.searches.len() > 1 {
+        out.push(Shape::Clip { area: tile });
+    }
     let status = match s.status {
         Status::Searching => "searching".to_owned(),
         Status::Found(c) => format!("found, cost {c}"),
@@ -152,7 +159,10 @@ fn draw_tile(
         || view.highlighted("search").contains(&(si as u32));
     let n = out.count();
     let expansions = if view.on("expansions") {
-        format!(" · expanded {}", s.expanded)
+        match s.repeats() {
+            0 => format!(" · expanded {}", s.expanded),
+            n => format!(" · expanded {} ({n} again)", s.expanded),
+        }
     } else {
         String::new()
     };
@@ -190,6 +200,11 @@ fn draw_tile(
     }
     if view.on("expansions") {
         out.credit("expansions", n);
+    }
+    if cfg.searches.len() > 1 {
+        out.push(Shape::Clip {
+            area: map_area(tile, title),
+        });
     }
     let n = out.count();
     let small = grid.width() * grid.height() > 4096;
@@ -330,11 +345,15 @@ fn panels(sim: &PathSim, frame: &Frame, focused: usize, view: &View, out: &mut S
         lines: Vec::new(),
     };
     for (s, sc) in st.searches.iter().zip(&cfg.searches) {
+        let again = match s.repeats() {
+            0 => String::new(),
+            n => format!(" ({n} again)"),
+        };
         summary.lines.push(format!(
-            "{}: expanded {}, open {}",
+            "{}: expanded {}{again}, open {}",
             sc.label,
             s.expanded,
-            s.open_in_order().len()
+            s.open_in_order(sc.closed_set).len()
         ));
     }
     out.panels.push(summary);
@@ -386,7 +405,7 @@ fn panels(sim: &PathSim, frame: &Frame, focused: usize, view: &View, out: &mut S
 /// The open list of one search in priority order, ties explained.
 fn open_list(sim: &PathSim, i: usize) -> Panel {
     let (s, sc) = (&sim.state().searches[i], &sim.config().searches[i]);
-    let open = s.open_in_order();
+    let open = s.open_in_order(sc.closed_set);
     let mut p = Panel {
         title: format!(
             "open list · {} · {} entr{}, best first",
@@ -429,7 +448,9 @@ fn open_list(sim: &PathSim, i: usize) -> Panel {
         let same_f = open.get(k + 1).is_some_and(|n| n.f16() == e.f16())
             || (k > 0 && open[k - 1].f16() == e.f16());
         let mut line = format!("{}.\t({},{})\t{} = {} + {}", k + 1, e.x, e.y, f, e.g, h);
-        if same_f {
+        if e.is_stale(&s.g) {
+            line.push_str(&format!("\tstale: g is {} now", s.g[e.cell as usize]));
+        } else if same_f {
             line.push('\t');
             line.push_str(&tie);
         }
@@ -643,8 +664,15 @@ fn event_search(e: &PathEvent) -> u32 {
 fn event_text(e: &PathEvent) -> String {
     match *e {
         PathEvent::NotAdmissible { .. } => "the heuristic may overestimate".to_owned(),
-        PathEvent::Expanded { cell, g, f16, .. } => {
-            format!("expand {cell}: g = {g}, f = {}", f16_text(f16))
+        PathEvent::Expanded {
+            cell, g, f16, held, ..
+        } => {
+            let stale = if held < g {
+                format!(" (a stale copy: the cell has g = {held})")
+            } else {
+                String::new()
+            };
+            format!("expand {cell}: g = {g}, f = {}{stale}", f16_text(f16))
         }
         PathEvent::Pushed { cell, g, h16, .. } => {
             format!("push {cell}: g = {g}, h = {}", f16_text(h16))

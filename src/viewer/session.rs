@@ -77,18 +77,23 @@ impl Explained {
     }
 }
 
-/// A flock sink that keeps the tick event and the watched boids' reasoning.
+/// A flock sink that keeps the tick event and the watched boids' reasoning,
+/// and counts the boids that saw no one.
 struct Watch<'a> {
     ids: &'a [u32],
     out: Vec<FlockEvent>,
+    alone: u32,
 }
 
 impl Sink<FlockEvent> for Watch<'_> {
     const ENABLED: bool = true;
     fn record(&mut self, e: FlockEvent) {
         let keep = match &e {
-            FlockEvent::Tick { .. } => true,
-            FlockEvent::Boid(b) => self.ids.contains(&b.id),
+            FlockEvent::Tick { .. } | FlockEvent::Alone(_) => true,
+            FlockEvent::Boid(b) => {
+                self.alone += u32::from(b.neighbours.is_empty());
+                self.ids.contains(&b.id)
+            }
         };
         if keep {
             self.out.push(e);
@@ -103,8 +108,10 @@ fn traced_step(sim: &mut AnySim, watch: &[u32]) -> Explained {
             let mut w = Watch {
                 ids: watch,
                 out: Vec::new(),
+                alone: 0,
             };
             s.step(&mut w);
+            w.out.push(FlockEvent::Alone(w.alone));
             Explained::Flock(w.out)
         }
         AnySim::Path(s) => {

@@ -24,9 +24,11 @@
 //! `avoid_turn · (check_distance − |projection|) / check_distance`.
 //!
 //! If anyone was seen, the averages count the boid itself (`n + 1`, adding
-//! nothing), and the turn is: the shortest turn towards the average
-//! relative position + the average alignment turn + the separation sum +
-//! the avoidance sum; otherwise the avoidance sum alone. The heading turns
+//! nothing; `count_self = false` divides by `n`): that scales the
+//! alignment turn by `n / (n + 1)` — half of it with one mate — and leaves
+//! the direction to the mean position, so cohesion, unchanged. The turn
+//! is: the shortest turn towards the average relative position + the
+//! average alignment turn + the separation sum + the avoidance sum; otherwise the avoidance sum alone. The heading turns
 //! by that much at once — no turn-rate limit — and the boid moves
 //! `speed · dt` along its new heading.
 
@@ -59,6 +61,9 @@ pub struct HeadingParams {
     pub naive_angle_average: bool,
     /// Skip obstacles behind the boid (off = faithful to the article).
     pub ignore_obstacles_behind: bool,
+    /// Count the boid itself in the averages, `n + 1` (on = the article);
+    /// off divides by the mates seen, `n`.
+    pub count_self: bool,
 }
 
 impl Default for HeadingParams {
@@ -73,6 +78,7 @@ impl Default for HeadingParams {
             avoid_turn: Angle::from_degrees_int(60),
             naive_angle_average: false,
             ignore_obstacles_behind: false,
+            count_self: true,
         }
     }
 }
@@ -220,7 +226,7 @@ pub(super) fn step<const TRACE: bool>(
             }
         }
         let (coh_turn, align_turn) = if seen > 0 {
-            let n1 = seen + 1;
+            let n1 = seen + u32::from(p.count_self);
             let avg = mean(coh, n1);
             let target = Angle::atan2(avg.y, avg.x);
             (ang.turn_to(target), align / n1 as i64)

@@ -498,6 +498,10 @@ pub enum FlockEvent {
     },
     /// One boid's reasoning, in id order.
     Boid(Box<BoidExplain>),
+    /// How many boids saw no one this step: the sim does not send it; a
+    /// sink that keeps only some boids' reasoning adds it (the viewer's
+    /// count of the boids that fly straight on).
+    Alone(u32),
 }
 
 /// A running flock.

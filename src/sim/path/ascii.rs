@@ -84,16 +84,20 @@ pub fn render(sim: &PathSim) -> String {
             Status::Found(c) => format!("found, cost {c}"),
             Status::Unreachable => "unreachable".to_owned(),
         };
+        let open = s.open_in_order(sc.closed_set);
+        let again = match s.repeats() {
+            0 => String::new(),
+            n => format!(" ({n} again)"),
+        };
         let _ = writeln!(
             out,
-            "search {i} ({}): {status}; expanded {}; open {}",
+            "search {i} ({}): {status}; expanded {}{again}; open {}",
             sc.label,
             s.expanded,
-            s.open_in_order().len()
+            open.len()
         );
         let path = s.path(cfg.grid.width(), cfg.goal);
         out.push_str(&draw(&cfg.grid, Some(s), cfg.start, cfg.goal, &path));
-        let open = s.open_in_order();
         if !open.is_empty() {
             let list: Vec<String> = open.iter().take(6).map(open_entry).collect();
             let more = if open.len() > 6 { ", …" } else { "" };

@@ -33,7 +33,10 @@
 //! uses [`Buckets`] instead, which pops in exactly the same order in O(1);
 //! any other configuration runs on the heap.
 //!
-//! The article's defects are not copied: there is an explicit closed set,
+//! The article's defects are not copied: there is an explicit closed set
+//! (`closed_set = false` is the article's list without one: every popped
+//! entry is expanded, a stale copy with the `g` it was pushed with, so
+//! the work grows while the path stays the same),
 //! the noise generator does not read past the grid ([`generate`]), and the
 //! open list is a heap, not an O(n) sorted insert.
 
@@ -204,6 +207,10 @@ pub struct SearchConfig {
     pub heuristic: Heuristic,
     /// The tie-break.
     pub tie_break: TieBreak,
+    /// Whether expanded cells are closed and stale open entries skipped
+    /// (true, the default); false is article 001's list with no closed
+    /// set, where every popped entry is expanded, stale copies included.
+    pub closed_set: bool,
 }
 
 /// A checked path scenario: one map, one start and goal, one or more
@@ -290,6 +297,12 @@ impl OpenEntry {
         (self.key >> 64) as u64
     }
 
+    /// Whether the cell now holds a lower `g` than this entry was pushed
+    /// with (`g` is the search's per-cell costs).
+    pub fn is_stale(&self, g: &[u64]) -> bool {
+        g[self.cell as usize] < self.g
+    }
+
     /// The push counter.
     pub fn seq(&self) -> u32 {
         self.key as u32
@@ -354,6 +367,9 @@ pub enum PathEvent {
         g: u64,
         /// Its `f` (16 fractional bits).
         f16: u64,
+        /// The `g` the cell holds: lower than `g` when the entry expanded
+        /// was a stale copy (only without a closed set).
+        held: u64,
     },
     /// A neighbour was reached for the first time.
     Pushed {
@@ -411,6 +427,7 @@ struct Problem<'a> {
     rule: CostRule,
     heuristic: Heuristic,
     tie_break: TieBreak,
+    closed_set: bool,
 }
 
 impl Problem<'_> {
@@ -670,7 +687,7 @@ impl<Q: OpenQueue> SearchState<Q> {
                 return false;
             };
             let c = e.cell as usize;
-            if e.g == self.g[c] && self.link[c] & CLOSED == 0 {
+            if !p.closed_set || (e.g == self.g[c] && self.link[c] & CLOSED == 0) {
                 break e;
             }
         };
@@ -685,6 +702,7 @@ impl<Q: OpenQueue> SearchState<Q> {
                 cell: here,
                 g: e.g,
                 f16: e.f16(),
+                held: self.g[c],
             });
         }
         if here == p.goal {
@@ -781,13 +799,19 @@ impl<Q: OpenQueue> SearchState<Q> {
         })
     }
 
-    /// The live open entries in priority order (stale copies left out).
-    pub fn open_in_order(&self) -> Vec<OpenEntry> {
+    /// The live open entries in priority order: the ones a search with a
+    /// closed set will expand (stale copies left out), or every entry
+    /// when `closed_set` is false (each will be expanded; see
+    /// [`OpenEntry::is_stale`]).
+    pub fn open_in_order(&self, closed_set: bool) -> Vec<OpenEntry> {
         let mut live: Vec<OpenEntry> = self
             .open
             .entries()
             .into_iter()
-            .filter(|e| e.g == self.g[e.cell as usize] && self.link[e.cell as usize] & CLOSED == 0)
+            .filter(|e| {
+                !closed_set
+                    || (e.g == self.g[e.cell as usize] && self.link[e.cell as usize] & CLOSED == 0)
+            })
             .collect();
         live.sort_unstable();
         live
@@ -796,6 +820,13 @@ impl<Q: OpenQueue> SearchState<Q> {
     /// Whether a cell has been expanded.
     pub fn is_closed(&self, index: u32) -> bool {
         self.link[index as usize] & CLOSED != 0
+    }
+
+    /// Expansions of a cell expanded before (only without a closed set, or
+    /// a reopened cell): expansions minus the cells ever expanded.
+    pub fn repeats(&self) -> u32 {
+        let cells = self.link.iter().filter(|&&l| l & CLOSED != 0).count();
+        self.expanded.saturating_sub(cells as u32)
     }
 }
 
@@ -830,6 +861,7 @@ pub fn search<S: Sink<PathEvent>>(
         rule: cfg.rule,
         heuristic: cfg.heuristic,
         tie_break: cfg.tie_break,
+        closed_set: cfg.closed_set,
     };
     if S::ENABLED && !cfg.heuristic.is_admissible() {
         sink.record(PathEvent::NotAdmissible { search: 0 });
@@ -993,6 +1025,7 @@ fn problem<'a>(cfg: &'a PathConfig, s: &SearchConfig) -> Problem<'a> {
         rule: s.rule,
         heuristic: s.heuristic,
         tie_break: s.tie_break,
+        closed_set: s.closed_set,
     }
 }
 
