@@ -449,6 +449,9 @@ pub(super) fn build(sim: &FlockSim, frame: &Frame, view: &View, cam: &Camera, ou
                 _ => String::new(),
             };
             let text = format!("{}{heading}", boid_name(sim, view, id));
+            if !super::on_screen(cam.viewport, c) {
+                continue;
+            }
             out.label_near(
                 (c, r),
                 (view.font(17), color::SELECTED),
@@ -490,7 +493,11 @@ pub(super) fn build(sim: &FlockSim, frame: &Frame, view: &View, cam: &Camera, ou
             if vel.is_some() {
                 out.credit("velocity", n + 1);
             }
-            // The name goes where no arrow of the boid points.
+            // The name goes where no arrow of the boid points (none for a
+            // boid the camera leaves out: it would look like its place).
+            if !super::on_screen(cam.viewport, c) {
+                continue;
+            }
             let name = boid_name(sim, view, id);
             let f = view.font(17);
             let dirs = arrow_dirs(sim, &proj, (explain_of(events, id), id), view.px(110));
@@ -1190,7 +1197,14 @@ fn turned(dir: Vec3, turn: i64, d3: bool) -> Vec3 {
 }
 
 /// The view radius and the field of view, with the blind zone shaded.
-fn draw_view(sim: &FlockSim, proj: &Proj, id: u32, view: &View, label: bool, out: &mut Scene) {
+fn draw_view(
+    sim: &FlockSim,
+    proj: &Proj,
+    id: u32,
+    view: &View,
+    (label, vp): (bool, Viewport),
+    out: &mut Scene,
+) {
     let cfg = sim.config();
     let b = sim.state().boids[id as usize];
     let Some((c, d)) = proj.at(b.pos) else { return };
@@ -1249,7 +1263,8 @@ fn draw_view(sim: &FlockSim, proj: &Proj, id: u32, view: &View, label: bool, out
     {
         let f = view.font(15);
         let half = super::text::width("blind zone", f) / 2;
-        out.label(
+        out.label_in(
+            vp,
             [q[0] - half, q[1] + i32::from(f) / 3],
             f,
             color::TEXT,
@@ -1272,7 +1287,7 @@ fn draw_reasoning(
     (vp, taken): (super::Viewport, &mut Vec<[i32; 4]>),
     out: &mut Scene,
 ) {
-    draw_view(sim, proj, id, view, first, out);
+    draw_view(sim, proj, id, view, (first, vp), out);
     let st = sim.state();
     let Some((c, _)) = proj.at(st.boids[id as usize].pos) else {
         return;
@@ -1336,7 +1351,7 @@ fn draw_mates(
                     width: view.lw(2, 2),
                     color: col,
                 });
-                if named {
+                if named && super::on_screen(vp, q) {
                     let heading = match &st.model {
                         ModelState::Heading { heading } => {
                             format!(", heading {}°", fx2(heading[m as usize].to_degrees()))
@@ -1912,11 +1927,28 @@ pub(super) fn pane_figures(sim: &FlockSim, frame: &Frame, view: &View, dt: bool)
     out
 }
 
+/// How far `p` lies outside the box of a flock with walls (`None` inside,
+/// or without walls).
+fn outside(sim: &FlockSim, p: Vec3) -> Option<Fx> {
+    let cfg = sim.config();
+    if cfg.bounds != Bounds::Walls {
+        return None;
+    }
+    let (lo, hi) = (cfg.world_min, cfg.world_max);
+    let excess = |v: Fx, a: Fx, b: Fx| (a - v).max(v - b).max(Fx::ZERO);
+    let e = Vec3::new(
+        excess(p.x, lo.x, hi.x),
+        excess(p.y, lo.y, hi.y),
+        excess(p.z, lo.z, hi.z),
+    );
+    (!e.is_zero()).then(|| e.fast_length())
+}
+
 /// With no boid in focus, figures of the whole flock (at most 100,000
 /// boids): in the heading model, how many boids saw no one in the step
 /// shown (they fly straight on: leaders); in the others the mean speed
 /// and, inside walls or unbounded, the spread: the mean distance to the
-/// flock's centre.
+/// flock's centre, and with walls how many boids are outside the box.
 fn flock_figures(sim: &FlockSim, frame: &Frame) -> Vec<String> {
     let st = sim.state();
     let n = st.boids.len() as i128;
@@ -1942,7 +1974,16 @@ fn flock_figures(sim: &FlockSim, frame: &Frame) -> Vec<String> {
         .iter()
         .map(|b| b.vel.fast_length().to_bits() as i128)
         .sum();
-    let mut out = vec![format!("mean speed {}", fx2(mean(speeds)))];
+    let gone = st
+        .boids
+        .iter()
+        .filter(|b| outside(sim, b.pos).is_some())
+        .count();
+    let mut out: Vec<String> = (gone > 0)
+        .then(|| format!("{gone} outside"))
+        .into_iter()
+        .collect();
+    out.push(format!("mean speed {}", fx2(mean(speeds))));
     if sim.config().bounds != Bounds::Wrap {
         let mut sum = [0i128; 3];
         for b in &st.boids {
@@ -2001,6 +2042,9 @@ fn boid_figure(sim: &FlockSim, frame: &Frame, view: &View) -> Option<String> {
         }
         _ => format!("{name} speed {}", fx2(b.vel.fast_length())),
     };
+    if let Some(d) = outside(sim, b.pos) {
+        out.push_str(&format!(" · {} outside", fx2(d)));
+    }
     if let super::Explain::Flock(events) = frame.explain
         && let Some(ex) = explain_of(events, id)
     {

@@ -453,6 +453,11 @@ fn draw_actors(sim: &LineSim, g: Geo, (view, vp): (&View, super::Viewport), out:
             color: color::SKY,
         });
         // Right of the ring, or left of it in the last column.
+        // A target the camera leaves out is not named at the edge (the
+        // name would look like its place).
+        if !super::on_screen(vp, p) {
+            continue;
+        }
         let name = view.name("target", i as u32);
         let right = t.x + 1 < sim.config().grid.width() as i32;
         let x = if right {
@@ -500,6 +505,9 @@ fn draw_actors(sim: &LineSim, g: Geo, (view, vp): (&View, super::Viewport), out:
             r,
             color: chaser_color(i),
         });
+        if !super::on_screen(vp, p) {
+            continue;
+        }
         if let Some((turn, true)) = fanned {
             // Beside its disc, outwards.
             let u = turn.unit();
@@ -516,7 +524,16 @@ fn draw_actors(sim: &LineSim, g: Geo, (view, vp): (&View, super::Viewport), out:
         // Else below the cell, in id order (above it on the bottom row,
         // inside the map).
         let mid = g.center(c.pos);
-        let bottom = c.pos.y + 1 >= sim.config().grid.height() as i32;
+        // Above the cell on the bottom row, or when another chaser stands
+        // where the name would go below (the rows a name spans in small
+        // cells) and not where it would go above.
+        let reach = 1 + i32::from(label) / g.cell.max(1);
+        let near = |dir: i32| {
+            st.chasers
+                .iter()
+                .any(|o| o.pos.x == c.pos.x && (1..=reach).any(|k| o.pos.y == c.pos.y + dir * k))
+        };
+        let bottom = c.pos.y + 1 >= sim.config().grid.height() as i32 || (near(1) && !near(-1));
         // The row of names moves left as a whole where it would leave the
         // pane (names one-letter wide: `px(14)` apart).
         let row = view.px(14) * sharing as i32 + view.px(6);

@@ -98,6 +98,13 @@ fn inside(vp: Viewport, at: P, size: u16, text: &str) -> P {
     ]
 }
 
+/// Whether a point lies inside a viewport: a name for something drawn
+/// outside it is left out rather than pinned to the edge, where it would
+/// look like its place.
+fn on_screen(vp: Viewport, p: P) -> bool {
+    p[0] >= vp.x && p[1] >= vp.y && p[0] < vp.x + vp.w && p[1] < vp.y + vp.h
+}
+
 /// The backing box of a label drawn over the scene.
 const LABEL_BACK: Rgba = Rgba(24, 26, 32, 210);
 

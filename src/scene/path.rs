@@ -536,11 +536,13 @@ fn draw_search(
     if view.on("path") {
         let n = out.count();
         let path = s.path(w, goal);
+        // Wider in big cells, so it reads under the parent arrows.
+        let width = (cell / 8).clamp(i32::from(view.lw(5, 3)), 16) as u16;
         for pair in path.windows(2) {
             out.line(
                 center(o, cell, pair[0]),
                 center(o, cell, pair[1]),
-                view.lw(5, 3),
+                width,
                 color::GREEN,
             );
         }

@@ -286,6 +286,31 @@ impl Player {
             .and_then(|i| self.session.lesson.beats.get(i))
     }
 
+    /// Whether the coming step is withheld: on a question's beat at its
+    /// tick; for a line or path, also on the beats leading up to a question
+    /// at the same tick (their coming step — the next cell, the next
+    /// expansion — is the answer). A flock's beats before a question keep
+    /// the coming step's rule arrows: they are the question's premise.
+    fn asks_at_this_tick(&self) -> bool {
+        let tick = self.session.tick();
+        let Some(rest) = self
+            .timeline
+            .beat()
+            .and_then(|i| self.session.lesson.beats.get(i..))
+        else {
+            return false;
+        };
+        let upto = if self.session.sim().sim_name() == "flock" {
+            1
+        } else {
+            rest.len()
+        };
+        rest.iter()
+            .take(upto)
+            .take_while(|b| b.at == tick)
+            .any(|b| b.question.is_some())
+    }
+
     /// The overlays in force: the beat's (or the sim's defaults) with the
     /// teacher's toggles applied.
     pub fn overlays(&self) -> BTreeSet<String> {
@@ -342,8 +367,7 @@ impl Player {
             focus: beat.map(|b| b.focus.clone()).unwrap_or_default(),
             names,
             scale,
-            withhold_next: beat
-                .is_some_and(|b| b.question.is_some() && b.at == self.session.tick()),
+            withhold_next: self.asks_at_this_tick(),
         }
     }
 
