@@ -159,10 +159,7 @@ fn draw_tile(
         || view.highlighted("search").contains(&(si as u32));
     let n = out.count();
     let expansions = if view.on("expansions") {
-        match s.repeats() {
-            0 => format!(" · expanded {}", s.expanded),
-            n => format!(" · expanded {} ({n} again)", s.expanded),
-        }
+        format!(" · expanded {}", crate::sim::path::ascii::expanded(s))
     } else {
         String::new()
     };
@@ -345,14 +342,10 @@ fn panels(sim: &PathSim, frame: &Frame, focused: usize, view: &View, out: &mut S
         lines: Vec::new(),
     };
     for (s, sc) in st.searches.iter().zip(&cfg.searches) {
-        let again = match s.repeats() {
-            0 => String::new(),
-            n => format!(" ({n} again)"),
-        };
         summary.lines.push(format!(
-            "{}: expanded {}{again}, open {}",
+            "{}: expanded {}, open {}",
             sc.label,
-            s.expanded,
+            crate::sim::path::ascii::expanded(s),
             s.open_in_order(sc.closed_set).len()
         ));
     }

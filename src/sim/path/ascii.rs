@@ -67,6 +67,15 @@ pub fn q16(v: u64) -> String {
     format!("{}.{:02}", hundredths / 100, hundredths % 100)
 }
 
+/// The expansions so far, with the repeats when there are any: `26 (4
+/// again)`.
+pub fn expanded(s: &SearchState) -> String {
+    match s.repeats() {
+        0 => s.expanded.to_string(),
+        n => format!("{} ({n} again)", s.expanded),
+    }
+}
+
 /// One open entry as `(x,y) f=… g=…`.
 pub fn open_entry(e: &super::OpenEntry) -> String {
     format!("({},{}) f={} g={}", e.x, e.y, q16(e.f16()), e.g)
@@ -85,15 +94,11 @@ pub fn render(sim: &PathSim) -> String {
             Status::Unreachable => "unreachable".to_owned(),
         };
         let open = s.open_in_order(sc.closed_set);
-        let again = match s.repeats() {
-            0 => String::new(),
-            n => format!(" ({n} again)"),
-        };
         let _ = writeln!(
             out,
-            "search {i} ({}): {status}; expanded {}{again}; open {}",
+            "search {i} ({}): {status}; expanded {}; open {}",
             sc.label,
-            s.expanded,
+            expanded(s),
             open.len()
         );
         let path = s.path(cfg.grid.width(), cfg.goal);
