@@ -131,7 +131,7 @@ fn values_say_what_is_wrong_with_them() {
     rejects(
         &["run", "flock-weights", "--set", "model=gems"],
         &[
-            "lessons/flock-weights.toml:11:8",
+            "lessons/flock-weights.toml:13:8",
             "the gems model is 3-D; `dims` is 2",
         ],
     );

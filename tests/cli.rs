@@ -221,12 +221,12 @@ fn bad_lessons_name_file_line_and_column() {
     let src = bundled("line-error-term").replace("width = 16", "width = 16\ntcks = 3");
     let f = TempLesson::new("unknown.toml", &src);
     let err = rejects(&["run", f.path()], "unknown key `tcks`");
-    assert!(err.contains(&format!("{}:11:1:", f.path())), "{err}");
+    assert!(err.contains(&format!("{}:13:1:", f.path())), "{err}");
 
     let src = bundled("line-error-term").replace("sim = \"line\"", "sim = \"boids\"");
     let f = TempLesson::new("nosim.toml", &src);
     let err = rejects(&["run", f.path()], "unknown sim `boids`");
-    assert!(err.contains(":9:7:"), "{err}");
+    assert!(err.contains(":11:7:"), "{err}");
 
     let f = TempLesson::new("broken.toml", "[lesson\n");
     rejects(&["run", f.path()], "broken.toml:1:");
@@ -547,7 +547,7 @@ fn path_bad_input() {
         &["run", l.path()],
         "`width` = 100000 is out of range: expected 1..=4096",
     );
-    assert!(err.contains(&format!("{}:10:9:", l.path())), "{err}");
+    assert!(err.contains(&format!("{}:12:9:", l.path())), "{err}");
     // Start on a wall, in a lesson: file, line and column.
     let src = bundled("path-open-list").replace("start = [0, 2]", "start = [2, 2]");
     let l = TempLesson::new("onwall.toml", &src);
@@ -600,7 +600,7 @@ fn a_bad_course_is_named_at_its_line() {
         let text = src.replacen("course = [\"lines\", 1]", bad, 1);
         assert_ne!(text, src);
         let l = TempLesson::new("course.toml", &text);
-        let err = rejects(&["run", l.path()], "course.toml:6:");
+        let err = rejects(&["run", l.path()], "course.toml:8:");
         assert!(
             err.contains("course") || err.contains("invalid type"),
             "{err}"

@@ -271,7 +271,7 @@ fn extreme_states_draw_without_overflow() {
             selected: Some(1),
             ..View::default()
         };
-        for zoom in [20, 100, 800] {
+        for zoom in [20, 100, 3200] {
             for yaw in [0, 90, 200] {
                 let cam = Camera {
                     zoom: Fx::from_ratio(zoom, 100).unwrap(),

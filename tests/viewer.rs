@@ -541,7 +541,11 @@ fn overlay_toggles_follow_the_beats() {
         app.handle(Cmd::Zoom(1));
     }
     assert_eq!(app.text_scale, 300);
-    assert_eq!(app.player().unwrap().zoom, 800);
+    assert_eq!(app.player().unwrap().zoom, 3200);
+    for _ in 0..100 {
+        app.handle(Cmd::Zoom(-1));
+    }
+    assert_eq!(app.player().unwrap().zoom, 20);
     let _ = Fx::ONE;
 }
 

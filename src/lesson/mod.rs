@@ -230,8 +230,12 @@ pub struct Lesson {
     pub id: String,
     /// One-line title.
     pub title: String,
+    /// The title by language tag (`title_translations = { ja = "…" }`).
+    pub title_translations: BTreeMap<String, String>,
     /// A sentence or two on what the lesson shows.
     pub summary: String,
+    /// The summary by language tag.
+    pub summary_translations: BTreeMap<String, String>,
     /// Default run length in ticks.
     pub ticks: u64,
     /// The checked scenario.
@@ -246,7 +250,8 @@ pub struct Lesson {
     pub course: Option<(String, u32)>,
     /// Entity names the scenario gives (with variants: the first's).
     pub names: Names,
-    /// The variants' pane titles, in pane order (empty: no variants).
+    /// The variants' pane titles, in pane order; for a path lesson, its
+    /// searches' labels (`label`, `label_translations`); else empty.
     pub panes: Vec<PaneName>,
 }
 
@@ -264,7 +269,11 @@ struct RawFile {
 struct RawMeta {
     id: Spanned<String>,
     title: String,
+    #[serde(default)]
+    title_translations: BTreeMap<Spanned<String>, String>,
     summary: String,
+    #[serde(default)]
+    summary_translations: BTreeMap<Spanned<String>, String>,
     ticks: Spanned<u64>,
     #[serde(default)]
     rate: Option<Spanned<i64>>,
@@ -429,6 +438,27 @@ fn valid_lang(tag: &str) -> bool {
     (2..=12).contains(&tag.len()) && tag.chars().all(|c| c.is_ascii_alphanumeric() || c == '-')
 }
 
+/// A table of texts by language tag, each tag checked.
+fn lang_table(
+    ctx: &Ctx,
+    table: BTreeMap<Spanned<String>, String>,
+) -> Result<BTreeMap<String, String>, LessonError> {
+    let mut out = BTreeMap::new();
+    for (lang, text) in table {
+        if !valid_lang(lang.get_ref()) {
+            return Err(ctx.at(
+                lang.span().start,
+                format!(
+                    "`{}` is not a language tag (such as ja or pt-BR)",
+                    lang.get_ref()
+                ),
+            ));
+        }
+        out.insert(lang.into_inner(), text);
+    }
+    Ok(out)
+}
+
 /// Checks one beat and turns it into a [`Beat`].
 fn beat(
     ctx: &Ctx,
@@ -453,19 +483,7 @@ fn beat(
     if b.text.get_ref().trim().is_empty() {
         return Err(ctx.at(b.text.span().start, format!("beat {} has no text", i + 1)));
     }
-    let mut translations = BTreeMap::new();
-    for (lang, text) in b.translations {
-        if !valid_lang(lang.get_ref()) {
-            return Err(ctx.at(
-                lang.span().start,
-                format!(
-                    "`{}` is not a language tag (such as ja or pt-BR)",
-                    lang.get_ref()
-                ),
-            ));
-        }
-        translations.insert(lang.into_inner(), text);
-    }
+    let translations = lang_table(ctx, b.translations)?;
     for o in &b.overlays {
         if !overlays.contains(&o.get_ref().as_str()) {
             return Err(ctx.at(
@@ -490,9 +508,9 @@ fn beat(
     }
     let zoom = match &b.zoom {
         None => None,
-        Some(z) if (50..=800).contains(z.get_ref()) => Some(*z.get_ref() as u16),
+        Some(z) if (50..=3200).contains(z.get_ref()) => Some(*z.get_ref() as u16),
         Some(z) => {
-            return Err(ctx.at(z.span().start, "`zoom` is a percentage in 50..=800"));
+            return Err(ctx.at(z.span().start, "`zoom` is a percentage in 50..=3200"));
         }
     };
     let center = match &b.center {
@@ -700,7 +718,7 @@ fn check_entity(scenario: &Scenario, r: &str) -> Result<(), String> {
 fn scenario_of(
     ctx: &Ctx,
     table: Node,
-    names: &mut Names,
+    (names, titles): (&mut Names, &mut Vec<PaneName>),
 ) -> Result<(Scenario, &'static [&'static str], HighlightCheck), LessonError> {
     let mut params = Params::new(ctx, "[scenario]", table)?;
     let Some((sim, sim_node)) = params.string("sim")? else {
@@ -718,7 +736,7 @@ fn scenario_of(
             flock::check_highlight,
         ),
         "path" => (
-            Scenario::Path(path::scenario(&mut params)?),
+            Scenario::Path(path::scenario(&mut params, titles)?),
             path::OVERLAYS,
             path::check_highlight,
         ),
@@ -806,6 +824,18 @@ fn check_pane_total(
 }
 
 impl Lesson {
+    /// The title in `lang` if the lesson has it, else in English.
+    pub fn title_in(&self, lang: Option<&str>) -> &str {
+        lang.and_then(|l| self.title_translations.get(l))
+            .map_or(&self.title, String::as_str)
+    }
+
+    /// The summary in `lang` if the lesson has it, else in English.
+    pub fn summary_in(&self, lang: Option<&str>) -> &str {
+        lang.and_then(|l| self.summary_translations.get(l))
+            .map_or(&self.summary, String::as_str)
+    }
+
     /// Parses and checks a lesson; `file` names it in error messages.
     pub fn parse(src: &str, file: &str) -> Result<Lesson, LessonError> {
         Lesson::parse_with(src, file, &[])
@@ -908,16 +938,20 @@ impl Lesson {
         let mut names = Names::new();
         let (scenario, overlays, check_highlight, panes) = match variants {
             None => {
-                let (s, o, c) = scenario_of(&ctx, scenario, &mut names)?;
-                (s, o, c, Vec::new())
+                let mut titles = Vec::new();
+                let (s, o, c) = scenario_of(&ctx, scenario, (&mut names, &mut titles))?;
+                (s, o, c, titles)
             }
             Some(vs) => {
                 let mut panes = Vec::with_capacity(vs.len());
                 let mut found = None;
                 for (i, v) in vs.iter().enumerate() {
                     let mut pane_names = Names::new();
-                    let (s, o, c) =
-                        scenario_of(&ctx, variants::apply(&scenario, v), &mut pane_names)?;
+                    let (s, o, c) = scenario_of(
+                        &ctx,
+                        variants::apply(&scenario, v),
+                        (&mut pane_names, &mut Vec::new()),
+                    )?;
                     check_pane(&ctx, i, v, &s, panes.first())?;
                     if i == 0 {
                         names = pane_names;
@@ -980,7 +1014,9 @@ impl Lesson {
         Ok(Lesson {
             id: meta.id.into_inner(),
             title: meta.title,
+            title_translations: lang_table(&ctx, meta.title_translations)?,
             summary: meta.summary,
+            summary_translations: lang_table(&ctx, meta.summary_translations)?,
             ticks,
             scenario,
             beats,

@@ -14,11 +14,13 @@
 //! | `uphill_weight`, `downhill_weight` | extra cost per level up / down, 0–10,000 | 1, 0 |
 //! | `max_climb`, `max_drop` | the largest step up / down, 0–9 | 2, 2 |
 //! | `label` | a name for the search in pictures | from the heuristic |
+//! | `label_translations` | the name by language, `{ ja = "…" }` | none |
 //! | `[[scenario.searches]]` | several searches side by side: each takes the search keys above (`heuristic` … `label`), defaulting to the top-level values; at most 8 | one search |
 
 use super::LessonError;
 use super::line::{add_walls, is_cell, map_grid, open_cell};
 use super::node::Params;
+use super::variants::{PaneName, name_translations};
 use crate::num::Fx;
 use crate::sim::path::{
     CostRule, Heuristic, HeuristicKind, MAX_WEIGHT, PathConfig, SearchConfig, TieBreak, generate,
@@ -97,6 +99,16 @@ fn search_keys(p: &mut Params, base: &SearchConfig) -> Result<SearchConfig, Less
     })
 }
 
+/// `label_translations = { ja = "…" }`, if present.
+fn label_translations(
+    p: &mut Params,
+) -> Result<std::collections::BTreeMap<String, String>, LessonError> {
+    match p.take("label_translations") {
+        Some(n) => name_translations(p.ctx(), &n),
+        None => Ok(Default::default()),
+    }
+}
+
 /// "A*", "Dijkstra" or "greedy (w = 5)".
 pub fn default_label(h: &Heuristic) -> String {
     match (h.kind, h.weight) {
@@ -107,8 +119,9 @@ pub fn default_label(h: &Heuristic) -> String {
     }
 }
 
-/// Reads a path scenario from the `[scenario]` parameters.
-pub fn scenario(p: &mut Params) -> Result<PathConfig, LessonError> {
+/// Reads a path scenario from the `[scenario]` parameters; `titles` gets
+/// each search's label with its translations.
+pub fn scenario(p: &mut Params, titles: &mut Vec<PaneName>) -> Result<PathConfig, LessonError> {
     let ctx = p.ctx();
     let mut grid = match map_grid(p)? {
         Some(g) => {
@@ -143,13 +156,27 @@ pub fn scenario(p: &mut Params) -> Result<PathConfig, LessonError> {
         closed_set: true,
     };
     let base = search_keys(p, &defaults)?;
+    let base_tr = label_translations(p)?;
     let mut searches = Vec::new();
     for (mut t, _) in p.tables("searches")? {
         let s = search_keys(&mut t, &base)?;
+        // A search that keeps the top-level label keeps its translations.
+        let tr = match label_translations(&mut t)? {
+            tr if tr.is_empty() && s.label == base.label => base_tr.clone(),
+            tr => tr,
+        };
         t.finish()?;
+        titles.push(PaneName {
+            name: s.label.clone(),
+            translations: tr,
+        });
         searches.push(s);
     }
     if searches.is_empty() {
+        titles.push(PaneName {
+            name: base.label.clone(),
+            translations: base_tr,
+        });
         searches.push(base);
     }
     let cfg = PathConfig {

@@ -363,3 +363,68 @@ fn a_pane_focus_names_a_variant() {
     let e = err(&focus("chaser:1", &src));
     assert!(e.message.contains("1 chaser"), "{e}");
 }
+
+#[test]
+fn titles_and_summaries_translate() {
+    let src = GOOD.replace(
+        "ticks = 10\n",
+        "ticks = 10\ntitle_translations = { ja = \"小さい\" }\nsummary_translations = { ja = \"小さなレッスン。\" }\n",
+    );
+    let l = Lesson::parse(&src, "t.toml").unwrap();
+    assert_eq!(l.title_in(Some("ja")), "小さい");
+    assert_eq!(l.title_in(Some("fr")), "Tiny");
+    assert_eq!(l.title_in(None), "Tiny");
+    assert_eq!(l.summary_in(Some("ja")), "小さなレッスン。");
+    assert_eq!(l.summary_in(None), "A tiny lesson.");
+    // A bad tag is refused where it stands.
+    let e = err(&src.replace("title_translations = { ja", "title_translations = { j"));
+    assert!(e.message.contains("`j` is not a language tag"), "{e}");
+    assert_eq!(e.line, 6, "{e}");
+}
+
+#[test]
+fn search_labels_translate() {
+    let src = r#"[lesson]
+id = "tiny-path"
+title = "Tiny path"
+summary = "Two searches."
+ticks = 10
+
+[scenario]
+sim = "path"
+map = """
+000
+000
+"""
+start = [0, 0]
+goal = [2, 1]
+label = "plain"
+label_translations = { ja = "ふつう" }
+
+[[scenario.searches]]
+
+[[scenario.searches]]
+label = "lifo"
+tie_break = "lifo"
+
+[[beat]]
+at = 0
+text = "Hello."
+"#;
+    let l = Lesson::parse(src, "t.toml").unwrap();
+    // The first keeps the top-level label and its translations; the
+    // second has its own label and none.
+    assert_eq!(l.panes.len(), 2);
+    assert_eq!(l.panes[0].name_in(Some("ja")), "ふつう");
+    assert_eq!(l.panes[1].name_in(Some("ja")), "lifo");
+    let e = err(&src.replace(
+        "label_translations = { ja",
+        "label_translations = { \"no way\"",
+    ));
+    assert!(e.message.contains("not a language tag"), "{e}");
+    let e = err(&src.replace(
+        "label_translations = { ja = \"ふつう\" }",
+        "label_translations = 3",
+    ));
+    assert!(e.message.contains("table of language tag"), "{e}");
+}

@@ -144,10 +144,14 @@ fn pane_text(ctx: &Ctx, n: &Node, what: &str) -> Result<String, LessonError> {
     }
 }
 
-/// `name_translations = { ja = "…" }`.
-fn name_translations(ctx: &Ctx, n: &Node) -> Result<BTreeMap<String, String>, LessonError> {
+/// `name_translations = { ja = "…" }` (and a path search's
+/// `label_translations`).
+pub(super) fn name_translations(
+    ctx: &Ctx,
+    n: &Node,
+) -> Result<BTreeMap<String, String>, LessonError> {
     let Kind::Table(entries) = &n.kind else {
-        return Err(ctx.err(n, "`name_translations` is a table of language tag = name"));
+        return Err(ctx.err(n, "translations are a table of language tag = name"));
     };
     let mut out = BTreeMap::new();
     for (lang, ks, v) in entries {

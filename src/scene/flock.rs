@@ -402,7 +402,7 @@ pub(super) fn build(sim: &FlockSim, frame: &Frame, view: &View, cam: &Camera, ou
         .reserve(st.boids.len() * if view.on("velocity") { 2 } else { 1 } + 64);
 
     // The world: its box, the search grid, obstacles.
-    draw_world(sim, &proj, (view, cam.viewport), out);
+    draw_world(sim, &proj, view, out);
     if view.on("trails") && !frame.trail.is_empty() {
         let n = out.count();
         draw_trails(sim, &proj, frame.trail, (view, false), out);
@@ -426,39 +426,45 @@ pub(super) fn build(sim: &FlockSim, frame: &Frame, view: &View, cam: &Camera, ou
             [c[0] - s, c[1] - s, 2 * s, 2 * s]
         })
         .collect();
-    for id in view.highlighted("boid") {
-        if id < n
-            && !focus.contains(&id)
-            && let Some((c, _)) = proj.at(st.boids[id as usize].pos)
-        {
-            // Named in the narration, not inspected: framed (a square, not
-            // a ring: rings are the mates a boid sees) and named.
-            let r = view.px(15) * grow / 100;
-            out.push(Shape::Frame {
-                at: [c[0] - r, c[1] - r],
-                size: [2 * r, 2 * r],
-                width: view.lw(3, 2),
-                color: color::SELECTED,
-            });
-            // With its heading in the heading model (what the narration
-            // compares).
-            let heading = match &st.model {
-                ModelState::Heading { heading } => {
-                    format!(", heading {}°", fx2(heading[id as usize].to_degrees()))
-                }
-                _ => String::new(),
-            };
-            let text = format!("{}{heading}", boid_name(sim, view, id));
-            if !super::on_screen(cam.viewport, c) {
-                continue;
+    name_obstacles(sim, &proj, view, (cam.viewport, &mut taken), out);
+    // Named in the narration, not inspected: framed (a square, not a
+    // ring: rings are the mates a boid sees) and named. The frames first,
+    // so no name lands in another's frame.
+    let r = view.px(15) * grow / 100;
+    let framed: Vec<(u32, P)> = view
+        .highlighted("boid")
+        .into_iter()
+        .filter(|&id| id < n && !focus.contains(&id))
+        .filter_map(|id| Some((id, proj.at(st.boids[id as usize].pos)?.0)))
+        .collect();
+    for &(_, c) in &framed {
+        out.push(Shape::Frame {
+            at: [c[0] - r, c[1] - r],
+            size: [2 * r, 2 * r],
+            width: view.lw(3, 2),
+            color: color::SELECTED,
+        });
+        taken.push([c[0] - r, c[1] - r, 2 * r, 2 * r]);
+    }
+    for &(id, c) in &framed {
+        // With its heading in the heading model (what the narration
+        // compares).
+        let heading = match &st.model {
+            ModelState::Heading { heading } => {
+                format!(", heading {}°", fx2(heading[id as usize].to_degrees()))
             }
-            out.label_near(
-                (c, r),
-                (view.font(17), color::SELECTED),
-                text,
-                (cam.viewport, &mut taken),
-            );
+            _ => String::new(),
+        };
+        let text = format!("{}{heading}", boid_name(sim, view, id));
+        if !super::on_screen(cam.viewport, c) {
+            continue;
         }
+        out.label_near(
+            (c, r),
+            (view.font(17), color::SELECTED),
+            text,
+            (cam.viewport, &mut taken),
+        );
     }
     for (k, &id) in focus.iter().enumerate() {
         draw_reasoning(
@@ -1074,7 +1080,7 @@ fn draw_boids(sim: &FlockSim, proj: &Proj, view: &View, base: i32, out: &mut Sce
     }
 }
 
-fn draw_world(sim: &FlockSim, proj: &Proj, (view, vp): (&View, Viewport), out: &mut Scene) {
+fn draw_world(sim: &FlockSim, proj: &Proj, view: &View, out: &mut Scene) {
     let cfg = sim.config();
     let (lo, hi) = world_box(sim);
     let walls = cfg.bounds == Bounds::Walls;
@@ -1123,7 +1129,7 @@ fn draw_world(sim: &FlockSim, proj: &Proj, (view, vp): (&View, Viewport), out: &
             }
         }
     }
-    draw_obstacles(sim, proj, (view, vp), out);
+    draw_obstacles(sim, proj, view, out);
 }
 
 /// The neighbour search's cells: one view radius wide.
@@ -1146,7 +1152,7 @@ fn draw_grid(sim: &FlockSim, m: &Map2, out: &mut Scene) {
     }
 }
 
-fn draw_obstacles(sim: &FlockSim, proj: &Proj, (view, vp): (&View, Viewport), out: &mut Scene) {
+fn draw_obstacles(sim: &FlockSim, proj: &Proj, view: &View, out: &mut Scene) {
     let hl = view.highlighted("obstacle");
     let focused = view.focused("obstacle");
     for (i, o) in sim.config().obstacles.iter().enumerate() {
@@ -1166,18 +1172,40 @@ fn draw_obstacles(sim: &FlockSim, proj: &Proj, (view, vp): (&View, Viewport), ou
             r: view.px(3).max(2),
             color: color::ORANGE,
         });
-        // Right of the ring, or left of it where the right is off screen.
-        let (name, f) = (
-            view.name("obstacle", i as u32),
-            view.font(if strong { 18 } else { 14 }),
-        );
-        let w = super::text::width(&name, f);
-        let x = if c[0] + r + view.px(6) + w > vp.x + vp.w {
-            c[0] - r - view.px(6) - w
-        } else {
-            c[0] + r + view.px(6)
+    }
+}
+
+/// The obstacles' names, beside their rings clear of the focused boids
+/// (in `taken`, which the names join); none for an obstacle the camera
+/// leaves out (a name pinned to the edge would look like its place).
+fn name_obstacles(
+    sim: &FlockSim,
+    proj: &Proj,
+    view: &View,
+    (vp, taken): (Viewport, &mut Vec<[i32; 4]>),
+    out: &mut Scene,
+) {
+    let strong =
+        |i: u32| view.highlighted("obstacle").contains(&i) || view.focused("obstacle").contains(&i);
+    for (i, o) in sim.config().obstacles.iter().enumerate() {
+        let Some((c, d)) = proj.at(o.center) else {
+            continue;
         };
-        out.label_in(vp, [x, c[1] + view.px(5)], f, color::ORANGE, name);
+        let r = proj.len(o.radius, d).max(view.px(6));
+        let shown = c[0] + r >= vp.x
+            && c[0] - r < vp.x + vp.w
+            && c[1] + r >= vp.y
+            && c[1] - r < vp.y + vp.h;
+        if !shown {
+            continue;
+        }
+        let f = view.font(if strong(i as u32) { 18 } else { 14 });
+        out.label_near(
+            (c, r),
+            (f, color::ORANGE),
+            view.name("obstacle", i as u32),
+            (vp, taken),
+        );
     }
 }
 
@@ -1299,9 +1327,11 @@ fn draw_reasoning(
     if let (false, Model::Heading(_), Steer::Turn(t)) = (ahead, &sim.config().model, ex.steering) {
         dir = turned(dir, -t, false);
     }
-    draw_mates(sim, proj, ex, c, (view, grow), (vp, taken), out);
+    // The mates' names last, clear of the rings and of the rule arrows.
+    let names = draw_mates(sim, proj, ex, c, (view, grow), taken, out);
     draw_feelers(sim, proj, ex, (c, dir), view, out);
-    draw_rules(sim, proj, ex, (c, dir), (view, grow), out);
+    draw_rules(sim, proj, ex, (c, dir), (view, grow), (vp, taken), out);
+    name_mates(sim, &names, (view, grow), (vp, taken), out);
     if view.on("clamps") && !ex.clamps.is_empty() {
         let n = out.count();
         let text: Vec<String> = ex.clamps.iter().map(clamp_text).collect();
@@ -1315,57 +1345,48 @@ fn draw_reasoning(
     }
 }
 
-/// Neighbours ringed (named, with their headings, when they are few),
-/// the nearest mate linked, wall boids as squares.
+/// Neighbours ringed, the nearest mate linked, wall boids as squares.
+/// Returns the mates to name (when they are few: see [`name_mates`]).
 fn draw_mates(
     sim: &FlockSim,
     proj: &Proj,
     ex: &BoidExplain,
     c: P,
     (view, grow): (&View, i32),
-    (vp, taken): (super::Viewport, &mut Vec<[i32; 4]>),
+    taken: &mut Vec<[i32; 4]>,
     out: &mut Scene,
-) {
+) -> Vec<(u32, P, Rgba)> {
     let st = sim.state();
+    let mut names = Vec::new();
     if view.on("neighbours") {
         let n = out.count();
         let r = view.px(12) * grow / 100;
         let named = ex.neighbours.len() <= 4;
         let in_place = sim.config().update == Update::InPlace;
-        // Names keep off the focused boids (in `taken`) and each other,
-        // inside the pane.
-        for &m in &ex.neighbours {
-            if let Some(nb) = st.boids.get(m as usize)
-                && let Some((q, _)) = proj.at(nb.pos)
-            {
-                // Updating in place, a lower id has already moved this
-                // tick: the boid sees it where it now is.
-                let col = if in_place && m < ex.id {
-                    color::GREEN
-                } else {
-                    color::SKY
-                };
-                out.push(Shape::Ring {
-                    c: q,
-                    r,
-                    width: view.lw(2, 2),
-                    color: col,
-                });
-                if named && super::on_screen(vp, q) {
-                    let heading = match &st.model {
-                        ModelState::Heading { heading } => {
-                            format!(", heading {}°", fx2(heading[m as usize].to_degrees()))
-                        }
-                        _ => String::new(),
-                    };
-                    out.label_near(
-                        (q, r),
-                        (view.font(15), col),
-                        format!("{}{heading}", boid_name(sim, view, m)),
-                        (vp, taken),
-                    );
-                }
-            }
+        // Updating in place, a lower id has already moved this tick: the
+        // boid sees it where it now is.
+        let rings: Vec<(u32, P, Rgba)> = ex
+            .neighbours
+            .iter()
+            .filter_map(|&m| Some((m, proj.at(st.boids.get(m as usize)?.pos)?.0)))
+            .map(|(m, q)| {
+                let seen_moved = in_place && m < ex.id;
+                (m, q, if seen_moved { color::GREEN } else { color::SKY })
+            })
+            .collect();
+        // The rings first, kept clear of by every name drawn after them
+        // (in `taken`, as the focused boids are).
+        for &(_, q, col) in &rings {
+            out.push(Shape::Ring {
+                c: q,
+                r,
+                width: view.lw(2, 2),
+                color: col,
+            });
+            taken.push([q[0] - r, q[1] - r, 2 * r, 2 * r]);
+        }
+        if named {
+            names = rings;
         }
         out.credit("neighbours", n);
     }
@@ -1395,6 +1416,38 @@ fn draw_mates(
         }
         out.credit("wall_boids", n);
     }
+    names
+}
+
+/// The mates [`draw_mates`] ringed, named (with their headings in the
+/// heading model) clear of everything in `taken`.
+fn name_mates(
+    sim: &FlockSim,
+    names: &[(u32, P, Rgba)],
+    (view, grow): (&View, i32),
+    (vp, taken): (super::Viewport, &mut Vec<[i32; 4]>),
+    out: &mut Scene,
+) {
+    if names.is_empty() {
+        return;
+    }
+    let n = out.count();
+    let r = view.px(12) * grow / 100;
+    for &(m, q, col) in names.iter().filter(|n| super::on_screen(vp, n.1)) {
+        let heading = match &sim.state().model {
+            ModelState::Heading { heading } => {
+                format!(", heading {}°", fx2(heading[m as usize].to_degrees()))
+            }
+            _ => String::new(),
+        };
+        out.label_near(
+            (q, r),
+            (view.font(15), col),
+            format!("{}{heading}", boid_name(sim, view, m)),
+            (vp, taken),
+        );
+    }
+    out.credit("neighbours", n);
 }
 
 /// The wall boids as squares with a dark edge, drawn after the glyphs: a
@@ -1474,6 +1527,7 @@ fn draw_rules(
     ex: &BoidExplain,
     (c, dir): (P, Vec3),
     (view, grow): (&View, i32),
+    (vp, taken): (super::Viewport, &mut Vec<[i32; 4]>),
     out: &mut Scene,
 ) {
     if ex.rules.is_empty() {
@@ -1507,32 +1561,45 @@ fn draw_rules(
         .iter()
         .filter_map(|h| h.strip_prefix("rule:"))
         .collect();
+    // The vector as it lies across the screen (in 3-D, its length
+    // foreshortened like the world's), so the arrows add up on screen as
+    // the vectors do: its direction and length at `full` pixels for the
+    // longest.
+    let across = |v: Vec3, full: i32| {
+        let (sx, sy) = proj.rot(v);
+        let across = Vec3::new(sx, sy, Fx::ZERO).fast_length();
+        let frac = across.checked_div(longest).unwrap_or(Fx::ONE);
+        let len = frac.mul_int(i64::from(full)).round_int().max(long(18));
+        let dir = if across == Fx::ZERO {
+            unit2(proj.rot(v.fast_normalize()))
+        } else {
+            (
+                sx.checked_div(across).unwrap_or(Fx::ZERO),
+                sy.checked_div(across).unwrap_or(Fx::ZERO),
+            )
+        };
+        (dir, len)
+    };
+    // The longest `long(90)` pixels, or less where that would run an
+    // arrow out of the pane (all shorter alike: they still add up).
+    let vectors = rules.iter().map(|r| r.1).chain([ex.steering]);
+    let full = vectors
+        .filter_map(|s| match s {
+            Steer::Vector(v) if !v.is_zero() && longest > Fx::ZERO => Some(across(v, long(90))),
+            _ => None,
+        })
+        .map(|(d, len)| long(90) * room(vp, c, d, view.px(6)) / len.max(1))
+        .fold(long(90), i32::min)
+        .max(long(30));
     // `k`: the arrow's place in the drawing order; turns of about the same
     // size get lengths a little apart, so neither hides the other.
     // `wide`: extra pixels of width, a halo for the arrow drawn under the
     // others.
-    let arrow = |out: &mut Scene, s: Steer, col: Rgba, (k, wide): (i32, i32), strong: bool| {
+    let mut arrow = |out: &mut Scene, s: Steer, col: Rgba, (k, wide): (i32, i32), strong: bool| {
         let w = view.lw(if strong { 6 } else { 4 }, 3) + wide as u16;
         let head = view.px(if strong { 16 } else { 13 }).max(10) + 2 * wide;
         let len = match s {
-            Steer::Vector(v) if !v.is_zero() && longest > Fx::ZERO => {
-                // The vector as it lies across the screen (in 3-D, its
-                // length foreshortened like the world's), so the arrows
-                // add up on screen as the vectors do.
-                let (sx, sy) = proj.rot(v);
-                let across = Vec3::new(sx, sy, Fx::ZERO).fast_length();
-                let frac = across.checked_div(longest).unwrap_or(Fx::ONE);
-                let len = frac.mul_int(i64::from(long(90))).round_int().max(long(18));
-                let dir = if across == Fx::ZERO {
-                    unit2(proj.rot(v.fast_normalize()))
-                } else {
-                    (
-                        sx.checked_div(across).unwrap_or(Fx::ZERO),
-                        sy.checked_div(across).unwrap_or(Fx::ZERO),
-                    )
-                };
-                Some((dir, len))
-            }
+            Steer::Vector(v) if !v.is_zero() && longest > Fx::ZERO => Some(across(v, full)),
             Steer::Turn(t) if t != 0 => {
                 // The new direction, at its true angle (up to half a
                 // turn), longer for larger turns.
@@ -1549,6 +1616,7 @@ fn draw_rules(
                 c[1] + dy.mul_int(len.into()).round_int(),
             ];
             out.arrow(c, e, w, head, col);
+            super::keep_clear(taken, c, e, i32::from(w) / 2 + 3);
             if let Steer::Turn(t) = s {
                 sweep(
                     out,
@@ -1593,6 +1661,25 @@ fn draw_rules(
             out.credit(name, n);
         }
     }
+}
+
+/// How many pixels a ray from `c` along the unit `d` runs before it comes
+/// within `margin` of `vp`'s edge (0 when `c` is outside).
+fn room(vp: super::Viewport, c: P, (dx, dy): (Fx, Fx), margin: i32) -> i32 {
+    let reach = |from: i32, lo: i32, hi: i32, u: Fx| -> i32 {
+        let space = if u > Fx::ZERO {
+            hi - margin - from
+        } else {
+            from - lo - margin
+        };
+        if u == Fx::ZERO {
+            return i32::MAX;
+        }
+        Fx::from_int(space.max(0))
+            .checked_div(u.abs())
+            .map_or(i32::MAX, |t| t.round_int().clamp(0, 1 << 20))
+    };
+    reach(c[0], vp.x, vp.x + vp.w, dx).min(reach(c[1], vp.y, vp.y + vp.h, dy))
 }
 
 /// The distance between two points of the world; in a wrapping world the
@@ -1921,7 +2008,7 @@ pub(super) fn pane_figures(sim: &FlockSim, frame: &Frame, view: &View, dt: bool)
         out.extend(close_pairs(&st.boids).map(|n| format!("pairs closer than 1: {n}")));
     }
     match boid_figure(sim, frame, view) {
-        Some(fig) => out.push(fig),
+        Some(figs) => out.extend(figs),
         None => out.extend(flock_figures(sim, frame)),
     }
     out
@@ -2025,12 +2112,12 @@ fn close_pairs(boids: &[crate::sim::flock::Boid]) -> Option<usize> {
 
 /// The first focused boid's heading (2-D; "at rest" when it stands) or
 /// speed, and the mates it saw.
-fn boid_figure(sim: &FlockSim, frame: &Frame, view: &View) -> Option<String> {
+fn boid_figure(sim: &FlockSim, frame: &Frame, view: &View) -> Option<Vec<String>> {
     let id = *view.focused("boid").first()?;
     let st = sim.state();
     let b = st.boids.get(id as usize)?;
     let name = boid_name(sim, view, id);
-    let mut out = match &st.model {
+    let mut out = vec![match &st.model {
         ModelState::Heading { heading } => {
             format!("{name} heads {}°", fx2(heading[id as usize].to_degrees()))
         }
@@ -2041,14 +2128,14 @@ fn boid_figure(sim: &FlockSim, frame: &Frame, view: &View) -> Option<String> {
             format!("{name} heads {}°", fx2(a.to_degrees()))
         }
         _ => format!("{name} speed {}", fx2(b.vel.fast_length())),
-    };
+    }];
     if let Some(d) = outside(sim, b.pos) {
-        out.push_str(&format!(" · {} outside", fx2(d)));
+        out.push(format!("{} outside", fx2(d)));
     }
     if let super::Explain::Flock(events) = frame.explain
         && let Some(ex) = explain_of(events, id)
     {
-        out.push_str(&format!(" · sees {}", ex.neighbours.len()));
+        out.push(format!("sees {}", ex.neighbours.len()));
     }
     Some(out)
 }

@@ -153,13 +153,19 @@ pub(super) fn build(sim: &LineSim, frame: &Frame, view: &View, cam: &Camera, out
         out.credit("walked", n);
     }
     for &i in &focus {
-        draw_plan(sim, i, g, view, out);
+        draw_ideal(sim, i, g, view, out);
     }
     for &i in &focus {
         draw_sight(sim, i, g, view, out);
     }
     super::cell_marks(out, grid, o, cell, view);
     draw_actors(sim, g, (view, cam.viewport), out);
+    // The plans' frames on top of the discs and names: at tick 0 a fanned
+    // chaser's disc and name sit on its plan's first cell, which a class
+    // counting the cells must see.
+    for &i in &focus {
+        draw_plan(sim, i, g, view, out);
+    }
     if view.on("heights") && cell >= view.px(22) {
         let n = out.count();
         super::height_labels(out, grid, o, cell, view.font(14));
@@ -300,8 +306,8 @@ fn shown_plan(sim: &LineSim, i: usize) -> Option<Stepper> {
     sim.coming_plan(i).or(sim.state().chasers[i].plan)
 }
 
-/// Chaser `i`'s plan: the cells left to walk (frames), the ideal line
-/// from its start to its end.
+/// Chaser `i`'s plan: the cells left to walk (frames) and, when the beat
+/// points at it, the coming diagonal step.
 fn draw_plan(sim: &LineSim, i: usize, g: Geo, view: &View, out: &mut Scene) {
     let Some(plan) = shown_plan(sim, i) else {
         return;
@@ -312,7 +318,12 @@ fn draw_plan(sim: &LineSim, i: usize, g: Geo, view: &View, out: &mut Scene) {
         let left = (sim.config().max_path as u64).saturating_sub(plan.done()) as usize;
         // Inset by id, so plans that coincide show each chaser's frame.
         let m = g.cell / 10 + 1 + (i % 3) as i32 * g.cell / 8;
-        for s in plan.take(left) {
+        // One plan in big enough cells: each frame numbered by the ticks
+        // to go until the chaser stands there ("after four ticks" is the
+        // frame marked 4).
+        let numbered = focus(sim, view).len() == 1 && g.cell >= view.px(24);
+        let size = view.font(13);
+        for (k, s) in plan.take(left).enumerate() {
             let at = g.corner(s.cell);
             out.push(Shape::Frame {
                 at: [at[0] + m, at[1] + m],
@@ -320,6 +331,12 @@ fn draw_plan(sim: &LineSim, i: usize, g: Geo, view: &View, out: &mut Scene) {
                 width: view.lw(3, 2),
                 color: col,
             });
+            if numbered {
+                let t = (k + 1).to_string();
+                let c = g.center(s.cell);
+                let w = super::text::width(&t, size);
+                out.text([c[0] - w / 2, c[1] + i32::from(size) / 3], size, col, t);
+            }
         }
         // The coming diagonal step, when the beat points at it.
         if let Some(next) = plan.peek().filter(|s| {
@@ -337,6 +354,13 @@ fn draw_plan(sim: &LineSim, i: usize, g: Geo, view: &View, out: &mut Scene) {
         }
         out.credit("plan", n);
     }
+}
+
+/// Chaser `i`'s ideal line, from its plan's start to its end.
+fn draw_ideal(sim: &LineSim, i: usize, g: Geo, view: &View, out: &mut Scene) {
+    let Some(plan) = shown_plan(sim, i) else {
+        return;
+    };
     if view.on("ideal_line") {
         let n = out.count();
         let line = plan.line();

@@ -105,6 +105,20 @@ fn on_screen(vp: Viewport, p: P) -> bool {
     p[0] >= vp.x && p[1] >= vp.y && p[0] < vp.x + vp.w && p[1] < vp.y + vp.h
 }
 
+/// Marks the segment `a`–`b` (`r` pixels either side) as taken, as
+/// boxes every `r` pixels along it: labels placed after keep off it.
+fn keep_clear(taken: &mut Vec<[i32; 4]>, a: P, b: P, r: i32) {
+    let r = r.max(2);
+    let (dx, dy) = (i64::from(b[0] - a[0]), i64::from(b[1] - a[1]));
+    let len = ((dx * dx + dy * dy) as u64).isqrt() as i64;
+    let steps = (len / i64::from(r)).clamp(1, 200);
+    for k in 0..=steps {
+        let x = a[0] + (dx * k / steps) as i32;
+        let y = a[1] + (dy * k / steps) as i32;
+        taken.push([x - r, y - r, 2 * r, 2 * r]);
+    }
+}
+
 /// The backing box of a label drawn over the scene.
 const LABEL_BACK: Rgba = Rgba(24, 26, 32, 210);
 

@@ -77,21 +77,60 @@ pub fn short_hash(h: u64) -> String {
 /// The figures in a pane's title: its state hash; for a flock, the
 /// focused boid's heading and the mates it saw; for a line sim, the cells
 /// each chaser has walked.
-fn figures(sim: &AnySim, frame: &Frame, view: &View, dt: bool) -> String {
-    let mut out = format!("hash {}", short_hash(sim.state_hash()));
+fn figures(sim: &AnySim, frame: &Frame, view: &View, dt: bool) -> Vec<String> {
+    let mut out = vec![format!("hash {}", short_hash(sim.state_hash()))];
     if let AnySim::Flock(f) = sim {
-        for fig in super::flock::pane_figures(f, frame, view, dt) {
-            out.push_str(&format!(" · {fig}"));
-        }
+        out.extend(super::flock::pane_figures(f, frame, view, dt));
     }
     if let AnySim::Line(_) = sim {
         for (i, w) in frame.walks.iter().enumerate() {
             let name = view.name("chaser", i as u32);
             let steps = w.len().saturating_sub(1);
-            out.push_str(&format!(" · {name} walked {steps}"));
+            out.push(format!("{name} walked {steps}"));
         }
     }
     out
+}
+
+/// The title's two lines of figures: all on the second line when they
+/// fit `fit` pixels; else the hash goes last, the figures fill the second
+/// line in order and the rest go to the first, after the pane's name
+/// (`name_w` pixels), as many as fit there; the others are left out.
+fn pack(figs: Vec<String>, size: u16, fit: i32, name_w: i32) -> (String, String) {
+    let width = |s: &str| super::text::width(s, size);
+    let all = figs.join(" · ");
+    if width(&all) <= fit || figs.len() < 2 {
+        return (String::new(), all);
+    }
+    let mut order = figs;
+    order.rotate_left(1);
+    let (mut second, mut first) = (String::new(), Vec::new());
+    for (k, f) in order.iter().enumerate() {
+        let more = if second.is_empty() {
+            f.clone()
+        } else {
+            format!("{second} · {f}")
+        };
+        if width(&more) <= fit && first.is_empty() {
+            second = more;
+        } else {
+            first = order[k..].to_vec();
+            break;
+        }
+    }
+    let mut shown = String::new();
+    for f in first {
+        let more = if shown.is_empty() {
+            f
+        } else {
+            format!("{shown} · {f}")
+        };
+        if name_w + width(&format!(" · {more}")) > fit {
+            break;
+        }
+        shown = more;
+    }
+    (shown, second)
 }
 
 /// Builds every pane's tile; the panels are the focused pane's, their
@@ -150,6 +189,9 @@ fn title(
     let (f1, f2) = (view.font(18), view.font(15));
     let fit = tile.w - 2 * view.px(8);
     let x = tile.x + view.px(8);
+    let name = view.name("pane", i as u32);
+    let name_w = super::text::width(&name, f1);
+    let (first, second) = pack(figures(sim, frame, view, dt), f2, fit, name_w);
     out.text_fit(
         [x, tile.y + i32::from(f1) + view.px(4)],
         f1,
@@ -158,14 +200,27 @@ fn title(
         } else {
             color::TEXT
         },
-        view.name("pane", i as u32),
+        name,
         fit,
     );
+    // Figures that did not fit below: right-aligned after the name.
+    if !first.is_empty() {
+        let w = super::text::width(&first, f2);
+        out.text(
+            [
+                tile.x + tile.w - view.px(8) - w,
+                tile.y + i32::from(f1) + view.px(4),
+            ],
+            f2,
+            color::TEXT,
+            first,
+        );
+    }
     out.text_fit(
         [x, tile.y + i32::from(f1) + i32::from(f2) + view.px(9)],
         f2,
         color::TEXT,
-        figures(sim, frame, view, dt),
+        second,
         fit,
     );
     out.push(Shape::Frame {

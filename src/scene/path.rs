@@ -153,7 +153,9 @@ fn draw_tile(
     let status = match s.status {
         Status::Searching => "searching".to_owned(),
         Status::Found(c) => format!("found, cost {c}"),
-        Status::Unreachable => "unreachable".to_owned(),
+        // A search that gave up says why, in red, above its map (a banner
+        // on the map hid the closed cells a class counts).
+        Status::Unreachable => "unreachable: the open list ran empty".to_owned(),
     };
     let strong = focused && sim.state().searches.len() > 1
         || view.highlighted("search").contains(&(si as u32));
@@ -170,7 +172,7 @@ fn draw_tile(
         [tile.x + view.px(8), tile.y + i32::from(f1) + view.px(4)],
         f1,
         if strong { color::SELECTED } else { color::TEXT },
-        sc.label.clone(),
+        label(view, sc, si),
         fit,
     );
     out.text_fit(
@@ -179,7 +181,11 @@ fn draw_tile(
             tile.y + i32::from(f1) + i32::from(f2) + view.px(9),
         ],
         f2,
-        color::TEXT,
+        if s.status == Status::Unreachable {
+            CLIFF
+        } else {
+            color::TEXT
+        },
         format!("{status}{expansions}"),
         fit,
     );
@@ -241,14 +247,6 @@ fn draw_tile(
         h: cell * grid.height() as i32,
     };
     draw_ends((cfg.start, cfg.goal), map, (o, cell), view, out);
-    // A search that gave up says so on its map, not only in its status.
-    if s.status == Status::Unreachable {
-        let f = view.font(22);
-        let text = "unreachable: the open list ran empty";
-        let tw = super::text::width(text, f);
-        let at = [map.x + (map.w - tw) / 2, map.y + i32::from(f) + view.px(6)];
-        out.label_in(map, at, f, CLIFF, text);
-    }
     super::cell_marks(out, grid, o, cell, view);
 }
 
@@ -341,10 +339,10 @@ fn panels(sim: &PathSim, frame: &Frame, focused: usize, view: &View, out: &mut S
         title: format!("A* · tick {}", st.tick),
         lines: Vec::new(),
     };
-    for (s, sc) in st.searches.iter().zip(&cfg.searches) {
+    for (i, (s, sc)) in st.searches.iter().zip(&cfg.searches).enumerate() {
         summary.lines.push(format!(
             "{}: expanded {}, open {}",
-            sc.label,
+            label(view, sc, i),
             crate::sim::path::ascii::expanded(s),
             s.open_in_order(sc.closed_set).len()
         ));
@@ -352,7 +350,7 @@ fn panels(sim: &PathSim, frame: &Frame, focused: usize, view: &View, out: &mut S
     out.panels.push(summary);
     if view.on("open_list") {
         let n = out.count();
-        out.panels.push(open_list(sim, focused));
+        out.panels.push(open_list(sim, focused, view));
         out.credit("open_list", n);
     }
     // The move costs from the hovered cell, else the beat's cell; for
@@ -363,10 +361,11 @@ fn panels(sim: &PathSim, frame: &Frame, focused: usize, view: &View, out: &mut S
             .or_else(|| view.highlighted_cells().first().copied())
     {
         let n = out.count();
-        let shown: Vec<&crate::sim::path::SearchConfig> = if cfg.searches.len() <= 2 {
-            cfg.searches.iter().collect()
+        let named = |i: usize| (label(view, &cfg.searches[i], i), &cfg.searches[i]);
+        let shown: Vec<_> = if cfg.searches.len() <= 2 {
+            (0..cfg.searches.len()).map(named).collect()
         } else {
-            vec![&cfg.searches[focused]]
+            vec![named(focused)]
         };
         out.panels.push(costs_panel(&cfg.grid, at, &shown));
         out.credit("costs", n);
@@ -379,7 +378,7 @@ fn panels(sim: &PathSim, frame: &Frame, focused: usize, view: &View, out: &mut S
         .map(event_text)
         .collect();
     if !mine.is_empty() {
-        let label = &cfg.searches[focused].label;
+        let label = label(view, &cfg.searches[focused], focused);
         out.panels.push(Panel {
             title: if frame.ahead {
                 format!("{label} · the coming step ({} → {})", st.tick, st.tick + 1)
@@ -395,14 +394,23 @@ fn panels(sim: &PathSim, frame: &Frame, focused: usize, view: &View, out: &mut S
     }
 }
 
+/// A search's label in the view's language (the lesson's
+/// `label_translations`), else its own.
+fn label(view: &View, sc: &crate::sim::path::SearchConfig, i: usize) -> String {
+    view.names
+        .get(&format!("search:{i}"))
+        .cloned()
+        .unwrap_or_else(|| sc.label.clone())
+}
+
 /// The open list of one search in priority order, ties explained.
-fn open_list(sim: &PathSim, i: usize) -> Panel {
+fn open_list(sim: &PathSim, i: usize, view: &View) -> Panel {
     let (s, sc) = (&sim.state().searches[i], &sim.config().searches[i]);
     let open = s.open_in_order(sc.closed_set);
     let mut p = Panel {
         title: format!(
             "open list · {} · {} entr{}, best first",
-            sc.label,
+            label(view, sc, i),
             open.len(),
             if open.len() == 1 { "y" } else { "ies" }
         ),
@@ -699,7 +707,11 @@ fn blocked_text(b: Blocked) -> String {
 
 /// A cell's four moves, with their costs worked out under each search's
 /// rule: one column per search, the rules written above.
-fn costs_panel(grid: &Grid, at: Cell, searches: &[&crate::sim::path::SearchConfig]) -> Panel {
+fn costs_panel(
+    grid: &Grid,
+    at: Cell,
+    searches: &[(String, &crate::sim::path::SearchConfig)],
+) -> Panel {
     let mut lines = Vec::new();
     let Some(ha) = grid.height_at(at) else {
         return Panel {
@@ -707,7 +719,7 @@ fn costs_panel(grid: &Grid, at: Cell, searches: &[&crate::sim::path::SearchConfi
             lines: vec!["a wall: no moves".into()],
         };
     };
-    for sc in searches {
+    for (name, sc) in searches {
         let r = sc.rule;
         let drop = if r.downhill_weight == 0 {
             String::new()
@@ -716,10 +728,10 @@ fn costs_panel(grid: &Grid, at: Cell, searches: &[&crate::sim::path::SearchConfi
         };
         lines.push(format!(
             "{}: 1 + {}·climb{drop}, climb ≤ {}, drop ≤ {}",
-            sc.label, r.uphill_weight, r.max_climb, r.max_drop
+            name, r.uphill_weight, r.max_climb, r.max_drop
         ));
     }
-    let labels: Vec<&str> = searches.iter().map(|sc| sc.label.as_str()).collect();
+    let labels: Vec<&str> = searches.iter().map(|(name, _)| name.as_str()).collect();
     lines.push(if searches.len() > 1 {
         format!("move\theight\tcost ({})", labels.join(" / "))
     } else {
@@ -739,7 +751,7 @@ fn costs_panel(grid: &Grid, at: Cell, searches: &[&crate::sim::path::SearchConfi
                 });
                 let costs: Vec<String> = searches
                     .iter()
-                    .map(|sc| match sc.rule.cost(ha, hb) {
+                    .map(|(_, sc)| match sc.rule.cost(ha, hb) {
                         Ok(c) => c.to_string(),
                         Err(why) => blocked_text(why),
                     })

@@ -13,7 +13,7 @@ use crate::num::{Angle, Fx, Vec3};
 use crate::replay::run::Source;
 use crate::scene::{self, Camera, View, Viewport};
 use crate::sim::{AnySim, Cell, Input};
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
 
 /// The keys that toggle overlays, in the order of the sim's overlay list
@@ -78,10 +78,10 @@ pub struct Entry {
     pub id: String,
     /// Its sim.
     pub sim: String,
-    /// Its title.
-    pub title: String,
-    /// Its summary.
-    pub summary: String,
+    /// Its title, by language (`None`: English).
+    pub title: BTreeMap<Option<String>, String>,
+    /// Its summary, by language.
+    pub summary: BTreeMap<Option<String>, String>,
     /// Its place in its sim's course, if it has one.
     pub place: Option<u32>,
 }
@@ -100,10 +100,41 @@ pub fn picker_entries() -> Vec<Entry> {
             place: l.course.as_ref().map(|c| c.1),
             sim: l.scenario.sim_name().to_owned(),
             id: l.id,
-            title: l.title,
-            summary: l.summary,
+            title: by_lang(l.title, l.title_translations),
+            summary: by_lang(l.summary, l.summary_translations),
         })
         .collect()
+}
+
+/// A text in English (key `None`) and its translations.
+fn by_lang(
+    english: String,
+    translations: BTreeMap<String, String>,
+) -> BTreeMap<Option<String>, String> {
+    let mut out: BTreeMap<Option<String>, String> = translations
+        .into_iter()
+        .map(|(k, v)| (Some(k), v))
+        .collect();
+    out.insert(None, english);
+    out
+}
+
+impl Entry {
+    /// The title in `lang`, else in English.
+    pub fn title_in(&self, lang: Option<&str>) -> &str {
+        self.title
+            .get(&lang.map(str::to_owned))
+            .or_else(|| self.title.get(&None))
+            .map_or("", String::as_str)
+    }
+
+    /// The summary in `lang`, else in English.
+    pub fn summary_in(&self, lang: Option<&str>) -> &str {
+        self.summary
+            .get(&lang.map(str::to_owned))
+            .or_else(|| self.summary.get(&None))
+            .map_or("", String::as_str)
+    }
 }
 
 /// What a teacher can do.
@@ -169,6 +200,10 @@ pub enum Cmd {
 
 /// How long the camera takes to ease to a beat's framing, in microseconds.
 pub const EASE_US: u64 = 600_000;
+
+/// The camera's zoom range in percent (the wheel's; a lesson's `zoom` may
+/// ask for 50..=3200).
+pub const ZOOM: (i32, i32) = (20, 3200);
 
 /// Where the camera looks: zoom (1 fits the world) and the point at the
 /// viewport's centre.
@@ -335,7 +370,7 @@ impl Player {
     pub fn narration(&self) -> &str {
         match self.beat() {
             Some(b) => b.text_in(self.lang.as_deref()),
-            None => &self.session.lesson.summary,
+            None => self.session.lesson.summary_in(self.lang.as_deref()),
         }
     }
 
@@ -352,9 +387,14 @@ impl Player {
         let beat = self.beat();
         let lesson = &self.session.lesson;
         let mut names = lesson.names.clone();
+        // Variants title panes, a path lesson's labels title searches.
+        let kind = match lesson.scenario {
+            crate::sim::Scenario::Path(_) => "search",
+            _ => "pane",
+        };
         for (i, p) in lesson.panes.iter().enumerate() {
             names.insert(
-                format!("pane:{i}"),
+                format!("{kind}:{i}"),
                 p.name_in(self.lang.as_deref()).to_owned(),
             );
         }
@@ -919,7 +959,10 @@ impl App {
                 Ok(())
             }
             Cmd::Zoom(d) => {
-                p.zoom = (p.zoom + 10 * d).clamp(20, 800);
+                // A tenth more or less a notch (at least 1 %), so a close-up
+                // of a few cells is as quick to reach as the whole world.
+                let step = (p.zoom / 10).max(1);
+                p.zoom = (p.zoom + step * d.signum()).clamp(ZOOM.0, ZOOM.1);
                 Ok(())
             }
             Cmd::Intervene(input) => {

@@ -281,9 +281,10 @@ fn draw_status(app: &App, p: &Player, l: &Layout) {
     );
     let rw = measure(&right, size);
     text(&right, l.top.w - m - rw, y, size, color::TEXT);
+    let lang = p.lang.as_deref();
     let mut left = match &p.session.replay_file {
-        Some(f) => format!("{} (replay {f})", p.session.lesson.title),
-        None => p.session.lesson.title.clone(),
+        Some(f) => format!("{} (replay {f})", p.session.lesson.title_in(lang)),
+        None => p.session.lesson.title_in(lang).to_owned(),
     };
     if app.intervened() {
         left = format!("YOUR RUN: changed at tick {} · {left}", first_change(p));
@@ -700,7 +701,13 @@ fn draw_picker(app: &App, w: i32, h: i32, l: &Layout) {
         let id_w = l.px(270).min(rows.col_w / 2);
         text(&fit(&e.id, id_w - l.px(10), row), x, y, row, col);
         let title_w = rows.col_w - num_w - id_w - l.px(12);
-        text(&fit(&e.title, title_w, row), x + id_w, y, row, col);
+        text(
+            &fit(e.title_in(app.lang.as_deref()), title_w, row),
+            x + id_w,
+            y,
+            row,
+            col,
+        );
     }
     if rows.more_above {
         let s = "▲ more above";
@@ -720,7 +727,8 @@ fn draw_picker(app: &App, w: i32, h: i32, l: &Layout) {
         rect(b, color::PANEL);
         let size = l.font(18);
         let mut y = b.y + l.px(10) + i32::from(size);
-        let lines = wrap_rich(&literal(&e.summary), w - 2 * m, &|s| measure(s, size));
+        let summary = e.summary_in(app.lang.as_deref());
+        let lines = wrap_rich(&literal(summary), w - 2 * m, &|s| measure(s, size));
         for line in lines.iter().take(3) {
             let s: String = line.iter().map(|r| r.text.as_str()).collect();
             text(&unliteral(&s), m, y, size, color::TEXT);
