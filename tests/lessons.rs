@@ -104,6 +104,24 @@ fn every_beat_is_translated_into_japanese() {
                 i + 1
             );
         }
+        // The title bar, the picker and the panes speak the class's
+        // language too.
+        assert_ne!(l.title_in(Some("ja")), l.title, "{}: no ja title", l.id);
+        assert_ne!(
+            l.summary_in(Some("ja")),
+            l.summary,
+            "{}: no ja summary",
+            l.id
+        );
+        for p in &l.panes {
+            // "A*" reads the same in every language.
+            assert!(
+                p.name == "A*" || p.translations.contains_key("ja"),
+                "{}: `{}` has no ja name",
+                l.id,
+                p.name
+            );
+        }
     }
 }
 

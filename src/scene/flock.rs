@@ -579,6 +579,7 @@ fn panels(
             },
         ],
     };
+    p.lines.extend(model_lines(sim, view));
     if cfg.dt_jitter == Fx::ZERO {
         p.lines.push(format!(
             "tick: {} · dt: {} (fixed)",
@@ -606,6 +607,38 @@ fn panels(
     for &id in focus {
         out.panels.push(inspector(sim, events, ahead, id, view));
     }
+}
+
+/// The model's numbers a beat's picture depends on: the world's size,
+/// the aquarium's cap on mates, the feelers' reach when they are drawn.
+fn model_lines(sim: &FlockSim, view: &View) -> Vec<String> {
+    let cfg = sim.config();
+    let size = cfg.world_max - cfg.world_min;
+    let mut world = format!("world {} × {}", num(size.x), num(size.y));
+    if cfg.dims == 3 {
+        world.push_str(&format!(" × {}", num(size.z)));
+    }
+    if cfg.bounds == Bounds::Walls {
+        let gone = sim
+            .state()
+            .boids
+            .iter()
+            .filter(|b| outside(sim, b.pos).is_some())
+            .count();
+        world.push_str(&format!(" · {gone} outside the walls"));
+    }
+    let mut out = vec![world];
+    match &cfg.model {
+        Model::Gems(p) => out[0].push_str(&format!(" · at most {} mates seen", p.max_visible)),
+        Model::Heading(p) if view.on("feelers") => out.push(format!(
+            "feelers: ahead ≤ {}, within {} of the line, turn ≤ {}°",
+            num(p.check_distance),
+            num(p.check_range),
+            fx2(p.avoid_turn.to_degrees())
+        )),
+        _ => {}
+    }
+    out
 }
 
 /// What the colours drawn mean: the rules and marks of an inspected boid
@@ -1538,24 +1571,8 @@ fn draw_rules(
     let long = |n: i32| view.px(n) * grow / 100;
     // The weighted model's rules drawn as their shares of the steering
     // (w/Σw times the rule), so the arrows add up to the steering arrow.
-    let rules: Vec<(Rule, Steer)> = ex
-        .rules
-        .iter()
-        .map(|&(r, s)| match (share(sim, r), s) {
-            (Some(w), Steer::Vector(v)) => (r, Steer::Vector(v * w)),
-            _ => (r, s),
-        })
-        .collect();
-    let longest = rules
-        .iter()
-        .map(|(_, s)| *s)
-        .chain([ex.steering])
-        .filter_map(|s| match s {
-            Steer::Vector(v) => Some(v.fast_length()),
-            Steer::Turn(_) => None,
-        })
-        .max()
-        .unwrap_or(Fx::ZERO);
+    let rules = shares(sim, ex);
+    let longest = view.rule_scale.unwrap_or_else(|| longest_rule(ex, &rules));
     let hl_rules: Vec<&str> = view
         .highlight
         .iter()
@@ -1661,6 +1678,46 @@ fn draw_rules(
             out.credit(name, n);
         }
     }
+}
+
+/// A boid's rules as drawn: the weighted model's as their shares of the
+/// steering (w/Σw times the rule), so the arrows add up to the steering.
+fn shares(sim: &FlockSim, ex: &BoidExplain) -> Vec<(Rule, Steer)> {
+    ex.rules
+        .iter()
+        .map(|&(r, s)| match (share(sim, r), s) {
+            (Some(w), Steer::Vector(v)) => (r, Steer::Vector(v * w)),
+            _ => (r, s),
+        })
+        .collect()
+}
+
+/// The longest of a boid's rule shares and steering, in world units.
+fn longest_rule(ex: &BoidExplain, rules: &[(Rule, Steer)]) -> Fx {
+    rules
+        .iter()
+        .map(|(_, s)| *s)
+        .chain([ex.steering])
+        .filter_map(|s| match s {
+            Steer::Vector(v) => Some(v.fast_length()),
+            Steer::Turn(_) => None,
+        })
+        .max()
+        .unwrap_or(Fx::ZERO)
+}
+
+/// The longest rule arrow of the focused boids of a pane (see
+/// [`View::rule_scale`]); `None` when none is drawn.
+pub(super) fn pane_rule_scale(sim: &FlockSim, frame: &Frame, view: &View) -> Option<Fx> {
+    let super::Explain::Flock(events) = frame.explain else {
+        return None;
+    };
+    focus(sim, view)
+        .into_iter()
+        .filter_map(|id| explain_of(events, id))
+        .filter(|ex| !ex.rules.is_empty())
+        .map(|ex| longest_rule(ex, &shares(sim, ex)))
+        .max()
 }
 
 /// How many pixels a ray from `c` along the unit `d` runs before it comes

@@ -320,8 +320,13 @@ fn draw_plan(sim: &LineSim, i: usize, g: Geo, view: &View, out: &mut Scene) {
         let m = g.cell / 10 + 1 + (i % 3) as i32 * g.cell / 8;
         // One plan in big enough cells: each frame numbered by the ticks
         // to go until the chaser stands there ("after four ticks" is the
-        // frame marked 4).
-        let numbered = focus(sim, view).len() == 1 && g.cell >= view.px(24);
+        // frame marked 4). Not over heights or sight dots, whose marks
+        // share the cell.
+        let numbered = focus(sim, view).len() == 1
+            && g.cell >= view.px(24)
+            && !["heights", "sight", "sight_back"]
+                .iter()
+                .any(|o| view.on(o));
         let size = view.font(13);
         for (k, s) in plan.take(left).enumerate() {
             let at = g.corner(s.cell);

@@ -309,6 +309,10 @@ pub struct View {
     /// and the line's panels, which compute the next step from the state,
     /// leave out that step and its row of the error table.
     pub withhold_next: bool,
+    /// The world length drawn as a full-length rule arrow; `None`: each
+    /// focused boid's longest rule or steering. Side-by-side panes share
+    /// one, so arrows compare across panes (the panes builder sets it).
+    pub rule_scale: Option<crate::num::Fx>,
 }
 
 impl Default for View {
@@ -323,6 +327,7 @@ impl Default for View {
             names: Default::default(),
             scale: 100,
             withhold_next: false,
+            rule_scale: None,
         }
     }
 }

@@ -142,6 +142,25 @@ pub(super) fn build(panes: &[AnySim], frame: &Frame, view: &View, cam: &Camera, 
     let dt = panes
         .iter()
         .any(|p| matches!(p, AnySim::Flock(f) if f.config().dt_jitter != crate::num::Fx::ZERO));
+    // Rule arrows share one scale across the panes, so a push twice as
+    // strong in one pane draws twice as long as in the other.
+    let scale = panes
+        .iter()
+        .enumerate()
+        .filter_map(|(i, sim)| match sim {
+            AnySim::Flock(f) => {
+                let sub = frame.panes.get(i).copied().unwrap_or(Frame::bare(sim));
+                super::flock::pane_rule_scale(f, &sub, view)
+            }
+            _ => None,
+        })
+        .max();
+    let shared = View {
+        rule_scale: scale,
+        ..view.clone()
+    };
+    let view = &shared;
+    let (mut lists, mut rest) = (Vec::new(), Vec::new());
     for (i, (sim, tile)) in panes.iter().zip(tiles).enumerate() {
         let sub_frame = frame.panes.get(i).copied().unwrap_or(Frame::bare(sim));
         let sub_cam = Camera {
@@ -157,16 +176,23 @@ pub(super) fn build(panes: &[AnySim], frame: &Frame, view: &View, cam: &Camera, 
         for (k, n) in sub.drawn {
             *out.drawn.entry(k).or_default() += n;
         }
-        if i == focused {
-            let name = view.name("pane", i as u32);
-            out.panels.extend(sub.panels.into_iter().map(|mut p| {
-                p.title = format!("{name}: {}", p.title);
-                p
-            }));
+        // The focused pane's panels; of line panes, every pane's list of
+        // chasers first (their cells are what the narration compares).
+        let name = view.name("pane", i as u32);
+        let line = matches!(sim, AnySim::Line(_));
+        for (k, mut p) in sub.panels.into_iter().enumerate() {
+            p.title = format!("{name}: {}", p.title);
+            match (k, i == focused) {
+                (0, _) if line => lists.push(p),
+                (_, true) => rest.push(p),
+                _ => {}
+            }
         }
         out.push(Shape::Clip { area: tile });
         title(sim, &sub_frame, (i, tile, dt), i == focused, view, out);
     }
+    out.panels.extend(lists);
+    out.panels.extend(rest);
     out.push(Shape::Clip { area: cam.viewport });
 }
 
@@ -229,4 +255,47 @@ fn title(
         width: view.lw(2, 2),
         color: if focused { color::SELECTED } else { color::DIM },
     });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::pack;
+
+    fn figs(v: &[&str]) -> Vec<String> {
+        v.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn figures_that_fit_stay_on_one_line_in_order() {
+        let (first, second) = pack(figs(&["hash 1234abcd", "sees 2"]), 15, 10_000, 50);
+        assert_eq!(
+            (first.as_str(), second.as_str()),
+            ("", "hash 1234abcd · sees 2")
+        );
+    }
+
+    #[test]
+    fn the_hash_goes_last_and_the_rest_beside_the_name() {
+        let all = figs(&[
+            "hash 1234abcd",
+            "boid 1 heads 180.00°",
+            "1.94 outside",
+            "sees 0",
+        ]);
+        let w = |s: &str| super::super::text::width(s, 15);
+        // Room for the heading and the distance below, and for one more
+        // figure beside a short name.
+        let fit = w("boid 1 heads 180.00° · 1.94 outside") + 2;
+        let name_w = fit - w(" · sees 0") - 1;
+        let (first, second) = pack(all.clone(), 15, fit, name_w);
+        assert_eq!(second, "boid 1 heads 180.00° · 1.94 outside");
+        assert_eq!(first, "sees 0");
+        // A longer name leaves no room: the rest is left out, never cut
+        // through a figure.
+        let (first, second) = pack(all, 15, fit, fit);
+        assert_eq!(
+            (first.as_str(), second.as_str()),
+            ("", "boid 1 heads 180.00° · 1.94 outside")
+        );
+    }
 }

@@ -151,6 +151,8 @@ fn draw_tile(
         out.push(Shape::Clip { area: tile });
     }
     let status = match s.status {
+        // Whether it is over may be the question.
+        Status::Searching if view.withhold_next => "status: the question asks".to_owned(),
         Status::Searching => "searching".to_owned(),
         Status::Found(c) => format!("found, cost {c}"),
         // A search that gave up says why, in red, above its map (a banner
@@ -406,13 +408,23 @@ fn label(view: &View, sc: &crate::sim::path::SearchConfig, i: usize) -> String {
 /// The open list of one search in priority order, ties explained.
 fn open_list(sim: &PathSim, i: usize, view: &View) -> Panel {
     let (s, sc) = (&sim.state().searches[i], &sim.config().searches[i]);
-    let open = s.open_in_order(sc.closed_set);
+    let mut open = s.open_in_order(sc.closed_set);
+    // A question about the coming step: the entries in the order they
+    // were pushed, so the list's order does not answer it.
+    if view.withhold_next {
+        open.sort_by_key(|e| e.seq());
+    }
     let mut p = Panel {
         title: format!(
-            "open list · {} · {} entr{}, best first",
+            "open list · {} · {} entr{}, {}",
             label(view, sc, i),
             open.len(),
-            if open.len() == 1 { "y" } else { "ies" }
+            if open.len() == 1 { "y" } else { "ies" },
+            if view.withhold_next {
+                "in push order"
+            } else {
+                "best first"
+            }
         ),
         lines: vec![format!(
             "#\tcell\tf = g + h\tequal f: {}",

@@ -408,6 +408,7 @@ impl Player {
             names,
             scale,
             withhold_next: self.asks_at_this_tick(),
+            rule_scale: None,
         }
     }
 
