@@ -791,7 +791,7 @@ fn tick_zero_explains_the_coming_step() {
         panel(&s, "Bresenham")
             .lines
             .iter()
-            .any(|l| l == "next step: the question asks")
+            .any(|l| l == "next step: held back for the question")
     );
     app.handle(Cmd::Time(Command::Beat(4)));
     let table = panel(&scene_of(&app), "error term");

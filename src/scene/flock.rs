@@ -2000,7 +2000,7 @@ fn reasoning_lines(
     }
     if ex.rules.is_empty() {
         // Withheld on a question's beat (every real step has rules).
-        lines.push("its steering: the question asks".to_owned());
+        lines.push("its steering: held back for the question".to_owned());
         return;
     }
     let sum = if share(Rule::Separation).is_empty() {
@@ -2106,6 +2106,7 @@ fn flock_figures(sim: &FlockSim, frame: &Frame) -> Vec<String> {
         return events
             .iter()
             .find_map(|e| match e {
+                FlockEvent::Alone(1) => Some("1 sees no one".to_owned()),
                 FlockEvent::Alone(n) => Some(format!("{n} see no one")),
                 _ => None,
             })

@@ -318,10 +318,10 @@ fn draw_plan(sim: &LineSim, i: usize, g: Geo, view: &View, out: &mut Scene) {
         let left = (sim.config().max_path as u64).saturating_sub(plan.done()) as usize;
         // Inset by id, so plans that coincide show each chaser's frame.
         let m = g.cell / 10 + 1 + (i % 3) as i32 * g.cell / 8;
-        // One plan in big enough cells: each frame numbered by the ticks
-        // to go until the chaser stands there ("after four ticks" is the
-        // frame marked 4). Not over heights or sight dots, whose marks
-        // share the cell.
+        // One plan in big enough cells: each frame numbered by its step
+        // along the line, as the error table counts them (at tick 0,
+        // "after four ticks" is the frame marked 4). Not over heights or
+        // sight dots, whose marks share the cell.
         let numbered = focus(sim, view).len() == 1
             && g.cell >= view.px(24)
             && !["heights", "sight", "sight_back"]
@@ -337,7 +337,7 @@ fn draw_plan(sim: &LineSim, i: usize, g: Geo, view: &View, out: &mut Scene) {
                 color: col,
             });
             if numbered {
-                let t = (k + 1).to_string();
+                let t = (plan.done() + k as u64 + 1).to_string();
                 let c = g.center(s.cell);
                 let w = super::text::width(&t, size);
                 out.text([c[0] - w / 2, c[1] + i32::from(size) / 3], size, col, t);
@@ -854,7 +854,7 @@ fn formula(plan: &Stepper, name: &str, view: &View) -> Panel {
     }
     match plan.peek() {
         Some(_) if view.withhold_next => {
-            lines.push("next step: the question asks".into());
+            lines.push("next step: held back for the question".into());
         }
         Some(next) => lines.push(format!(
             "{}next (step {}): f = {} {} → {}, then f = {}",

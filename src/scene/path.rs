@@ -152,7 +152,7 @@ fn draw_tile(
     }
     let status = match s.status {
         // Whether it is over may be the question.
-        Status::Searching if view.withhold_next => "status: the question asks".to_owned(),
+        Status::Searching if view.withhold_next => "status held back".to_owned(),
         Status::Searching => "searching".to_owned(),
         Status::Found(c) => format!("found, cost {c}"),
         // A search that gave up says why, in red, above its map (a banner
@@ -416,15 +416,15 @@ fn open_list(sim: &PathSim, i: usize, view: &View) -> Panel {
     }
     let mut p = Panel {
         title: format!(
-            "open list · {} · {} entr{}, {}",
+            "open list{} · {} · {} entr{}",
+            if view.withhold_next {
+                " (push order)"
+            } else {
+                ", best first"
+            },
             label(view, sc, i),
             open.len(),
             if open.len() == 1 { "y" } else { "ies" },
-            if view.withhold_next {
-                "in push order"
-            } else {
-                "best first"
-            }
         ),
         lines: vec![format!(
             "#\tcell\tf = g + h\tequal f: {}",
