@@ -6,8 +6,15 @@
 //! full trace (every event into a reused `Vec`) against itself untraced,
 //! and the bytes per cell it held.
 //!
+//! Then the cases users meet: the Moving AI benchmark maps in `tests/maps`
+//! (a game arena, a maze, rooms, random obstacles, a city; 4-way moves),
+//! ten short and ten long trips of each map's `.scen`, with our default
+//! heuristic (Euclidean) and with Manhattan, against the crate with
+//! Manhattan; and short trips on a generated 1024² map (3 + 4 cells apart,
+//! and start = goal), where a query should cost what it touches.
+//!
 //! Prints `RATIO` lines (time ours / peer: below 1 is faster) and `MEMORY`
-//! lines. `PATH_BENCH_QUICK=1` runs only the 256² map.
+//! lines. `PATH_BENCH_QUICK=1` runs only the 256² map and the short trips.
 
 use criterion::{Criterion, criterion_group};
 use flockstep::sim::path::{
@@ -149,11 +156,125 @@ fn compare(side: u32) {
     );
 }
 
+/// A `.scen` file's scenarios: (bucket, start, goal).
+fn scenarios(text: &str) -> Vec<(u32, Cell, Cell)> {
+    text.lines()
+        .skip(1)
+        .filter_map(|l| {
+            let f: Vec<&str> = l.split('\t').collect();
+            let n = |i: usize| f.get(i)?.trim().parse::<i32>().ok();
+            Some((
+                n(0)? as u32,
+                Cell::new(n(4)?, n(5)?),
+                Cell::new(n(6)?, n(7)?),
+            ))
+        })
+        .collect()
+}
+
+/// Times a set of trips, ours with `kind` against the crate (Manhattan),
+/// after checking both find the same costs.
+fn trips(what: &str, g: &Grid, trips: &[(Cell, Cell)], kind: HeuristicKind) {
+    let c = SearchConfig {
+        heuristic: Heuristic::plain(kind),
+        ..cfg()
+    };
+    let mut expanded = 0u64;
+    for &(s, t) in trips {
+        let ours = search(g, s, t, &c, &mut NoTrace);
+        assert_eq!(ours.cost, peer(g, s, t, &c.rule), "{what} {s}→{t}");
+        expanded += u64::from(ours.expanded);
+    }
+    let (a, b) = alternate(
+        Duration::from_millis(1200),
+        || {
+            for &(s, t) in trips {
+                black_box(search(g, s, t, &c, &mut NoTrace));
+            }
+        },
+        || {
+            for &(s, t) in trips {
+                black_box(peer(g, s, t, &c.rule));
+            }
+        },
+    );
+    let n = trips.len() as f64;
+    println!(
+        "RATIO path {what:<32} h={:<9} {} trips, {:>8} expanded each  flockstep {:>9.3} ms   pathfinding::astar {:>9.3} ms   ratio {:.3}x (per trip; time ours/peer)",
+        format!("{kind:?}").to_lowercase(),
+        trips.len(),
+        expanded / trips.len() as u64,
+        a * 1e3 / n,
+        b * 1e3 / n,
+        a / b
+    );
+}
+
+/// Each Moving AI map: ten short trips (the first scenarios, bucket 0-1)
+/// and ten long ones (the last, the highest bucket).
+fn real_maps() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/maps/");
+    for m in [
+        "arena",
+        "maze512-1-0",
+        "8room_000",
+        "random512-10-0",
+        "Berlin_0_512",
+    ] {
+        let read = |f: &str| std::fs::read_to_string(format!("{dir}{f}")).unwrap();
+        let g = Grid::read(&read(&format!("{m}.map"))).unwrap();
+        let all = scenarios(&read(&format!("{m}.map.scen")));
+        let pairs = |v: &[(u32, Cell, Cell)]| v.iter().map(|&(_, s, t)| (s, t)).collect::<Vec<_>>();
+        let short = pairs(&all[..10]);
+        let long = pairs(&all[all.len() - 10..]);
+        for kind in [HeuristicKind::Euclidean, HeuristicKind::Manhattan] {
+            trips(
+                &format!("{m} short (bucket {})", all[0].0),
+                &g,
+                &short,
+                kind,
+            );
+            trips(
+                &format!("{m} long (bucket {})", all[all.len() - 1].0),
+                &g,
+                &long,
+                kind,
+            );
+        }
+    }
+}
+
+/// A generated 1024² map: a trip 3 + 4 cells long and one to the start
+/// itself, with the default heuristic.
+fn short_on_big() {
+    let g = generate(1024, 1024, 5, 2024);
+    let (s, t) = (
+        open_near(&g, Cell::new(5, 5), 1),
+        open_near(&g, Cell::new(8, 9), 1),
+    );
+    trips(
+        "1024x1024 generated, 3+4 apart",
+        &g,
+        &[(s, t)],
+        HeuristicKind::Euclidean,
+    );
+    trips(
+        "1024x1024 generated, start = goal",
+        &g,
+        &[(s, s)],
+        HeuristicKind::Euclidean,
+    );
+}
+
 fn bench(c: &mut Criterion) {
     let quick = std::env::var_os("PATH_BENCH_QUICK").is_some();
     let sides: &[u32] = if quick { &[256] } else { &[256, 1024, 2048] };
     for &side in sides {
         compare(side);
+    }
+    short_on_big();
+    if !quick {
+        real_maps();
     }
     let g = generate(256, 256, 5, 2024);
     let (start, goal) = (

@@ -607,3 +607,27 @@ fn a_bad_course_is_named_at_its_line() {
         );
     }
 }
+
+/// `path` reads Moving AI benchmark maps as they are published (4-way
+/// moves); a corrupt one is refused at its line and column.
+#[test]
+fn path_reads_moving_ai_maps() {
+    let map = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/maps/maze512-1-0.map");
+    // The last scenario of maze512-1-0.map.scen: published length 4847.
+    let o = flockstep(&["path", map, "--from", "485,107", "--to", "32,33", "--json"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stdout(&o).starts_with("{\"cost\": 4847,"), "{}", stdout(&o));
+    let bad = TempLesson::new("bad.map", "type octile\nheight 2\nwidth 3\nmap\n..@\n.x.\n");
+    rejects(
+        &["path", bad.path(), "--from", "0,0", "--to", "1,0"],
+        "bad.map:6:2: unexpected 'x'",
+    );
+    let ragged = TempLesson::new(
+        "ragged.map",
+        "type octile\nheight 2\nwidth 3\nmap\n..@\n.\n",
+    );
+    rejects(
+        &["path", ragged.path(), "--from", "0,0", "--to", "1,0"],
+        "ragged.map:6:2: ragged map",
+    );
+}

@@ -356,3 +356,39 @@ fn the_bucket_queue_expands_in_the_heaps_order() {
         }
     }
 }
+
+/// The Moving AI maps (tests/maps, see SOURCES.md there) read, and on the
+/// maze, whose corridors are one cell wide so no diagonal is ever legal,
+/// a 4-way search finds every 40th scenario's published optimal length
+/// (the `.scen` prints it to 8 decimals; these are whole numbers).
+#[test]
+fn moving_ai_maze_lengths_match_the_benchmark() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/maps/");
+    for m in ["arena", "8room_000", "random512-10-0", "Berlin_0_512"] {
+        let g = Grid::read(&std::fs::read_to_string(format!("{dir}{m}.map")).unwrap()).unwrap();
+        assert!(g.width() >= 49 && g.height() >= 49, "{m}");
+        assert!(g.has_walls(), "{m}");
+    }
+    let grid =
+        Grid::read(&std::fs::read_to_string(format!("{dir}maze512-1-0.map")).unwrap()).unwrap();
+    assert_eq!((grid.width(), grid.height()), (512, 512));
+    let scen = std::fs::read_to_string(format!("{dir}maze512-1-0.map.scen")).unwrap();
+    let cfg = SearchConfig {
+        label: "A*".into(),
+        rule: CostRule::default(),
+        heuristic: Heuristic::plain(HeuristicKind::Manhattan),
+        tie_break: TieBreak::Fifo,
+        closed_set: true,
+    };
+    let mut checked = 0;
+    for line in scen.lines().skip(1).step_by(40) {
+        let f: Vec<&str> = line.split('\t').collect();
+        let n = |i: usize| f[i].parse::<i32>().unwrap();
+        let (from, to) = (Cell::new(n(4), n(5)), Cell::new(n(6), n(7)));
+        let want = f[8].trim().parse::<f64>().unwrap();
+        let got = search(&grid, from, to, &cfg, &mut NoTrace).cost;
+        assert_eq!(got.map(|c| c as f64), Some(want), "{line}");
+        checked += 1;
+    }
+    assert!(checked > 250, "{checked}");
+}

@@ -440,7 +440,7 @@ pub fn execute(cli: Cli) -> Result<String, Failure> {
                     e.utf8_error().valid_up_to()
                 ))
             })?;
-            let grid = Grid::parse(&text).map_err(|e| bad(format!("{map}:{e}")))?;
+            let grid = Grid::read(&text).map_err(|e| bad(format!("{map}:{e}")))?;
             let kind = match heuristic.as_str() {
                 "manhattan" => HeuristicKind::Manhattan,
                 "zero" => HeuristicKind::Zero,

@@ -3,6 +3,11 @@
 //! A map is one line per row, one character per cell: `0`–`9` a height, `#`
 //! a wall. x is the column, y the row, origin top-left; every row has the
 //! same length. A trailing newline (and `\r\n` line ends) are accepted.
+//!
+//! [`Grid::read`] also takes the Moving AI benchmark format (Sturtevant
+//! 2012): a header `type octile`, `height H`, `width W`, `map`, then H rows
+//! of W characters, `.` `G` `S` passable (height 0) and `@` `O` `T` `W`
+//! blocked (walls).
 
 use core::fmt;
 use serde::{Deserialize, Serialize};
@@ -165,6 +170,89 @@ impl Grid {
         })
     }
 
+    /// Reads a map in either format: the Moving AI benchmark's when the
+    /// text begins with `type`, else the ASCII one ([`Grid::parse`]).
+    pub fn read(text: &str) -> Result<Grid, GridError> {
+        if text.starts_with("type") {
+            Grid::parse_moving_ai(text)
+        } else {
+            Grid::parse(text)
+        }
+    }
+
+    /// Reads a Moving AI benchmark map (see the module docs). The header's
+    /// size must match the rows; every error names its line and column.
+    pub fn parse_moving_ai(text: &str) -> Result<Grid, GridError> {
+        let mut lines = text
+            .split('\n')
+            .map(|l| l.strip_suffix('\r').unwrap_or(l))
+            .enumerate();
+        let (i, kind) = header(&mut lines, "type")?;
+        if kind != "octile" {
+            return Err(at(
+                i,
+                6,
+                format!("map type `{kind}`: only `octile` maps are read"),
+            ));
+        }
+        let height = side(&mut lines, "height")?;
+        let width = side(&mut lines, "width")?;
+        header(&mut lines, "map")?;
+        let mut cells = Vec::with_capacity(width * height);
+        for y in 0..height {
+            let Some((i, row)) = lines.next() else {
+                return Err(at(
+                    4 + y,
+                    1,
+                    format!("the map has {y} rows; its header says {height}"),
+                ));
+            };
+            let mut n = 0;
+            for (x, c) in row.chars().enumerate() {
+                if x >= width {
+                    return Err(at(
+                        i,
+                        x + 1,
+                        format!(
+                            "ragged map: row {} is longer than the header's width {width}",
+                            y + 1
+                        ),
+                    ));
+                }
+                cells.push(match c {
+                    '.' | 'G' | 'S' => 0,
+                    '@' | 'O' | 'T' | 'W' => WALL,
+                    _ => {
+                        return Err(at(i, x + 1, format!("unexpected {c:?}: a Moving AI cell is . G S (passable) or @ O T W (blocked)")));
+                    }
+                });
+                n += 1;
+            }
+            if n < width {
+                return Err(at(
+                    i,
+                    n + 1,
+                    format!(
+                        "ragged map: row {} has {n} cells, the header's width is {width}",
+                        y + 1
+                    ),
+                ));
+            }
+        }
+        if let Some((i, _)) = lines.find(|(_, l)| !l.is_empty()) {
+            return Err(at(
+                i,
+                1,
+                format!("the map has more rows than its header's {height}"),
+            ));
+        }
+        Ok(Grid {
+            width: width as u32,
+            height: height as u32,
+            cells,
+        })
+    }
+
     /// The terrain row-major, one byte per cell: 0–9 a height, [`WALL`]
     /// a wall (for searches that walk it by index).
     pub fn terrain(&self) -> &[u8] {
@@ -238,9 +326,85 @@ impl Grid {
     }
 }
 
+/// An error at 0-based line `i`, 1-based `column`.
+fn at(i: usize, column: usize, message: String) -> GridError {
+    GridError {
+        line: i + 1,
+        column,
+        message,
+    }
+}
+
+/// A Moving AI header line `key value` (or `key` alone): its line and value.
+fn header<'a>(
+    lines: &mut impl Iterator<Item = (usize, &'a str)>,
+    key: &str,
+) -> Result<(usize, &'a str), GridError> {
+    match lines.next() {
+        Some((i, l)) => match l.split_once(' ') {
+            Some((k, v)) if k == key => Ok((i, v.trim())),
+            _ if l == key => Ok((i, "")),
+            _ => Err(at(
+                i,
+                1,
+                format!(
+                    "expected `{key}` here (a Moving AI map's header is type, height, width, map)"
+                ),
+            )),
+        },
+        None => Err(at(0, 1, format!("the header ends before `{key}`"))),
+    }
+}
+
+/// A Moving AI `height` or `width` line: 1 to [`MAX_SIDE`].
+fn side<'a>(
+    lines: &mut impl Iterator<Item = (usize, &'a str)>,
+    key: &str,
+) -> Result<usize, GridError> {
+    let (i, v) = header(lines, key)?;
+    match v.parse::<usize>() {
+        Ok(n) if (1..=MAX_SIDE as usize).contains(&n) => Ok(n),
+        _ => Err(at(
+            i,
+            key.len() + 2,
+            format!("`{key}` must be 1-{MAX_SIDE}, not `{v}`"),
+        )),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn moving_ai_maps_read_and_their_errors_name_the_place() {
+        let good = "type octile\r\nheight 2\r\nwidth 3\r\nmap\r\n.G@\r\nSTW\r\n";
+        let g = Grid::read(good).unwrap();
+        assert_eq!((g.width(), g.height()), (3, 2));
+        assert_eq!(g.to_ascii(), "00#\n0##\n");
+        let e = |text: &str| Grid::read(text).unwrap_err();
+        let place = |text: &str| {
+            let e = e(text);
+            (e.line, e.column)
+        };
+        let m = "type octile\nheight 2\nwidth 3\nmap\n";
+        assert_eq!(place(&format!("{m}...\n.x.\n")), (6, 2));
+        assert_eq!(place(&format!("{m}...\n..\n")), (6, 3));
+        assert_eq!(place(&format!("{m}...\n....\n")), (6, 4));
+        assert_eq!(place(&format!("{m}...\n")), (6, 1));
+        assert_eq!(place(&format!("{m}...\n...\n...\n")), (7, 1));
+        assert_eq!(place("type octile\nheight 0\nwidth 3\nmap\n"), (2, 8));
+        assert_eq!(place("type octile\nheight 2\nwidth 5000\nmap\n"), (3, 7));
+        assert_eq!(place("type octile\nwidth 3\nheight 2\nmap\n"), (2, 1));
+        assert_eq!(place("type tile\nheight 2\nwidth 3\nmap\n"), (1, 6));
+        assert!(
+            e("type octile\nheight 2\n")
+                .message
+                .contains("expected `width`")
+        );
+        // A trailing blank line is not a row.
+        assert!(Grid::read(&format!("{m}...\n...\n\n")).is_ok());
+    }
 
     #[test]
     fn round_trip() {
