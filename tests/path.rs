@@ -4,7 +4,8 @@
 
 use flockstep::num::{Fx, Pcg32};
 use flockstep::sim::path::{
-    CostRule, Heuristic, HeuristicKind, PathEvent, SearchConfig, TieBreak, generate, search,
+    CostRule, Heuristic, HeuristicKind, PathEvent, SearchConfig, Searcher, TieBreak, generate,
+    search,
 };
 use flockstep::sim::{Cell, Grid, NoTrace};
 use std::cmp::Reverse;
@@ -391,4 +392,51 @@ fn moving_ai_maze_lengths_match_the_benchmark() {
         checked += 1;
     }
     assert!(checked > 250, "{checked}");
+}
+
+/// One `Searcher` asked query after query (over 1,500, on maps of
+/// changing sizes, under every heuristic, tie-break and closed-set switch)
+/// answers each exactly as a fresh `search`: the same cost, path,
+/// expansions and every traced event in order (no cell of an earlier
+/// query leaks into a later one).
+#[test]
+fn a_reused_searcher_answers_as_a_fresh_search() {
+    let mut rng = Pcg32::new(18, 1);
+    let mut searcher = Searcher::new();
+    let kinds = [
+        HeuristicKind::Euclidean,
+        HeuristicKind::Manhattan,
+        HeuristicKind::Zero,
+    ];
+    let mut queries = 0;
+    for _ in 0..60 {
+        let (grid, rule) = random_map(&mut rng);
+        for _ in 0..20 {
+            let (Some(from), Some(to)) = (open_cell(&mut rng, &grid), open_cell(&mut rng, &grid))
+            else {
+                continue;
+            };
+            let (_, tie_break) = TieBreak::NAMES[rng.below(TieBreak::NAMES.len() as u32) as usize];
+            let cfg = SearchConfig {
+                label: "A*".into(),
+                rule,
+                heuristic: Heuristic::plain(kinds[rng.below(3) as usize]),
+                tie_break,
+                closed_set: rng.below(4) != 0,
+            };
+            let (mut a, mut b) = (Vec::<PathEvent>::new(), Vec::<PathEvent>::new());
+            let fresh = search(&grid, from, to, &cfg, &mut a);
+            let again = searcher.search(&grid, from, to, &cfg, &mut b);
+            assert_eq!(
+                (fresh.cost, &fresh.path, fresh.expanded),
+                (again.cost, &again.path, again.expanded),
+                "{from} → {to} {cfg:?}"
+            );
+            assert_eq!(a, b, "{from} → {to} {cfg:?}");
+            let untraced = searcher.search(&grid, from, to, &cfg, &mut NoTrace);
+            assert_eq!(untraced.path, fresh.path);
+            queries += 2;
+        }
+    }
+    assert!(queries > 1500, "{queries}");
 }

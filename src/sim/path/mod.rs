@@ -430,6 +430,22 @@ struct Problem<'a> {
     closed_set: bool,
 }
 
+impl<'a> Problem<'a> {
+    /// One search of `cfg` on `grid` towards `goal`.
+    fn of(grid: &'a Grid, goal: Cell, cfg: &SearchConfig) -> Problem<'a> {
+        Problem {
+            terrain: grid.terrain(),
+            width: grid.width(),
+            height: grid.height(),
+            goal,
+            rule: cfg.rule,
+            heuristic: cfg.heuristic,
+            tie_break: cfg.tie_break,
+            closed_set: cfg.closed_set,
+        }
+    }
+}
+
 impl Problem<'_> {
     #[inline(always)]
     fn h16(&self, x: i32, y: i32) -> u64 {
@@ -509,6 +525,8 @@ pub trait OpenQueue: Default {
     fn entries(&self) -> Vec<OpenEntry>;
     /// The most bytes it has held at once (its peak).
     fn bytes(&self) -> usize;
+    /// Empties it for a new query, keeping its memory.
+    fn clear(&mut self);
 }
 
 /// The open list as a 4-ary min-heap on [`OpenEntry`] keys: any key order,
@@ -531,6 +549,9 @@ impl OpenQueue for Heap {
     }
     fn bytes(&self) -> usize {
         self.0.capacity() * size_of::<OpenEntry>()
+    }
+    fn clear(&mut self) {
+        self.0.clear();
     }
 }
 
@@ -627,6 +648,15 @@ impl OpenQueue for Buckets {
             })
             .collect()
     }
+    fn clear(&mut self) {
+        for b in &mut self.ring {
+            b.clear();
+        }
+        self.cursor_f = 0;
+        self.len = 0;
+        self.started = false;
+        self.peak_cap = self.cap;
+    }
     /// The most bytes the buckets have held at once.
     fn bytes(&self) -> usize {
         self.peak_cap * 16
@@ -673,6 +703,19 @@ impl<Q: OpenQueue> SearchState<Q> {
     /// One expansion. Returns false once the search has ended.
     #[inline(always)]
     fn step<S: Sink<PathEvent>>(&mut self, p: &Problem, search: u32, sink: &mut S) -> bool {
+        self.step_in::<S, false>(p, search, sink, &mut Stamps::default())
+    }
+
+    /// One expansion; with `STAMPED`, a cell whose stamp is not `st.now`
+    /// holds nothing of this query (see [`Searcher`]).
+    #[inline(always)]
+    fn step_in<S: Sink<PathEvent>, const STAMPED: bool>(
+        &mut self,
+        p: &Problem,
+        search: u32,
+        sink: &mut S,
+        st: &mut Stamps,
+    ) -> bool {
         if self.status != Status::Searching {
             return false;
         }
@@ -739,11 +782,16 @@ impl<Q: OpenQueue> SearchState<Q> {
                 }
             };
             let g = e.g + cost as u64;
-            let old = self.g[n as usize];
+            // An earlier query's cell: unreached in this one.
+            let fresh = STAMPED && st.stamp[n as usize] != st.now;
+            let old = if fresh { u64::MAX } else { self.g[n as usize] };
             if g >= old {
                 continue; // no better than what it has: nothing to record
             }
-            let was_closed = self.link[n as usize] & CLOSED != 0;
+            let was_closed = !fresh && self.link[n as usize] & CLOSED != 0;
+            if STAMPED {
+                st.stamp[n as usize] = st.now;
+            }
             self.g[n as usize] = g;
             // The direction back to `here` is the opposite of `dir`.
             self.link[n as usize] = ((dir + 2) % 4) as u8;
@@ -830,6 +878,149 @@ impl<Q: OpenQueue> SearchState<Q> {
     }
 }
 
+/// Generation stamps over a search's per-cell memory: a cell whose stamp
+/// is not `now` was last written by an earlier query.
+#[derive(Clone, Debug, Default)]
+struct Stamps {
+    stamp: Vec<u32>,
+    now: u32,
+}
+
+impl Stamps {
+    /// The next query's generation over `cells` cells; the stamps are
+    /// cleared only when the map's size changes or the counter wraps.
+    fn next(&mut self, cells: usize) {
+        if self.stamp.len() != cells {
+            self.stamp = vec![0; cells];
+            self.now = 0;
+        }
+        self.now = self.now.wrapping_add(1);
+        if self.now == 0 {
+            self.stamp.fill(0);
+            self.now = 1;
+        }
+    }
+}
+
+impl<Q: OpenQueue> SearchState<Q> {
+    /// This state made ready for a new query on `p` from `start`: the
+    /// arrays kept (sized to the map), nothing cleared but the open list.
+    fn restart(&mut self, p: &Problem, start: u32, st: &mut Stamps) {
+        let cells = p.width as usize * p.height as usize;
+        if self.g.len() != cells {
+            self.g = vec![u64::MAX; cells];
+            self.link = vec![NO_PARENT; cells];
+        }
+        st.next(cells);
+        self.open.clear();
+        self.seq = 0;
+        self.current = None;
+        self.expanded = 0;
+        self.status = Status::Searching;
+        let s = start as usize;
+        st.stamp[s] = st.now;
+        self.g[s] = 0;
+        self.link[s] = NO_PARENT;
+        let (x, y) = (start % p.width, start / p.width);
+        self.push(p, start, x as i32, y as i32, 0);
+    }
+}
+
+/// A search for many queries on one map, as a game asks them: its
+/// per-cell arrays are kept between queries and marked with generation
+/// stamps rather than cleared, so a query costs about what it touches,
+/// not the whole map. Each query expands the same cells in the same order
+/// as [`search`] (`tests/path.rs` checks).
+#[derive(Debug, Default)]
+pub struct Searcher {
+    heap: (SearchState<Heap>, Stamps),
+    buckets: (SearchState<Buckets>, Stamps),
+}
+
+impl Default for SearchState<Heap> {
+    fn default() -> Self {
+        SearchState::empty(Heap::default())
+    }
+}
+
+impl Default for SearchState<Buckets> {
+    fn default() -> Self {
+        SearchState::empty(Buckets::default())
+    }
+}
+
+impl<Q> SearchState<Q> {
+    /// No arrays yet (sized by the first [`SearchState::restart`]).
+    fn empty(open: Q) -> SearchState<Q> {
+        SearchState {
+            g: Vec::new(),
+            link: Vec::new(),
+            open,
+            seq: 0,
+            current: None,
+            expanded: 0,
+            status: Status::Searching,
+        }
+    }
+}
+
+impl Searcher {
+    /// A searcher with no memory yet (the first query sizes it).
+    pub fn new() -> Searcher {
+        Searcher::default()
+    }
+
+    /// Runs one search to its end, as [`search`] does (the same checks of
+    /// `start` and `goal` are the caller's).
+    pub fn search<S: Sink<PathEvent>>(
+        &mut self,
+        grid: &Grid,
+        start: Cell,
+        goal: Cell,
+        cfg: &SearchConfig,
+        sink: &mut S,
+    ) -> Outcome {
+        let p = Problem::of(grid, goal, cfg);
+        if S::ENABLED && !cfg.heuristic.is_admissible() {
+            sink.record(PathEvent::NotAdmissible { search: 0 });
+        }
+        let start = start.y as u32 * p.width + start.x as u32;
+        if buckets_apply(cfg) {
+            let span = 2 + cfg.rule.max_step_cost() as usize;
+            let (s, st) = &mut self.buckets;
+            if s.open.ring.len() != span {
+                s.open = Buckets::with_span(span);
+            }
+            s.restart(&p, start, st);
+            finish(s, &p, goal, sink, st)
+        } else {
+            let (s, st) = &mut self.heap;
+            s.restart(&p, start, st);
+            finish(s, &p, goal, sink, st)
+        }
+    }
+}
+
+/// Steps a restarted stamped search to its end.
+fn finish<Q: OpenQueue, S: Sink<PathEvent>>(
+    s: &mut SearchState<Q>,
+    p: &Problem,
+    goal: Cell,
+    sink: &mut S,
+    st: &mut Stamps,
+) -> Outcome {
+    while s.step_in::<S, true>(p, 0, sink, st) {}
+    Outcome {
+        cost: match s.status {
+            Status::Found(c) => Some(c),
+            _ => None,
+        },
+        path: s.path(p.width, goal),
+        expanded: s.expanded,
+        bytes: s.g.capacity() * 8 + s.link.capacity() + st.stamp.capacity() * 4 + s.open.bytes(),
+    }
+}
+
 /// The result of a search run to its end.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Outcome {
@@ -853,16 +1044,7 @@ pub fn search<S: Sink<PathEvent>>(
     cfg: &SearchConfig,
     sink: &mut S,
 ) -> Outcome {
-    let p = Problem {
-        terrain: grid.terrain(),
-        width: grid.width(),
-        height: grid.height(),
-        goal,
-        rule: cfg.rule,
-        heuristic: cfg.heuristic,
-        tie_break: cfg.tie_break,
-        closed_set: cfg.closed_set,
-    };
+    let p = Problem::of(grid, goal, cfg);
     if S::ENABLED && !cfg.heuristic.is_admissible() {
         sink.record(PathEvent::NotAdmissible { search: 0 });
     }
@@ -1102,4 +1284,29 @@ pub fn generate(width: u32, height: u32, levels: u8, seed: u64) -> Grid {
         }
     }
     grid
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Stamps;
+
+    /// The generation counter wrapping clears the stamps, so a cell stamped
+    /// 4,294,967,295 queries ago is not taken for this query's.
+    #[test]
+    fn stamps_clear_when_the_generation_wraps() {
+        let mut st = Stamps::default();
+        st.next(4);
+        assert_eq!(st.now, 1);
+        st.stamp[2] = 1;
+        st.now = u32::MAX;
+        st.stamp[3] = u32::MAX;
+        st.next(4);
+        assert_eq!(st.now, 1);
+        assert_eq!(st.stamp, vec![0; 4]);
+        // A new map size starts afresh too.
+        st.stamp[0] = 1;
+        st.next(6);
+        assert_eq!((st.now, st.stamp.len()), (1, 6));
+        assert!(st.stamp.iter().all(|&s| s == 0));
+    }
 }
