@@ -619,13 +619,7 @@ fn model_lines(sim: &FlockSim, view: &View) -> Vec<String> {
         world.push_str(&format!(" × {}", num(size.z)));
     }
     if cfg.bounds == Bounds::Walls {
-        let gone = sim
-            .state()
-            .boids
-            .iter()
-            .filter(|b| outside(sim, b.pos).is_some())
-            .count();
-        world.push_str(&format!(" · {gone} outside the walls"));
+        world.push_str(&format!(" · {} outside the walls", outside_count(sim)));
     }
     let mut out = vec![world];
     match &cfg.model {
@@ -2071,6 +2065,15 @@ pub(super) fn pane_figures(sim: &FlockSim, frame: &Frame, view: &View, dt: bool)
     out
 }
 
+/// How many boids lie outside a walled box (0 without walls).
+fn outside_count(sim: &FlockSim) -> usize {
+    sim.state()
+        .boids
+        .iter()
+        .filter(|b| outside(sim, b.pos).is_some())
+        .count()
+}
+
 /// How far `p` lies outside the box of a flock with walls (`None` inside,
 /// or without walls).
 fn outside(sim: &FlockSim, p: Vec3) -> Option<Fx> {
@@ -2119,11 +2122,7 @@ fn flock_figures(sim: &FlockSim, frame: &Frame) -> Vec<String> {
         .iter()
         .map(|b| b.vel.fast_length().to_bits() as i128)
         .sum();
-    let gone = st
-        .boids
-        .iter()
-        .filter(|b| outside(sim, b.pos).is_some())
-        .count();
+    let gone = outside_count(sim);
     let mut out: Vec<String> = (gone > 0)
         .then(|| format!("{gone} outside"))
         .into_iter()

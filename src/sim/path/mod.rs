@@ -980,13 +980,9 @@ impl Searcher {
         cfg: &SearchConfig,
         sink: &mut S,
     ) -> Outcome {
-        let p = Problem::of(grid, goal, cfg);
-        if S::ENABLED && !cfg.heuristic.is_admissible() {
-            sink.record(PathEvent::NotAdmissible { search: 0 });
-        }
-        let start = start.y as u32 * p.width + start.x as u32;
+        let (p, start) = begin(grid, (start, goal), cfg, sink);
         if buckets_apply(cfg) {
-            let span = 2 + cfg.rule.max_step_cost() as usize;
+            let span = bucket_span(cfg);
             let (s, st) = &mut self.buckets;
             if s.open.ring.len() != span {
                 s.open = Buckets::with_span(span);
@@ -1010,15 +1006,44 @@ fn finish<Q: OpenQueue, S: Sink<PathEvent>>(
     st: &mut Stamps,
 ) -> Outcome {
     while s.step_in::<S, true>(p, 0, sink, st) {}
-    Outcome {
-        cost: match s.status {
-            Status::Found(c) => Some(c),
-            _ => None,
-        },
-        path: s.path(p.width, goal),
-        expanded: s.expanded,
-        bytes: s.g.capacity() * 8 + s.link.capacity() + st.stamp.capacity() * 4 + s.open.bytes(),
+    s.outcome(p.width, goal, st.stamp.capacity() * 4)
+}
+
+impl<Q: OpenQueue> SearchState<Q> {
+    /// An ended search's result; `more` bytes held besides its arrays and
+    /// open list (the stamps).
+    fn outcome(&self, width: u32, goal: Cell, more: usize) -> Outcome {
+        Outcome {
+            cost: match self.status {
+                Status::Found(c) => Some(c),
+                _ => None,
+            },
+            path: self.path(width, goal),
+            expanded: self.expanded,
+            bytes: self.g.capacity() * 8 + self.link.capacity() + more + self.open.bytes(),
+        }
     }
+}
+
+/// The problem of a query and its start's index, telling `sink` first if
+/// the heuristic may overestimate ([`search`] and [`Searcher::search`]).
+fn begin<'a, S: Sink<PathEvent>>(
+    grid: &'a Grid,
+    (start, goal): (Cell, Cell),
+    cfg: &SearchConfig,
+    sink: &mut S,
+) -> (Problem<'a>, u32) {
+    let p = Problem::of(grid, goal, cfg);
+    if S::ENABLED && !cfg.heuristic.is_admissible() {
+        sink.record(PathEvent::NotAdmissible { search: 0 });
+    }
+    let start = start.y as u32 * p.width + start.x as u32;
+    (p, start)
+}
+
+/// The bucket ring's length for a search [`buckets_apply`] to.
+fn bucket_span(cfg: &SearchConfig) -> usize {
+    2 + cfg.rule.max_step_cost() as usize
 }
 
 /// The result of a search run to its end.
@@ -1044,14 +1069,9 @@ pub fn search<S: Sink<PathEvent>>(
     cfg: &SearchConfig,
     sink: &mut S,
 ) -> Outcome {
-    let p = Problem::of(grid, goal, cfg);
-    if S::ENABLED && !cfg.heuristic.is_admissible() {
-        sink.record(PathEvent::NotAdmissible { search: 0 });
-    }
-    let start = start.y as u32 * p.width + start.x as u32;
+    let (p, start) = begin(grid, (start, goal), cfg, sink);
     if buckets_apply(cfg) {
-        let span = 2 + cfg.rule.max_step_cost() as usize;
-        let s = SearchState::new(&p, start, Buckets::with_span(span));
+        let s = SearchState::new(&p, start, Buckets::with_span(bucket_span(cfg)));
         run_to_end(s, &p, goal, sink)
     } else {
         run_to_end(SearchState::new(&p, start, Heap::default()), &p, goal, sink)
@@ -1076,15 +1096,7 @@ fn run_to_end<Q: OpenQueue, S: Sink<PathEvent>>(
     sink: &mut S,
 ) -> Outcome {
     while s.step(p, 0, sink) {}
-    Outcome {
-        cost: match s.status {
-            Status::Found(c) => Some(c),
-            _ => None,
-        },
-        path: s.path(p.width, goal),
-        expanded: s.expanded,
-        bytes: s.g.capacity() * 8 + s.link.capacity() + s.open.bytes(),
-    }
+    s.outcome(p.width, goal, 0)
 }
 
 /// A running path scenario: its searches stepped side by side.
