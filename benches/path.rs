@@ -1,17 +1,18 @@
 //! A* on generated terrains (article 001's value noise, 5 levels, default
 //! cost rule) of 256², 1024² and 2048² cells, between far corners: our
-//! untraced search next to the `pathfinding` crate's `astar` (same cost
-//! rule, same admissible integer heuristic: Manhattan, FIFO ties — so ours
-//! runs on its bucket queue), in the same process; then our search with a
-//! full trace (every event into a reused `Vec`) against itself untraced,
-//! and the bytes per cell it held.
+//! untraced search next to the `pathfinding` crate's `astar` with the same
+//! cost rule and the same heuristic, in the same process: the default
+//! (Euclidean, FIFO ties: ours runs on its calendar queue) and Manhattan
+//! (FIFO: our bucket queue); then our search with a full trace (every
+//! event into a reused `Vec`) against itself untraced, and the bytes per
+//! cell it held.
 //!
 //! Then the cases users meet: the Moving AI benchmark maps in `tests/maps`
 //! (a game arena, a maze, rooms, random obstacles, a city; 4-way moves),
 //! ten short and ten long trips of each map's `.scen`, with our default
-//! heuristic (Euclidean) and with Manhattan, against the crate with
-//! Manhattan; and short trips on a generated 1024² map (3 + 4 cells apart,
-//! and start = goal), where a query should cost what it touches.
+//! heuristic (Euclidean) and with Manhattan, against the crate with the
+//! same heuristic; and short trips on a generated 1024² map (3 + 4 cells
+//! apart, and start = goal), where a query should cost what it touches.
 //!
 //! Prints `RATIO` lines (time ours / peer: below 1 is faster) and `MEMORY`
 //! lines. `PATH_BENCH_QUICK=1` runs only the 256² map and the short trips.
@@ -45,8 +46,9 @@ fn open_near(g: &Grid, c: Cell, step: i32) -> Cell {
 }
 
 /// The same search with the `pathfinding` crate: nodes are (x, y), the
-/// successors apply the same cost rule, the heuristic is Manhattan.
-fn peer(g: &Grid, start: Cell, goal: Cell, rule: &CostRule) -> Option<u64> {
+/// successors apply the same cost rule, the heuristic is ours (`h16`, so
+/// costs are scaled by 2¹⁶ too: the same problem, the same bound).
+fn peer(g: &Grid, start: Cell, goal: Cell, rule: &CostRule, hr: Heuristic) -> Option<u64> {
     let (w, h) = (g.width() as i32, g.height() as i32);
     let t = g.terrain();
     pathfinding::prelude::astar(
@@ -64,13 +66,13 @@ fn peer(g: &Grid, start: Cell, goal: Cell, rule: &CostRule) -> Option<u64> {
                     if hb == flockstep::sim::grid::WALL {
                         return None;
                     }
-                    rule.cost(ha, hb).ok().map(|c| ((nx, ny), c as u64))
+                    rule.cost(ha, hb).ok().map(|c| ((nx, ny), (c as u64) << 16))
                 })
         },
-        |&(x, y)| (x.abs_diff(goal.x) + y.abs_diff(goal.y)) as u64,
+        |&(x, y)| hr.h16(x.abs_diff(goal.x), y.abs_diff(goal.y)),
         |&(x, y)| x == goal.x && y == goal.y,
     )
-    .map(|(_, c)| c)
+    .map(|(_, c)| c >> 16)
 }
 
 /// Median of alternating timed runs of `a` and `b`.
@@ -101,32 +103,47 @@ fn compare(side: u32) {
         open_near(&g, Cell::new(1, 1), 1),
         open_near(&g, Cell::new(s - 2, s - 2), -1),
     );
-    let c = cfg();
-    let ours = search(&g, start, goal, &c, &mut NoTrace);
-    assert_eq!(
-        ours.cost,
-        peer(&g, start, goal, &c.rule),
-        "same cost as the peer"
-    );
     let budget = Duration::from_millis(if side >= 2048 { 6000 } else { 2500 });
-    let (a, b) = alternate(
-        budget,
-        || {
-            black_box(search(&g, start, goal, &c, &mut NoTrace));
-        },
-        || {
-            black_box(peer(&g, start, goal, &c.rule));
-        },
-    );
-    println!(
-        "RATIO path {side}x{side} cost {:?} expanded {:>8}  flockstep {:>9.2} ms   pathfinding::astar {:>9.2} ms   ratio {:.3}x (time ours/peer; peer is {:.1}x slower)",
-        ours.cost,
-        ours.expanded,
-        a * 1e3,
-        b * 1e3,
-        a / b,
-        b / a
-    );
+    for kind in [HeuristicKind::Euclidean, HeuristicKind::Manhattan] {
+        let c = SearchConfig {
+            heuristic: Heuristic::plain(kind),
+            ..cfg()
+        };
+        let ours = search(&g, start, goal, &c, &mut NoTrace);
+        let h = c.heuristic;
+        assert_eq!(ours.cost, peer(&g, start, goal, &c.rule, h), "same cost");
+        let (a, b) = alternate(
+            budget,
+            || {
+                black_box(search(&g, start, goal, &c, &mut NoTrace));
+            },
+            || {
+                black_box(peer(&g, start, goal, &c.rule, h));
+            },
+        );
+        println!(
+            "RATIO path {side}x{side} h={:<9} cost {:?} expanded {:>8}  flockstep {:>9.2} ms   pathfinding::astar {:>9.2} ms   ratio {:.3}x (time ours/peer; peer is {:.1}x slower)",
+            name(kind),
+            ours.cost,
+            ours.expanded,
+            a * 1e3,
+            b * 1e3,
+            a / b,
+            b / a
+        );
+    }
+    traced(&g, start, goal, budget);
+}
+
+/// The lower-case name of a heuristic.
+fn name(kind: HeuristicKind) -> String {
+    format!("{kind:?}").to_lowercase()
+}
+
+/// Our search with a full trace against itself untraced, and its memory.
+fn traced(g: &Grid, start: Cell, goal: Cell, budget: Duration) {
+    let c = cfg();
+    let ours = search(g, start, goal, &c, &mut NoTrace);
     // The event buffer is reused from run to run (cleared, capacity kept),
     // as a viewer would: the figure is the cost of producing the trace,
     // not of the allocator growing a fresh vector to hundreds of MB.
@@ -135,13 +152,14 @@ fn compare(side: u32) {
         budget,
         || {
             events.clear();
-            black_box(search(&g, start, goal, &c, &mut events));
+            black_box(search(g, start, goal, &c, &mut events));
             black_box(events.len());
         },
         || {
-            black_box(search(&g, start, goal, &c, &mut NoTrace));
+            black_box(search(g, start, goal, &c, &mut NoTrace));
         },
     );
+    let side = g.width();
     println!(
         "RATIO path {side}x{side} traced {:>9.2} ms   untraced {:>9.2} ms   ratio {:.2}x (full trace into a reused Vec, {} events)",
         t * 1e3,
@@ -173,58 +191,66 @@ fn scenarios(text: &str) -> Vec<(u32, Cell, Cell)> {
         .collect()
 }
 
-/// Times a set of trips, ours with `kind` against the crate (Manhattan),
-/// after checking both find the same costs.
+/// Times a set of trips, ours with `kind` against the crate with the
+/// same heuristic, after checking both find the same costs: our default
+/// (FIFO ties, the article's) through `search` (a searcher kept per
+/// thread, as a game keeps one per map) and on a fresh [`Searcher`] per
+/// query (what the first query in a process pays), and `search` with the
+/// crate's own tie rule (larger `g`).
 fn trips(what: &str, g: &Grid, trips: &[(Cell, Cell)], kind: HeuristicKind) {
     let c = SearchConfig {
         heuristic: Heuristic::plain(kind),
         ..cfg()
     };
-    let mut expanded = 0u64;
+    let deep = SearchConfig {
+        tie_break: TieBreak::LargerG,
+        ..c.clone()
+    };
+    let (mut expanded, mut deep_expanded) = (0u64, 0u64);
     for &(s, t) in trips {
         let ours = search(g, s, t, &c, &mut NoTrace);
-        assert_eq!(ours.cost, peer(g, s, t, &c.rule), "{what} {s}→{t}");
+        assert_eq!(
+            ours.cost,
+            peer(g, s, t, &c.rule, c.heuristic),
+            "{what} {s}→{t}"
+        );
         expanded += u64::from(ours.expanded);
+        deep_expanded += u64::from(search(g, s, t, &deep, &mut NoTrace).expanded);
     }
-    let (a, b) = alternate(
-        Duration::from_millis(1200),
-        || {
-            for &(s, t) in trips {
-                black_box(search(g, s, t, &c, &mut NoTrace));
-            }
-        },
-        || {
-            for &(s, t) in trips {
-                black_box(peer(g, s, t, &c.rule));
-            }
-        },
-    );
-    // A game's way: one Searcher for every query on the map.
-    let mut searcher = Searcher::new();
-    let (r, _) = alternate(
-        Duration::from_millis(1200),
-        || {
-            for &(s, t) in trips {
-                black_box(searcher.search(g, s, t, &c, &mut NoTrace));
-            }
-        },
-        || {
-            for &(s, t) in trips {
-                black_box(peer(g, s, t, &c.rule));
-            }
-        },
-    );
+    let peer_all = || {
+        for &(s, t) in trips {
+            black_box(peer(g, s, t, &c.rule, c.heuristic));
+        }
+    };
+    let budget = Duration::from_millis(1200);
+    let all = |c: &SearchConfig| {
+        for &(s, t) in trips {
+            black_box(search(g, s, t, c, &mut NoTrace));
+        }
+    };
+    let (a, b) = alternate(budget, || all(&c), peer_all);
+    let fresh = || {
+        for &(s, t) in trips {
+            black_box(Searcher::new().search(g, s, t, &c, &mut NoTrace));
+        }
+    };
+    let (f, _) = alternate(budget, fresh, peer_all);
+    let (l, _) = alternate(budget, || all(&deep), peer_all);
     let n = trips.len() as f64;
+    let each = |e: u64| e / trips.len() as u64;
     println!(
-        "RATIO path {what:<32} h={:<9} {} trips, {:>8} expanded each  flockstep {:>9.3} ms (reused Searcher {:>9.3} ms)   pathfinding::astar {:>9.3} ms   ratio {:.3}x, reused {:.3}x (per trip; time ours/peer)",
-        format!("{kind:?}").to_lowercase(),
+        "RATIO path {what:<32} h={:<9} {} trips  pathfinding::astar {:>8.3} ms   flockstep fifo {:>8} expanded: {:>8.3} ms ({:.3}x), fresh Searcher {:>8.3} ms ({:.3}x)   larger_g {:>8} expanded: {:>8.3} ms ({:.3}x)   (per trip; ratio = time ours/peer)",
+        name(kind),
         trips.len(),
-        expanded / trips.len() as u64,
-        a * 1e3 / n,
-        r * 1e3 / n,
         b * 1e3 / n,
+        each(expanded),
+        a * 1e3 / n,
         a / b,
-        r / b
+        f * 1e3 / n,
+        f / b,
+        each(deep_expanded),
+        l * 1e3 / n,
+        l / b
     );
 }
 
@@ -287,6 +313,10 @@ fn short_on_big() {
 fn bench(c: &mut Criterion) {
     let quick = std::env::var_os("PATH_BENCH_QUICK").is_some();
     let sides: &[u32] = if quick { &[256] } else { &[256, 1024, 2048] };
+    if std::env::var_os("PATH_BENCH_MAPS").is_some() {
+        real_maps();
+        return;
+    }
     for &side in sides {
         compare(side);
     }

@@ -358,6 +358,88 @@ fn the_bucket_queue_expands_in_the_heaps_order() {
     }
 }
 
+/// `search` runs every other consistent heuristic (Euclidean, fractional
+/// weights ≤ 1), under any tie-break, with or without a closed set, on a
+/// calendar queue; it must tell exactly the heap's story: the same events
+/// (every push, skip, improvement and expansion) in the same order.
+#[test]
+fn the_calendar_queue_tells_the_heaps_story() {
+    use flockstep::num::Fx;
+    use flockstep::sim::Sim;
+    use flockstep::sim::path::{PathConfig, PathSim, calendar_applies};
+    let mut rng = Pcg32::new(18, 2);
+    let kinds = [
+        HeuristicKind::Euclidean,
+        HeuristicKind::Manhattan,
+        HeuristicKind::Zero,
+    ];
+    let mut compared = 0;
+    while compared < 300 {
+        let (grid, mut rule) = random_map(&mut rng);
+        let (Some(start), Some(goal)) = (open_cell(&mut rng, &grid), open_cell(&mut rng, &grid))
+        else {
+            continue;
+        };
+        if rng.below(4) == 0 {
+            // The widest spans the ring takes: slices a whole unit wide.
+            rule.uphill_weight = 300 + rng.below(155);
+        }
+        let (_, tie_break) = TieBreak::NAMES[rng.below(4) as usize];
+        let weights = [
+            Fx::ONE,
+            Fx::from_bits(1 << 31),
+            Fx::from_bits(4_290_000_000),
+        ];
+        let weight = weights[rng.below(3) as usize];
+        let cfg = SearchConfig {
+            label: String::new(),
+            rule,
+            heuristic: Heuristic {
+                kind: kinds[rng.below(3) as usize],
+                weight,
+            },
+            tie_break,
+            closed_set: rng.below(4) != 0,
+        };
+        assert!(calendar_applies(&cfg));
+        let mut fast = Vec::new();
+        let out = search(&grid, start, goal, &cfg, &mut fast);
+        let mut sim = PathSim::new(PathConfig {
+            grid: grid.clone(),
+            start,
+            goal,
+            searches: vec![cfg.clone()],
+        })
+        .unwrap();
+        let mut slow = Vec::new();
+        while !sim.done() {
+            sim.step(&mut slow);
+        }
+        assert_eq!(fast, slow, "{start} → {goal} {cfg:?}\n{}", grid.to_ascii());
+        assert!(out.expanded > 0);
+        compared += 1;
+    }
+    // Beyond that span (a move costing over 4,094) the heap runs instead.
+    let wide = SearchConfig {
+        label: String::new(),
+        rule: CostRule {
+            uphill_weight: 455,
+            ..CostRule::default()
+        },
+        heuristic: Heuristic::plain(HeuristicKind::Euclidean),
+        tie_break: TieBreak::Fifo,
+        closed_set: true,
+    };
+    assert!(!calendar_applies(&wide));
+    assert!(!calendar_applies(&SearchConfig {
+        heuristic: Heuristic {
+            kind: HeuristicKind::Euclidean,
+            weight: Fx::from_int(2),
+        },
+        ..wide.clone()
+    }));
+}
+
 /// The Moving AI maps (tests/maps, see SOURCES.md there) read, and on the
 /// maze, whose corridors are one cell wide so no diagonal is ever legal,
 /// a 4-way search finds every 40th scenario's published optimal length
@@ -396,9 +478,9 @@ fn moving_ai_maze_lengths_match_the_benchmark() {
 
 /// One `Searcher` asked query after query (over 1,500, on maps of
 /// changing sizes, under every heuristic, tie-break and closed-set switch)
-/// answers each exactly as a fresh `search`: the same cost, path,
-/// expansions and every traced event in order (no cell of an earlier
-/// query leaks into a later one).
+/// answers each exactly as a fresh one: the same cost, path, expansions
+/// and every traced event in order (no cell of an earlier query leaks into
+/// a later one). `search` (a searcher kept per thread) answers the same.
 #[test]
 fn a_reused_searcher_answers_as_a_fresh_search() {
     let mut rng = Pcg32::new(18, 1);
@@ -425,7 +507,7 @@ fn a_reused_searcher_answers_as_a_fresh_search() {
                 closed_set: rng.below(4) != 0,
             };
             let (mut a, mut b) = (Vec::<PathEvent>::new(), Vec::<PathEvent>::new());
-            let fresh = search(&grid, from, to, &cfg, &mut a);
+            let fresh = Searcher::new().search(&grid, from, to, &cfg, &mut a);
             let again = searcher.search(&grid, from, to, &cfg, &mut b);
             assert_eq!(
                 (fresh.cost, &fresh.path, fresh.expanded),
@@ -435,6 +517,11 @@ fn a_reused_searcher_answers_as_a_fresh_search() {
             assert_eq!(a, b, "{from} → {to} {cfg:?}");
             let untraced = searcher.search(&grid, from, to, &cfg, &mut NoTrace);
             assert_eq!(untraced.path, fresh.path);
+            let kept = search(&grid, from, to, &cfg, &mut NoTrace);
+            assert_eq!(
+                (kept.cost, kept.path, kept.expanded),
+                (fresh.cost, fresh.path, fresh.expanded)
+            );
             queries += 2;
         }
     }

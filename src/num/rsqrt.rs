@@ -103,6 +103,28 @@ pub fn sqrt_wide(n: u128) -> u64 {
     u64::try_from(v).unwrap_or(u64::MAX)
 }
 
+/// `⌊√n⌋` exactly, for `n < 2⁶²`: [`inv_sqrt_u64`]'s estimate (within
+/// two units there), then corrected by comparing squares, so the result is
+/// the integer square root whatever the estimate. Several times faster
+/// than `u64::isqrt` (the default A* heuristic takes one per push).
+#[inline]
+pub fn isqrt_u64(n: u64) -> u64 {
+    debug_assert!(n < 1 << 62);
+    if n == 0 {
+        return 0;
+    }
+    let (y, s) = inv_sqrt_u64(n);
+    // √n = n · y · 2⁻ˢ, with n < 2⁶² and y < 2³³ the product fits in 128 bits.
+    let mut r = ((n as u128 * y as u128) >> s) as u64;
+    while r * r > n {
+        r -= 1;
+    }
+    while (r + 1) * (r + 1) <= n {
+        r += 1;
+    }
+    r
+}
+
 #[cfg(test)]
 #[allow(clippy::float_arithmetic)] // tests compare against f64
 mod tests {
@@ -158,6 +180,26 @@ mod tests {
         for k in [1u64, 2, 3, 10, 1000, 65536, 1 << 31, u32::MAX as u64] {
             let r = sqrt_wide((k as u128) * (k as u128));
             assert!(r.abs_diff(k) <= 1 + k / 400_000_000, "{k}: {r}");
+        }
+    }
+
+    /// `isqrt_u64` is `u64::isqrt` exactly: every n below 70,000, squares
+    /// and their neighbours up to 2³¹, powers of two, and random values of
+    /// every width up to 62 bits.
+    #[test]
+    fn the_integer_square_root_is_exact() {
+        let same = |n: u64| assert_eq!(isqrt_u64(n), n.isqrt(), "{n}");
+        (0..70_000).for_each(same);
+        for k in (1u64..1 << 31).step_by(9_973).chain([(1 << 31) - 1]) {
+            for n in [k * k - 1, k * k, k * k + 1, (k + 1) * (k + 1) - 1] {
+                same(n);
+            }
+        }
+        (0..62).for_each(|p| same(1 << p));
+        same((1 << 62) - 1);
+        let mut rng = Pcg32::new(18, 3);
+        for _ in 0..300_000 {
+            same(rng.next_u64() >> (2 + rng.below(62)));
         }
     }
 }

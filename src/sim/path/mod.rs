@@ -28,10 +28,13 @@
 //! inconsistent heuristic, `w > 1`) is reopened.
 //!
 //! A lesson's searches keep the heap (its array is part of the state). A
-//! plain run ([`search`]: `flockstep path`, the benchmarks) with FIFO ties
-//! and a whole-valued consistent heuristic (Manhattan or zero, weight 1)
-//! uses [`Buckets`] instead, which pops in exactly the same order in O(1);
-//! any other configuration runs on the heap.
+//! plain run ([`search`], [`Searcher`]: `flockstep path`, the benchmarks)
+//! picks the fastest container that pops in exactly the heap's order:
+//! [`Buckets`] (O(1)) for FIFO ties and a whole-valued consistent heuristic
+//! (Manhattan or zero, weight 1); [`Calendar`] for any other consistent
+//! one (every admissible heuristic here, the default Euclidean included,
+//! with any tie-break); the heap only for an inconsistent heuristic
+//! (`w > 1`) or huge move costs.
 //!
 //! The article's defects are not copied: there is an explicit closed set
 //! (`closed_set = false` is the article's list without one: every popped
@@ -161,7 +164,7 @@ impl Heuristic {
             HeuristicKind::Manhattan => ((dx + dy) as u64) << 16,
             HeuristicKind::Euclidean => {
                 let d2 = dx as u64 * dx as u64 + dy as u64 * dy as u64;
-                (d2 << 32).isqrt()
+                crate::num::rsqrt::isqrt_u64(d2 << 32)
             }
         };
         if self.weight == Fx::ONE {
@@ -338,6 +341,17 @@ pub struct SearchState<Q = Heap> {
     pub expanded: u32,
     /// Where the search is.
     pub status: Status,
+    /// What `g` holds is a cell's cost plus `base`. A lesson's search has
+    /// 0, and `u64::MAX` marks a cell not reached. A plain run ([`search`],
+    /// [`Searcher`]) has at least 1, and a value below it marks a cell not
+    /// reached: fresh memory is zero, and a [`Searcher`]'s next query
+    /// raises `base` above every value of the last one instead of clearing.
+    /// Not part of the serialized state (a restored state has 0).
+    #[serde(skip)]
+    base: u64,
+    /// The largest value written into `g` so far (for the next `base`).
+    #[serde(skip)]
+    top: u64,
 }
 
 /// Everything that changes in a path scenario.
@@ -664,6 +678,160 @@ impl OpenQueue for Buckets {
     }
 }
 
+/// The open list as a calendar queue (Brown, 1988) for any consistent
+/// heuristic and any tie-break ([`calendar_applies`]): a ring of small
+/// heaps, one per slice of `f16` 2^`shift` wide. With a consistent
+/// heuristic `f` never decreases along the pops, and a push lands at most
+/// one move's cost plus 1 above the `f` being expanded (the move changes
+/// `h` by at most 1), so a ring spanning `max step cost + 2` whole units
+/// holds every live slice without wrapping onto itself. The slices are
+/// popped in order and each heap orders its entries by the full key, so
+/// the pops are exactly the heap's. With 2¹² slices over the span, a slice
+/// holds a handful of entries: a push and a pop cost a few compares, not
+/// O(log n) on the whole open list. `tests/path.rs` checks that a search
+/// on it tells exactly the heap's story.
+#[derive(Clone, Debug, Default)]
+pub struct Calendar {
+    /// The slices: slice `s` (of `f16 >> shift`) is at `(s − origin) &
+    /// mask`. The ring grows to an index when first used, so a short query
+    /// on fresh memory touches a few slices, not the ring's 96 KB.
+    ring: Vec<Vec<OpenEntry>>,
+    /// The slice of the query's first push.
+    origin: u64,
+    mask: usize,
+    shift: u32,
+    /// A bit per slice that holds an entry.
+    words: Vec<u64>,
+    /// The slice of the last pop (or of the first push, before any pop).
+    cursor: u64,
+    len: usize,
+    started: bool,
+    /// Entries' worth of memory the slices hold (kept between queries).
+    cap: usize,
+}
+
+/// The calendar's slices over its span, at most (a power of two).
+const SLICES: u32 = 12;
+
+impl Calendar {
+    /// The slice width (as a shift of `f16`) for a search, if the ring of
+    /// [`SLICES`] spans its `f` range with slices at most a unit wide.
+    fn shift_for(cfg: &SearchConfig) -> Option<u32> {
+        let span = bucket_span(cfg) as u64; // whole units of f, ≥ 3
+        let shift = 64 - (span - 1).leading_zeros() + 16 - SLICES;
+        (shift <= 16).then_some(shift)
+    }
+
+    /// An empty calendar with slices `2^shift` wide.
+    fn with_shift(shift: u32) -> Calendar {
+        let n = 1usize << SLICES.max(6);
+        Calendar {
+            ring: Vec::new(),
+            origin: 0,
+            mask: n - 1,
+            shift,
+            words: vec![0; n / 64],
+            cursor: 0,
+            len: 0,
+            started: false,
+            cap: 0,
+        }
+    }
+
+    /// Ring index `i`'s slice, the ring grown to it if need be.
+    #[inline(always)]
+    fn slice(&mut self, i: usize) -> &mut Vec<OpenEntry> {
+        if i >= self.ring.len() {
+            self.ring.resize_with(i + 1, Vec::new);
+        }
+        &mut self.ring[i]
+    }
+
+    /// Whether ring index `i`'s slice holds an entry.
+    #[inline(always)]
+    fn held(&self, i: usize) -> bool {
+        self.words[i / 64] >> (i % 64) & 1 != 0
+    }
+
+    /// How many slices on from ring index `i` the next held one is.
+    #[inline]
+    fn next_held(&self, i: usize) -> usize {
+        let n = self.words.len();
+        let (mut w, b) = (i / 64, i % 64);
+        let bits = self.words[w] & (!0u64 << b);
+        if bits != 0 {
+            return w * 64 + bits.trailing_zeros() as usize - i;
+        }
+        let mut dist = 64 - b;
+        loop {
+            w = (w + 1) % n;
+            if self.words[w] != 0 {
+                return dist + self.words[w].trailing_zeros() as usize;
+            }
+            dist += 64;
+        }
+    }
+}
+
+impl OpenQueue for Calendar {
+    #[inline]
+    fn push(&mut self, e: OpenEntry) {
+        let slice = e.f16() >> self.shift;
+        if !self.started {
+            (self.cursor, self.origin) = (slice, slice);
+            self.started = true;
+        }
+        debug_assert!(slice >= self.cursor && slice - self.cursor <= self.mask as u64);
+        let i = (slice - self.origin) as usize & self.mask;
+        let slice = self.slice(i);
+        let before = slice.capacity();
+        heap_push(slice, e);
+        let grown = slice.capacity() - before;
+        self.cap += grown;
+        self.words[i / 64] |= 1 << (i % 64);
+        self.len += 1;
+    }
+    #[inline]
+    fn pop(&mut self) -> Option<OpenEntry> {
+        if self.len == 0 {
+            return None;
+        }
+        let mut i = (self.cursor - self.origin) as usize & self.mask;
+        if !self.held(i) {
+            self.cursor += self.next_held(i) as u64;
+            i = (self.cursor - self.origin) as usize & self.mask;
+        }
+        let slice = &mut self.ring[i];
+        let e = heap_pop(slice);
+        if slice.is_empty() {
+            self.words[i / 64] &= !(1 << (i % 64));
+        }
+        self.len -= 1;
+        e
+    }
+    fn entries(&self) -> Vec<OpenEntry> {
+        self.ring.iter().flatten().copied().collect()
+    }
+    fn bytes(&self) -> usize {
+        self.cap * size_of::<OpenEntry>() + self.ring.capacity() * size_of::<Vec<OpenEntry>>()
+    }
+    /// Empties the slices still holding entries, found by their bits (a
+    /// short query's clear is short too); their memory is kept.
+    fn clear(&mut self) {
+        let words = if self.len == 0 { 0 } else { self.words.len() };
+        for w in 0..words {
+            while self.words[w] != 0 {
+                let b = self.words[w].trailing_zeros() as usize;
+                self.ring[w * 64 + b].clear();
+                self.words[w] &= !(1 << b);
+            }
+        }
+        self.cursor = 0;
+        self.len = 0;
+        self.started = false;
+    }
+}
+
 impl<Q: OpenQueue> SearchState<Q> {
     /// A search at its start: the start cell open with `g = 0`.
     fn new(p: &Problem, start: u32, open: Q) -> SearchState<Q> {
@@ -676,6 +844,8 @@ impl<Q: OpenQueue> SearchState<Q> {
             current: None,
             expanded: 0,
             status: Status::Searching,
+            base: 0,
+            top: 0,
         };
         s.g[start as usize] = 0;
         let (x, y) = (start % p.width, start / p.width);
@@ -703,19 +873,6 @@ impl<Q: OpenQueue> SearchState<Q> {
     /// One expansion. Returns false once the search has ended.
     #[inline(always)]
     fn step<S: Sink<PathEvent>>(&mut self, p: &Problem, search: u32, sink: &mut S) -> bool {
-        self.step_in::<S, false>(p, search, sink, &mut Stamps::default())
-    }
-
-    /// One expansion; with `STAMPED`, a cell whose stamp is not `st.now`
-    /// holds nothing of this query (see [`Searcher`]).
-    #[inline(always)]
-    fn step_in<S: Sink<PathEvent>, const STAMPED: bool>(
-        &mut self,
-        p: &Problem,
-        search: u32,
-        sink: &mut S,
-        st: &mut Stamps,
-    ) -> bool {
         if self.status != Status::Searching {
             return false;
         }
@@ -730,7 +887,7 @@ impl<Q: OpenQueue> SearchState<Q> {
                 return false;
             };
             let c = e.cell as usize;
-            if !p.closed_set || (e.g == self.g[c] && self.link[c] & CLOSED == 0) {
+            if !p.closed_set || (e.g + self.base == self.g[c] && self.link[c] & CLOSED == 0) {
                 break e;
             }
         };
@@ -745,7 +902,7 @@ impl<Q: OpenQueue> SearchState<Q> {
                 cell: here,
                 g: e.g,
                 f16: e.f16(),
-                held: self.g[c],
+                held: self.g[c] - self.base,
             });
         }
         if here == p.goal {
@@ -782,17 +939,18 @@ impl<Q: OpenQueue> SearchState<Q> {
                 }
             };
             let g = e.g + cost as u64;
-            // An earlier query's cell: unreached in this one.
-            let fresh = STAMPED && st.stamp[n as usize] != st.now;
-            let old = if fresh { u64::MAX } else { self.g[n as usize] };
+            // A value below `base` is an earlier query's, or fresh memory.
+            let held = self.g[n as usize];
+            let fresh = held < self.base;
+            let old = if fresh { u64::MAX } else { held - self.base };
             if g >= old {
                 continue; // no better than what it has: nothing to record
             }
             let was_closed = !fresh && self.link[n as usize] & CLOSED != 0;
-            if STAMPED {
-                st.stamp[n as usize] = st.now;
+            self.g[n as usize] = g + self.base;
+            if self.base != 0 {
+                self.top = self.top.max(g + self.base); // (a lesson's stays 0)
             }
-            self.g[n as usize] = g;
             // The direction back to `here` is the opposite of `dir`.
             self.link[n as usize] = ((dir + 2) % 4) as u8;
             let h16 = self.push(p, n, nx, ny, g);
@@ -878,48 +1036,31 @@ impl<Q: OpenQueue> SearchState<Q> {
     }
 }
 
-/// Generation stamps over a search's per-cell memory: a cell whose stamp
-/// is not `now` was last written by an earlier query.
-#[derive(Clone, Debug, Default)]
-struct Stamps {
-    stamp: Vec<u32>,
-    now: u32,
-}
-
-impl Stamps {
-    /// The next query's generation over `cells` cells; the stamps are
-    /// cleared only when the map's size changes or the counter wraps.
-    fn next(&mut self, cells: usize) {
-        if self.stamp.len() != cells {
-            self.stamp = vec![0; cells];
-            self.now = 0;
-        }
-        self.now = self.now.wrapping_add(1);
-        if self.now == 0 {
-            self.stamp.fill(0);
-            self.now = 1;
-        }
-    }
-}
-
 impl<Q: OpenQueue> SearchState<Q> {
-    /// This state made ready for a new query on `p` from `start`: the
-    /// arrays kept (sized to the map), nothing cleared but the open list.
-    fn restart(&mut self, p: &Problem, start: u32, st: &mut Stamps) {
+    /// This state made ready for a new query on `p` from `start`, nothing
+    /// cleared but the open list: the arrays are kept (sized to the map,
+    /// fresh ones zeroed by the allocator, which touches only the pages a
+    /// query writes), and `base` is raised above every value held, so
+    /// they all read as "not reached". The arrays are cleared only if the
+    /// next query could overflow `base + g` (after about 2²³ queries on
+    /// the largest map).
+    fn restart(&mut self, p: &Problem, start: u32) {
         let cells = p.width as usize * p.height as usize;
-        if self.g.len() != cells {
-            self.g = vec![u64::MAX; cells];
-            self.link = vec![NO_PARENT; cells];
+        let room = cells as u64 * p.rule.max_step_cost(); // > any g of a query
+        if self.g.len() != cells || self.top.checked_add(1 + room).is_none() {
+            self.g = vec![0; cells];
+            self.link = vec![0; cells];
+            self.top = 0;
         }
-        st.next(cells);
+        self.base = self.top + 1;
+        self.top = self.base;
         self.open.clear();
         self.seq = 0;
         self.current = None;
         self.expanded = 0;
         self.status = Status::Searching;
         let s = start as usize;
-        st.stamp[s] = st.now;
-        self.g[s] = 0;
+        self.g[s] = self.base;
         self.link[s] = NO_PARENT;
         let (x, y) = (start % p.width, start / p.width);
         self.push(p, start, x as i32, y as i32, 0);
@@ -927,14 +1068,16 @@ impl<Q: OpenQueue> SearchState<Q> {
 }
 
 /// A search for many queries on one map, as a game asks them: its
-/// per-cell arrays are kept between queries and marked with generation
-/// stamps rather than cleared, so a query costs about what it touches,
-/// not the whole map. Each query expands the same cells in the same order
-/// as [`search`] (`tests/path.rs` checks).
+/// per-cell arrays are kept between queries and never cleared (each query
+/// raises the offset its costs are stored at, so older values read as "not
+/// reached"), and fresh ones come zeroed from the allocator, so a query
+/// costs about what it touches, not the whole map. Each query tells the same story as on a fresh searcher,
+/// and as a lesson's search on its heap (`tests/path.rs` checks both).
 #[derive(Debug, Default)]
 pub struct Searcher {
-    heap: (SearchState<Heap>, Stamps),
-    buckets: (SearchState<Buckets>, Stamps),
+    heap: SearchState<Heap>,
+    calendar: SearchState<Calendar>,
+    buckets: SearchState<Buckets>,
 }
 
 impl Default for SearchState<Heap> {
@@ -949,6 +1092,12 @@ impl Default for SearchState<Buckets> {
     }
 }
 
+impl Default for SearchState<Calendar> {
+    fn default() -> Self {
+        SearchState::empty(Calendar::default())
+    }
+}
+
 impl<Q> SearchState<Q> {
     /// No arrays yet (sized by the first [`SearchState::restart`]).
     fn empty(open: Q) -> SearchState<Q> {
@@ -960,6 +1109,8 @@ impl<Q> SearchState<Q> {
             current: None,
             expanded: 0,
             status: Status::Searching,
+            base: 0,
+            top: 0,
         }
     }
 }
@@ -983,36 +1134,27 @@ impl Searcher {
         let (p, start) = begin(grid, (start, goal), cfg, sink);
         if buckets_apply(cfg) {
             let span = bucket_span(cfg);
-            let (s, st) = &mut self.buckets;
+            let s = &mut self.buckets;
             if s.open.ring.len() != span {
                 s.open = Buckets::with_span(span);
             }
-            s.restart(&p, start, st);
-            finish(s, &p, goal, sink, st)
+            run_to_end(s, &p, (start, goal), sink)
+        } else if let Some(shift) = calendar_shift(cfg) {
+            let s = &mut self.calendar;
+            if s.open.words.is_empty() || s.open.shift != shift {
+                s.open = Calendar::with_shift(shift);
+            }
+            run_to_end(s, &p, (start, goal), sink)
         } else {
-            let (s, st) = &mut self.heap;
-            s.restart(&p, start, st);
-            finish(s, &p, goal, sink, st)
+            let s = &mut self.heap;
+            run_to_end(s, &p, (start, goal), sink)
         }
     }
 }
 
-/// Steps a restarted stamped search to its end.
-fn finish<Q: OpenQueue, S: Sink<PathEvent>>(
-    s: &mut SearchState<Q>,
-    p: &Problem,
-    goal: Cell,
-    sink: &mut S,
-    st: &mut Stamps,
-) -> Outcome {
-    while s.step_in::<S, true>(p, 0, sink, st) {}
-    s.outcome(p.width, goal, st.stamp.capacity() * 4)
-}
-
 impl<Q: OpenQueue> SearchState<Q> {
-    /// An ended search's result; `more` bytes held besides its arrays and
-    /// open list (the stamps).
-    fn outcome(&self, width: u32, goal: Cell, more: usize) -> Outcome {
+    /// An ended search's result.
+    fn outcome(&self, width: u32, goal: Cell) -> Outcome {
         Outcome {
             cost: match self.status {
                 Status::Found(c) => Some(c),
@@ -1020,7 +1162,7 @@ impl<Q: OpenQueue> SearchState<Q> {
             },
             path: self.path(width, goal),
             expanded: self.expanded,
-            bytes: self.g.capacity() * 8 + self.link.capacity() + more + self.open.bytes(),
+            bytes: self.g.capacity() * 8 + self.link.capacity() + self.open.bytes(),
         }
     }
 }
@@ -1062,6 +1204,13 @@ pub struct Outcome {
 
 /// Runs one search to its end, telling `sink` everything (pass
 /// [`super::NoTrace`] for speed). `start` and `goal` must be open cells.
+///
+/// It runs on a [`Searcher`] kept per thread, so a query costs what it
+/// touches even when asked one at a time (a fresh map-sized array would
+/// cost its whole size once the allocator recycles memory; measured: 7 ms
+/// for a 46-cell query on a 1024² map by the third call). That memory is
+/// held until the thread ends: the largest map searched, about 9 bytes a
+/// cell (a [`Searcher`] of your own frees its memory when dropped).
 pub fn search<S: Sink<PathEvent>>(
     grid: &Grid,
     start: Cell,
@@ -1069,12 +1218,34 @@ pub fn search<S: Sink<PathEvent>>(
     cfg: &SearchConfig,
     sink: &mut S,
 ) -> Outcome {
-    let (p, start) = begin(grid, (start, goal), cfg, sink);
-    if buckets_apply(cfg) {
-        let s = SearchState::new(&p, start, Buckets::with_span(bucket_span(cfg)));
-        run_to_end(s, &p, goal, sink)
+    thread_local! {
+        static SEARCHER: std::cell::RefCell<Searcher> = Default::default();
+    }
+    SEARCHER.with(|s| match s.try_borrow_mut() {
+        Ok(mut s) => s.search(grid, start, goal, cfg, sink),
+        // A sink searching from inside `record`: a searcher of its own.
+        Err(_) => Searcher::new().search(grid, start, goal, cfg, sink),
+    })
+}
+
+/// Whether [`Calendar`] pops in the heap's order for this search, and
+/// runs it (every search with the default options does). The heuristic
+/// must be consistent, so that `f` never decreases along the pops: every
+/// move costs at least 1 and moves one cell, which changes the Manhattan
+/// or Euclidean distance by at most 1; rounded down to 16 fractional bits
+/// and scaled by `w ≤ 1`, `h` still drops by at most one move's cost. And
+/// the span of `f` must fit the ring with slices at most a unit wide
+/// (weights up to about 450); wider spans run on the heap.
+pub fn calendar_applies(cfg: &SearchConfig) -> bool {
+    calendar_shift(cfg).is_some()
+}
+
+/// The calendar's slice width for a search it applies to.
+fn calendar_shift(cfg: &SearchConfig) -> Option<u32> {
+    if cfg.heuristic.is_admissible() {
+        Calendar::shift_for(cfg)
     } else {
-        run_to_end(SearchState::new(&p, start, Heap::default()), &p, goal, sink)
+        None
     }
 }
 
@@ -1089,14 +1260,16 @@ pub fn buckets_apply(cfg: &SearchConfig) -> bool {
         }
 }
 
+/// Runs a plain search from `start` (an index) to `goal` on `s`'s memory.
 fn run_to_end<Q: OpenQueue, S: Sink<PathEvent>>(
-    mut s: SearchState<Q>,
+    s: &mut SearchState<Q>,
     p: &Problem,
-    goal: Cell,
+    (start, goal): (u32, Cell),
     sink: &mut S,
 ) -> Outcome {
+    s.restart(p, start);
     while s.step(p, 0, sink) {}
-    s.outcome(p.width, goal, 0)
+    s.outcome(p.width, goal)
 }
 
 /// A running path scenario: its searches stepped side by side.
@@ -1300,25 +1473,44 @@ pub fn generate(width: u32, height: u32, levels: u8, seed: u64) -> Grid {
 
 #[cfg(test)]
 mod tests {
-    use super::Stamps;
+    use super::*;
 
-    /// The generation counter wrapping clears the stamps, so a cell stamped
-    /// 4,294,967,295 queries ago is not taken for this query's.
+    /// A restart raises `base` above every value held, so the last query's
+    /// cells read as not reached; when the next query could overflow
+    /// `base + g`, or the map's size changes, the arrays start afresh.
     #[test]
-    fn stamps_clear_when_the_generation_wraps() {
-        let mut st = Stamps::default();
-        st.next(4);
-        assert_eq!(st.now, 1);
-        st.stamp[2] = 1;
-        st.now = u32::MAX;
-        st.stamp[3] = u32::MAX;
-        st.next(4);
-        assert_eq!(st.now, 1);
-        assert_eq!(st.stamp, vec![0; 4]);
-        // A new map size starts afresh too.
-        st.stamp[0] = 1;
-        st.next(6);
-        assert_eq!((st.now, st.stamp.len()), (1, 6));
-        assert!(st.stamp.iter().all(|&s| s == 0));
+    fn a_restart_forgets_the_last_query_and_never_overflows() {
+        let grid = Grid::parse("0000\n0000").unwrap();
+        let cfg = SearchConfig {
+            label: String::new(),
+            rule: CostRule::default(),
+            heuristic: Heuristic::plain(HeuristicKind::Euclidean),
+            tie_break: TieBreak::Fifo,
+            closed_set: true,
+        };
+        let p = Problem::of(&grid, Cell::new(3, 1), &cfg);
+        let mut s = SearchState::empty(Heap::default());
+        s.restart(&p, 0);
+        assert_eq!((s.base, s.g[0], s.g.len()), (1, 1, 8));
+        while s.step(&p, 0, &mut crate::sim::NoTrace) {}
+        assert_eq!(s.status, Status::Found(4));
+        let top = s.top;
+        assert!(top >= 5);
+        s.restart(&p, 7);
+        assert_eq!(s.base, top + 1);
+        assert!(
+            s.g.iter()
+                .enumerate()
+                .all(|(i, &g)| (g < s.base) == (i != 7))
+        );
+        // Near the end of u64: cleared, not wrapped.
+        s.top = u64::MAX - 8;
+        s.restart(&p, 7);
+        assert_eq!(s.base, 1);
+        assert_eq!(s.g, [0, 0, 0, 0, 0, 0, 0, 1]);
+        // A map of another size.
+        let wide = Grid::parse("00000\n00000").unwrap();
+        s.restart(&Problem::of(&wide, Cell::new(0, 0), &cfg), 3);
+        assert_eq!((s.g.len(), s.base), (10, 1));
     }
 }
