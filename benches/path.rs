@@ -19,8 +19,8 @@
 
 use criterion::{Criterion, criterion_group};
 use flockstep::sim::path::{
-    CostRule, Heuristic, HeuristicKind, PathEvent, SearchConfig, Searcher, TieBreak, generate,
-    search,
+    CostRule, Heuristic, HeuristicKind, Moves, PathEvent, SQRT2_16, SearchConfig, Searcher,
+    TieBreak, generate, search,
 };
 use flockstep::sim::{Cell, Grid, NoTrace};
 use std::hint::black_box;
@@ -33,6 +33,7 @@ fn cfg() -> SearchConfig {
         heuristic: Heuristic::plain(HeuristicKind::Manhattan),
         tie_break: TieBreak::Fifo,
         closed_set: true,
+        moves: Moves::Four,
     }
 }
 
@@ -46,33 +47,48 @@ fn open_near(g: &Grid, c: Cell, step: i32) -> Cell {
 }
 
 /// The same search with the `pathfinding` crate: nodes are (x, y), the
-/// successors apply the same cost rule, the heuristic is ours (`h16`, so
-/// costs are scaled by 2¹⁶ too: the same problem, the same bound).
-fn peer(g: &Grid, start: Cell, goal: Cell, rule: &CostRule, hr: Heuristic) -> Option<u64> {
+/// successors apply the same cost rule and moves (8-way: the same corner
+/// rule, √2 as `SQRT2_16`), the heuristic is ours (`h16`, so costs are
+/// scaled by 2¹⁶ too: the same problem, the same bound). The cost comes
+/// back in our units (whole for 4-way moves).
+fn peer(g: &Grid, start: Cell, goal: Cell, c: &SearchConfig) -> Option<u64> {
     let (w, h) = (g.width() as i32, g.height() as i32);
     let t = g.terrain();
+    let (rule, hr) = (c.rule, c.heuristic);
+    let at = move |x: i32, y: i32| {
+        let v = (x >= 0 && y >= 0 && x < w && y < h).then(|| t[(y * w + x) as usize]);
+        v.filter(|&v| v != flockstep::sim::grid::WALL)
+    };
+    let step = move |ha: u8, hb: Option<u8>| hb.and_then(|hb| rule.cost(ha, hb).ok());
+    let eight = c.moves == Moves::Eight;
     pathfinding::prelude::astar(
         &(start.x, start.y),
         |&(x, y)| {
-            let ha = t[(y * w + x) as usize];
-            [(-1, 0), (0, -1), (1, 0), (0, 1)]
-                .into_iter()
-                .filter_map(move |(dx, dy)| {
-                    let (nx, ny) = (x + dx, y + dy);
-                    if nx < 0 || ny < 0 || nx >= w || ny >= h {
-                        return None;
-                    }
-                    let hb = t[(ny * w + nx) as usize];
-                    if hb == flockstep::sim::grid::WALL {
-                        return None;
-                    }
-                    rule.cost(ha, hb).ok().map(|c| ((nx, ny), (c as u64) << 16))
-                })
+            let ha = at(x, y).unwrap_or(0);
+            let orth =
+                [(-1, 0), (0, -1), (1, 0), (0, 1)]
+                    .into_iter()
+                    .filter_map(move |(dx, dy)| {
+                        let c = step(ha, at(x + dx, y + dy))?;
+                        Some(((x + dx, y + dy), (c as u64) << 16))
+                    });
+            let diag =
+                [(-1, -1), (1, -1), (1, 1), (-1, 1)]
+                    .into_iter()
+                    .filter_map(move |(dx, dy)| {
+                        let hb = at(x + dx, y + dy)?;
+                        for o in [at(x + dx, y), at(x, y + dy)] {
+                            step(ha, o)?;
+                            step(o?, Some(hb))?;
+                        }
+                        Some(((x + dx, y + dy), step(ha, Some(hb))? as u64 * SQRT2_16))
+                    });
+            orth.chain(diag.filter(move |_| eight))
         },
         |&(x, y)| hr.h16(x.abs_diff(goal.x), y.abs_diff(goal.y)),
         |&(x, y)| x == goal.x && y == goal.y,
     )
-    .map(|(_, c)| c >> 16)
+    .map(|(_, cost)| cost >> (16 - c.moves.frac_bits()))
 }
 
 /// Median of alternating timed runs of `a` and `b`.
@@ -110,15 +126,14 @@ fn compare(side: u32) {
             ..cfg()
         };
         let ours = search(&g, start, goal, &c, &mut NoTrace);
-        let h = c.heuristic;
-        assert_eq!(ours.cost, peer(&g, start, goal, &c.rule, h), "same cost");
+        assert_eq!(ours.cost, peer(&g, start, goal, &c), "same cost");
         let (a, b) = alternate(
             budget,
             || {
                 black_box(search(&g, start, goal, &c, &mut NoTrace));
             },
             || {
-                black_box(peer(&g, start, goal, &c.rule, h));
+                black_box(peer(&g, start, goal, &c));
             },
         );
         println!(
@@ -197,9 +212,10 @@ fn scenarios(text: &str) -> Vec<(u32, Cell, Cell)> {
 /// thread, as a game keeps one per map) and on a fresh [`Searcher`] per
 /// query (what the first query in a process pays), and `search` with the
 /// crate's own tie rule (larger `g`).
-fn trips(what: &str, g: &Grid, trips: &[(Cell, Cell)], kind: HeuristicKind) {
+fn trips(what: &str, g: &Grid, trips: &[(Cell, Cell)], kind: HeuristicKind, moves: Moves) {
     let c = SearchConfig {
         heuristic: Heuristic::plain(kind),
+        moves,
         ..cfg()
     };
     let deep = SearchConfig {
@@ -209,17 +225,13 @@ fn trips(what: &str, g: &Grid, trips: &[(Cell, Cell)], kind: HeuristicKind) {
     let (mut expanded, mut deep_expanded) = (0u64, 0u64);
     for &(s, t) in trips {
         let ours = search(g, s, t, &c, &mut NoTrace);
-        assert_eq!(
-            ours.cost,
-            peer(g, s, t, &c.rule, c.heuristic),
-            "{what} {s}→{t}"
-        );
+        assert_eq!(ours.cost, peer(g, s, t, &c), "{what} {s}→{t}");
         expanded += u64::from(ours.expanded);
         deep_expanded += u64::from(search(g, s, t, &deep, &mut NoTrace).expanded);
     }
     let peer_all = || {
         for &(s, t) in trips {
-            black_box(peer(g, s, t, &c.rule, c.heuristic));
+            black_box(peer(g, s, t, &c));
         }
     };
     let budget = Duration::from_millis(1200);
@@ -239,7 +251,8 @@ fn trips(what: &str, g: &Grid, trips: &[(Cell, Cell)], kind: HeuristicKind) {
     let n = trips.len() as f64;
     let each = |e: u64| e / trips.len() as u64;
     println!(
-        "RATIO path {what:<32} h={:<9} {} trips  pathfinding::astar {:>8.3} ms   flockstep fifo {:>8} expanded: {:>8.3} ms ({:.3}x), fresh Searcher {:>8.3} ms ({:.3}x)   larger_g {:>8} expanded: {:>8.3} ms ({:.3}x)   (per trip; ratio = time ours/peer)",
+        "RATIO path {what:<32} {}-way h={:<9} {} trips  pathfinding::astar {:>8.3} ms   flockstep fifo {:>8} expanded: {:>8.3} ms ({:.3}x), fresh Searcher {:>8.3} ms ({:.3}x)   larger_g {:>8} expanded: {:>8.3} ms ({:.3}x)   (per trip; ratio = time ours/peer)",
+        if moves == Moves::Eight { 8 } else { 4 },
         name(kind),
         trips.len(),
         b * 1e3 / n,
@@ -271,19 +284,18 @@ fn real_maps() {
         let pairs = |v: &[(u32, Cell, Cell)]| v.iter().map(|&(_, s, t)| (s, t)).collect::<Vec<_>>();
         let short = pairs(&all[..10]);
         let long = pairs(&all[all.len() - 10..]);
-        for kind in [HeuristicKind::Euclidean, HeuristicKind::Manhattan] {
+        let four = [HeuristicKind::Euclidean, HeuristicKind::Manhattan].map(|k| (k, Moves::Four));
+        let eight = [(HeuristicKind::Octile, Moves::Eight)];
+        for (kind, moves) in four.into_iter().chain(eight) {
+            let last = all[all.len() - 1].0;
             trips(
                 &format!("{m} short (bucket {})", all[0].0),
                 &g,
                 &short,
                 kind,
+                moves,
             );
-            trips(
-                &format!("{m} long (bucket {})", all[all.len() - 1].0),
-                &g,
-                &long,
-                kind,
-            );
+            trips(&format!("{m} long (bucket {last})"), &g, &long, kind, moves);
         }
     }
 }
@@ -301,12 +313,14 @@ fn short_on_big() {
         &g,
         &[(s, t)],
         HeuristicKind::Euclidean,
+        Moves::Four,
     );
     trips(
         "1024x1024 generated, start = goal",
         &g,
         &[(s, s)],
         HeuristicKind::Euclidean,
+        Moves::Four,
     );
 }
 

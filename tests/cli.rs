@@ -631,3 +631,92 @@ fn path_reads_moving_ai_maps() {
         "ragged.map:6:2: ragged map",
     );
 }
+
+/// `path --moves 8` and `scen`: a whole `.scen` file run against its map;
+/// every 8-way length matches the published one (exit 0), a changed length
+/// is reported with its line (exit 1), and a damaged file is refused at
+/// its line and column (exit 2).
+#[test]
+fn scen_checks_the_published_lengths() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/maps/");
+    let map = format!("{dir}arena.map");
+    // Line 30 of arena.map.scen: (1,24) → (6,32), published 10.0711.
+    let o = flockstep(&[
+        "path", &map, "--from", "1,24", "--to", "6,32", "--moves", "8",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("cost      10.0711 (8 moves)"),
+        "{}",
+        stdout(&o)
+    );
+    let scen = format!("{dir}arena.map.scen");
+    let o = flockstep(&["scen", &scen]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(
+        out.contains("160 scenarios, 8-way moves, octile heuristic"),
+        "{out}"
+    );
+    assert!(
+        out.contains("match     160 of 160 within 0.00010000"),
+        "{out}"
+    );
+    assert!(out.contains("ns per expansion"), "{out}");
+    // 4-way moves: longer wherever a diagonal helps.
+    let o = flockstep(&["scen", &scen, "--moves", "4"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("scenarios differ from the published lengths"));
+    // One length changed: that scenario, and only it, differs.
+    let text = std::fs::read_to_string(&scen).unwrap();
+    let changed = text.replacen("\t10.0711\n", "\t10.0721\n", 1);
+    let file = TempLesson::new("arena.map.scen", &changed);
+    let o = flockstep(&["scen", file.path(), "--map", &map]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(
+        out.contains("differ    line 30 (bucket 2): (1,24) → (6,32): ours 10.07106780, off by -0.00103220, published 10.07210000"),
+        "{out}"
+    );
+    assert!(out.contains("match     159 of 160"), "{out}");
+    // Without --map, the map must be beside the file.
+    rejects(
+        &["scen", file.path()],
+        "the scenarios' map `maps/dao/arena.map` is not beside it",
+    );
+    let bad = TempLesson::new(
+        "bad.scen",
+        "version 1\n0\tarena.map\t49\t49\t1\t11\tx\t12\t1\n",
+    );
+    rejects(&["scen", bad.path(), "--map", &map], "bad.scen:2:");
+    rejects(
+        &["scen", bad.path(), "--map", &map],
+        "the goal must be a whole number",
+    );
+    let short = TempLesson::new("short.scen", "version 1\n0\tarena.map\t49\t49\t1\t11\n");
+    rejects(
+        &["scen", short.path(), "--map", &map],
+        "short.scen:2:1: a scenario has 9",
+    );
+    let size = TempLesson::new(
+        "size.scen",
+        "version 1\n0\tarena.map\t50\t49\t1\t11\t1\t12\t1\n",
+    );
+    rejects(
+        &["scen", size.path(), "--map", &map],
+        "the scenarios are on a 50×49 map",
+    );
+    let wall = TempLesson::new(
+        "wall.scen",
+        "version 1\n0\tarena.map\t49\t49\t0\t0\t1\t12\t1\n",
+    );
+    rejects(
+        &["scen", wall.path(), "--map", &map],
+        "wall.scen:2: the start (0,0) is inside a wall",
+    );
+    let none = TempLesson::new("none.scen", "0\tarena.map\t49\t49\t1\t11\t1\t12\t1\n");
+    rejects(
+        &["scen", none.path(), "--map", &map],
+        "none.scen:1:1: a .scen file starts with a `version` line",
+    );
+}

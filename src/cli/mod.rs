@@ -7,7 +7,7 @@ use crate::files::MAX_MAP_BYTES;
 use crate::lesson::{BUNDLED, Lesson, LessonError, MAX_TICKS, Override};
 use crate::sim::line::{Line, Step};
 use crate::sim::path::{
-    CostRule, Heuristic, HeuristicKind, PathEvent, SearchConfig, Status, TieBreak,
+    CostRule, Heuristic, HeuristicKind, Moves, PathEvent, SearchConfig, Status, TieBreak,
 };
 use crate::sim::{AnySim, Cell, Grid, NoTrace};
 use clap::{Parser, Subcommand};
@@ -19,6 +19,7 @@ use std::time::Instant;
 
 mod output;
 mod replay;
+mod scen;
 
 /// Teach and regression-test game-AI algorithms on a deterministic core.
 #[derive(Parser, Debug)]
@@ -197,9 +198,14 @@ pub enum Command {
         /// Largest drop in one move; deeper is a cliff (0-9)
         #[arg(long, value_name = "N", default_value_t = 2, value_parser = clap::value_parser!(u8).range(0..=9))]
         max_drop: u8,
-        /// euclidean (article 001), manhattan, or zero (Dijkstra)
-        #[arg(long, value_name = "NAME", default_value = "euclidean", value_parser = ["euclidean", "manhattan", "zero"])]
-        heuristic: String,
+        /// euclidean (article 001; the default with 4-way moves), octile
+        /// (the default with 8-way moves), manhattan, or zero (Dijkstra)
+        #[arg(long, value_name = "NAME", value_parser = ["euclidean", "octile", "manhattan", "zero"])]
+        heuristic: Option<String>,
+        /// 4 (left, up, right, down: article 001) or 8 (and the diagonals,
+        /// each √2 times the move's cost, cutting no corner)
+        #[arg(long, value_name = "N", default_value = "4", value_parser = ["4", "8"])]
+        moves: String,
         /// The weight w of w·h (above 1 is not admissible: the path may not be optimal)
         #[arg(long, value_name = "W", default_value = "1", value_parser = parse_weight)]
         heuristic_weight: crate::num::Fx,
@@ -217,6 +223,36 @@ pub enum Command {
         #[arg(long)]
         no_closed_set: bool,
     },
+    /// Run a Moving AI scenario file (.scen) against its map: print every
+    /// scenario whose optimal length differs from the file's, totals, time
+    /// and ns per expansion; exit 1 if any differs
+    Scen {
+        /// The .scen file (its first line `version …`, then nine
+        /// tab-separated fields a scenario)
+        scen: String,
+        /// The map (default: the file the scenarios name, beside the .scen)
+        #[arg(long, value_name = "FILE")]
+        map: Option<String>,
+        /// 8 (the benchmark's: diagonals √2, no corner cutting) or 4
+        #[arg(long, value_name = "N", default_value = "8", value_parser = ["4", "8"])]
+        moves: String,
+        /// octile (the default with 8-way moves), euclidean (with 4-way),
+        /// manhattan, or zero (Dijkstra)
+        #[arg(long, value_name = "NAME", value_parser = ["euclidean", "octile", "manhattan", "zero"])]
+        heuristic: Option<String>,
+        /// Order among equal f: fifo (article 001), lifo, larger_g, smaller_h
+        #[arg(long, value_name = "NAME", default_value = "fifo", value_parser = ["fifo", "lifo", "larger_g", "smaller_h"])]
+        tie_break: String,
+        /// The largest difference from a published length that still
+        /// matches (the files print 4 or 8 decimals)
+        #[arg(long, value_name = "LENGTH", default_value = "0.0001", value_parser = parse_tolerance)]
+        tolerance: u64,
+    },
+}
+
+/// Parses `--tolerance` into 10⁻⁸ units.
+fn parse_tolerance(s: &str) -> Result<u64, String> {
+    scen::parse_e8(s).ok_or_else(|| format!("`{s}` is not a decimal ≥ 0 (such as 0.0001)"))
 }
 
 /// Parses a window size `WxH` (each 64-8192).
@@ -412,6 +448,30 @@ pub fn execute(cli: Cli) -> Result<String, Failure> {
             json,
             max_cells,
         }) => line(from, to, json, max_cells),
+        Some(Command::Scen {
+            scen,
+            map,
+            moves,
+            heuristic,
+            tie_break,
+            tolerance,
+        }) => {
+            let moves = if moves == "4" {
+                Moves::Four
+            } else {
+                Moves::Eight
+            };
+            let heuristic = Heuristic::plain(heuristic_kind(heuristic.as_deref(), moves));
+            let cfg = SearchConfig {
+                label: crate::lesson::default_path_label(&heuristic),
+                rule: CostRule::default(),
+                heuristic,
+                tie_break: tie_break_named(&tie_break),
+                closed_set: true,
+                moves,
+            };
+            scen::run(&scen, map.as_deref(), &cfg, tolerance)
+        }
         Some(Command::Path {
             map,
             from,
@@ -421,35 +481,21 @@ pub fn execute(cli: Cli) -> Result<String, Failure> {
             max_climb,
             max_drop,
             heuristic,
+            moves,
             heuristic_weight,
             tie_break,
             json,
             trace,
             no_closed_set,
         }) => {
-            let bytes = if map == "-" {
-                let stdin = std::io::stdin().lock();
-                crate::files::read_bounded(stdin, "standard input", MAX_MAP_BYTES, "a map")
+            let grid = load_map(&map)?;
+            let moves = if moves == "8" {
+                Moves::Eight
             } else {
-                crate::files::read_file_bounded(Path::new(&map), MAX_MAP_BYTES, "a map")
-            }
-            .map_err(bad)?;
-            let text = String::from_utf8(bytes).map_err(|e| {
-                bad(format!(
-                    "{map}: byte {}: not UTF-8 text; a map is rows of 0-9 and #",
-                    e.utf8_error().valid_up_to()
-                ))
-            })?;
-            let grid = Grid::read(&text).map_err(|e| bad(format!("{map}:{e}")))?;
-            let kind = match heuristic.as_str() {
-                "manhattan" => HeuristicKind::Manhattan,
-                "zero" => HeuristicKind::Zero,
-                _ => HeuristicKind::Euclidean,
+                Moves::Four
             };
-            let tie = TieBreak::NAMES
-                .iter()
-                .find(|(n, _)| *n == tie_break)
-                .map_or(TieBreak::Fifo, |(_, t)| *t);
+            let kind = heuristic_kind(heuristic.as_deref(), moves);
+            let tie = tie_break_named(&tie_break);
             let heuristic = Heuristic {
                 kind,
                 weight: heuristic_weight,
@@ -465,6 +511,7 @@ pub fn execute(cli: Cli) -> Result<String, Failure> {
                 heuristic,
                 tie_break: tie,
                 closed_set: !no_closed_set,
+                moves,
             };
             path(&map, &grid, from, to, &cfg, json, trace)
         }
@@ -810,8 +857,9 @@ pub fn path(
     let start = Instant::now();
     let out = crate::sim::path::search(grid, from, to, cfg, &mut NoTrace);
     let micros = start.elapsed().as_micros();
+    let show = |c: u64| cfg.moves.show(c);
     if json {
-        let cost = out.cost.map_or("null".to_owned(), |c| c.to_string());
+        let cost = out.cost.map_or("null".to_owned(), show);
         let cells: Vec<String> = out
             .path
             .iter()
@@ -831,7 +879,7 @@ pub fn path(
     let _ = writeln!(s);
     match out.cost {
         Some(c) => {
-            let _ = writeln!(s, "cost      {c} ({} moves)", out.path.len() - 1);
+            let _ = writeln!(s, "cost      {} ({} moves)", show(c), out.path.len() - 1);
         }
         None => {
             let _ = writeln!(s, "cost      none: the goal cannot be reached");
@@ -839,14 +887,67 @@ pub fn path(
     }
     let _ = writeln!(s, "expanded  {} cells", out.expanded);
     let _ = writeln!(s, "search    {micros} µs ({})", cfg.label);
-    if !cfg.heuristic.is_admissible() {
+    if !cfg.heuristic.is_admissible(cfg.moves) {
         let _ = writeln!(
             s,
-            "warning   heuristic weight {} > 1 is not admissible: the path may not be the cheapest",
-            cfg.heuristic.weight
+            "warning   {} is not admissible: the path may not be the cheapest",
+            inadmissible(cfg)
         );
     }
     Ok(s)
+}
+
+/// Reads a map file (`-`: standard input), ASCII or Moving AI.
+fn load_map(map: &str) -> Result<Grid, Failure> {
+    let bytes = if map == "-" {
+        let stdin = std::io::stdin().lock();
+        crate::files::read_bounded(stdin, "standard input", MAX_MAP_BYTES, "a map")
+    } else {
+        crate::files::read_file_bounded(Path::new(map), MAX_MAP_BYTES, "a map")
+    }
+    .map_err(bad)?;
+    let text = String::from_utf8(bytes).map_err(|e| {
+        bad(format!(
+            "{map}: byte {}: not UTF-8 text; a map is rows of 0-9 and #",
+            e.utf8_error().valid_up_to()
+        ))
+    })?;
+    Grid::read(&text).map_err(|e| bad(format!("{map}:{e}")))
+}
+
+/// `--heuristic NAME`, or the default for `moves`: Euclidean (article
+/// 001) for 4-way moves, octile for 8-way ones.
+fn heuristic_kind(name: Option<&str>, moves: Moves) -> HeuristicKind {
+    match (name, moves) {
+        (Some("manhattan"), _) => HeuristicKind::Manhattan,
+        (Some("zero"), _) => HeuristicKind::Zero,
+        (Some("octile"), _) | (None, Moves::Eight) => HeuristicKind::Octile,
+        _ => HeuristicKind::Euclidean,
+    }
+}
+
+/// A tie-break by its name (checked by the parser).
+fn tie_break_named(name: &str) -> TieBreak {
+    TieBreak::NAMES
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map_or(TieBreak::Fifo, |(_, t)| *t)
+}
+
+/// Why a search's heuristic is not admissible, for a warning.
+fn inadmissible(cfg: &SearchConfig) -> String {
+    let h = cfg.heuristic;
+    if h.kind == HeuristicKind::Manhattan
+        && cfg.moves == Moves::Eight
+        && h.weight <= crate::num::Fx::ONE
+    {
+        format!(
+            "manhattan (w = {}) with 8-way moves (a diagonal costs √2 but lowers it by 2; at most w = 0.7)",
+            h.weight
+        )
+    } else {
+        format!("heuristic weight {} > 1", h.weight)
+    }
 }
 
 /// The `--trace` of a search: each step's expansion and the open list after it.
@@ -861,6 +962,7 @@ pub fn path_trace(grid: &Grid, from: Cell, to: Cell, cfg: &SearchConfig) -> Stri
     })
     .expect("checked by the caller");
     let w = grid.width();
+    let show = |c: u64| cfg.moves.show(c);
     let mut s = String::new();
     let _ = writeln!(
         s,
@@ -874,23 +976,24 @@ pub fn path_trace(grid: &Grid, from: Cell, to: Cell, cfg: &SearchConfig) -> Stri
         for e in &events {
             match e {
                 PathEvent::NotAdmissible { .. } => {
-                    let _ = writeln!(s, "warning: the heuristic is not admissible (w > 1)");
+                    let _ = writeln!(s, "warning: {} is not admissible", inadmissible(cfg));
                 }
                 PathEvent::Expanded {
                     cell, g, f16, held, ..
                 } => {
                     let _ = write!(
                         s,
-                        "step {:>4}: expand {cell} g={g} f={}",
+                        "step {:>4}: expand {cell} g={} f={}",
                         sim.tick(),
+                        show(*g),
                         q16(*f16)
                     );
                     if held < g {
-                        let _ = write!(s, " (stale: the cell has g={held})");
+                        let _ = write!(s, " (stale: the cell has g={})", show(*held));
                     }
                 }
                 PathEvent::Pushed { cell, g, h16, .. } => {
-                    let _ = write!(s, "; push {cell} g={g} h={}", q16(*h16));
+                    let _ = write!(s, "; push {cell} g={} h={}", show(*g), q16(*h16));
                 }
                 PathEvent::Improved {
                     cell,
@@ -901,7 +1004,9 @@ pub fn path_trace(grid: &Grid, from: Cell, to: Cell, cfg: &SearchConfig) -> Stri
                 } => {
                     let _ = write!(
                         s,
-                        "; improve {cell} g {old_g}→{g}{}",
+                        "; improve {cell} g {}→{}{}",
+                        show(*old_g),
+                        show(*g),
                         if *reopened { " (reopened)" } else { "" }
                     );
                 }
@@ -909,7 +1014,7 @@ pub fn path_trace(grid: &Grid, from: Cell, to: Cell, cfg: &SearchConfig) -> Stri
                     let _ = write!(s, "; skip {cell} ({why:?})");
                 }
                 PathEvent::Found { cost, .. } => {
-                    let _ = write!(s, "; goal reached, cost {cost}");
+                    let _ = write!(s, "; goal reached, cost {}", show(*cost));
                 }
                 PathEvent::Unreachable { .. } => {
                     let _ = write!(
@@ -924,7 +1029,7 @@ pub fn path_trace(grid: &Grid, from: Cell, to: Cell, cfg: &SearchConfig) -> Stri
         let open: Vec<String> = st
             .open_in_order(cfg.closed_set)
             .iter()
-            .map(crate::sim::path::ascii::open_entry)
+            .map(|e| crate::sim::path::ascii::open_entry(e, cfg.moves))
             .collect();
         let _ = writeln!(s, "           open [{}]", open.join(", "));
     }
@@ -932,7 +1037,7 @@ pub fn path_trace(grid: &Grid, from: Cell, to: Cell, cfg: &SearchConfig) -> Stri
     let p = st.path(w, to);
     s.push_str(&crate::sim::path::ascii::draw(grid, Some(st), from, to, &p));
     let _ = match st.status {
-        Status::Found(c) => writeln!(s, "cost {c}, expanded {}", st.expanded),
+        Status::Found(c) => writeln!(s, "cost {}, expanded {}", show(c), st.expanded),
         _ => writeln!(s, "unreachable, expanded {}", st.expanded),
     };
     s

@@ -23,7 +23,8 @@ use super::node::Params;
 use super::variants::{PaneName, name_translations};
 use crate::num::Fx;
 use crate::sim::path::{
-    CostRule, Heuristic, HeuristicKind, MAX_WEIGHT, PathConfig, SearchConfig, TieBreak, generate,
+    CostRule, Heuristic, HeuristicKind, MAX_WEIGHT, Moves, PathConfig, SearchConfig, TieBreak,
+    generate,
 };
 
 /// The overlays a path lesson can show.
@@ -65,6 +66,7 @@ const HEURISTICS: &[(&str, HeuristicKind)] = &[
     ("euclidean", HeuristicKind::Euclidean),
     ("manhattan", HeuristicKind::Manhattan),
     ("zero", HeuristicKind::Zero),
+    ("octile", HeuristicKind::Octile),
 ];
 
 /// Reads the search keys of a table, defaulting to `base`.
@@ -96,6 +98,7 @@ fn search_keys(p: &mut Params, base: &SearchConfig) -> Result<SearchConfig, Less
         heuristic,
         tie_break,
         closed_set,
+        moves: base.moves,
     })
 }
 
@@ -154,6 +157,7 @@ pub fn scenario(p: &mut Params, titles: &mut Vec<PaneName>) -> Result<PathConfig
         heuristic: Heuristic::plain(HeuristicKind::Euclidean),
         tie_break: TieBreak::Fifo,
         closed_set: true,
+        moves: Moves::Four,
     };
     let base = search_keys(p, &defaults)?;
     let base_tr = label_translations(p)?;

@@ -58,7 +58,10 @@ fn layout(grid: &Grid, tile: Viewport, cam: &Camera, title: i32) -> (i32, P) {
 /// third line in every tile when some search's heuristic may
 /// overestimate (so the maps stay level with each other).
 fn title_h(cfg: &crate::sim::path::PathConfig, cam: &Camera) -> i32 {
-    let warn = cfg.searches.iter().any(|s| !s.heuristic.is_admissible());
+    let warn = cfg
+        .searches
+        .iter()
+        .any(|s| !s.heuristic.is_admissible(s.moves));
     (TITLE + if warn { WARN_LINE } else { 0 }) * i32::from(cam.scale) / 100
 }
 
@@ -191,7 +194,7 @@ fn draw_tile(
         format!("{status}{expansions}"),
         fit,
     );
-    if !sc.heuristic.is_admissible() {
+    if !sc.heuristic.is_admissible(sc.moves) {
         out.text_fit(
             [
                 tile.x + view.px(8),
@@ -714,6 +717,7 @@ fn blocked_text(b: Blocked) -> String {
         Blocked::Wall => "wall".into(),
         Blocked::Climb(n) => format!("cliff, climb {n}"),
         Blocked::Drop(n) => format!("cliff, drop {n}"),
+        Blocked::Corner => "corner cut".into(),
     }
 }
 

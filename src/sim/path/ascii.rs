@@ -76,9 +76,9 @@ pub fn expanded(s: &SearchState) -> String {
     }
 }
 
-/// One open entry as `(x,y) f=… g=…`.
-pub fn open_entry(e: &super::OpenEntry) -> String {
-    format!("({},{}) f={} g={}", e.x, e.y, q16(e.f16()), e.g)
+/// One open entry as `(x,y) f=… g=…` (`g` as `moves` count it).
+pub fn open_entry(e: &super::OpenEntry, moves: super::Moves) -> String {
+    format!("({},{}) f={} g={}", e.x, e.y, q16(e.f16()), moves.show(e.g))
 }
 
 /// Every search: a status line, the map, and the first open entries.
@@ -104,7 +104,11 @@ pub fn render(sim: &PathSim) -> String {
         let path = s.path(cfg.grid.width(), cfg.goal);
         out.push_str(&draw(&cfg.grid, Some(s), cfg.start, cfg.goal, &path));
         if !open.is_empty() {
-            let list: Vec<String> = open.iter().take(6).map(open_entry).collect();
+            let list: Vec<String> = open
+                .iter()
+                .take(6)
+                .map(|e| open_entry(e, sc.moves))
+                .collect();
             let more = if open.len() > 6 { ", …" } else { "" };
             let _ = writeln!(out, "open: {}{more}", list.join(", "));
         }

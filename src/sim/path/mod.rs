@@ -1,19 +1,23 @@
 //! A* on a grid with heights (article 001), one expansion per step.
 //!
-//! **Moves** are 4-neighbour. Moving from `a` to `b` is impossible if `b` is
-//! a wall or outside, if it climbs more than `max_climb` or drops more than
-//! `max_drop`; otherwise it costs `1 + climb · uphill_weight + drop ·
-//! downhill_weight` ([`CostRule`]; defaults as article 001: climb 2, drop 2,
-//! uphill weight 1, downhill weight 0). Costs are integers.
+//! **Moves** are 4-neighbour (article 001), or 8-neighbour ([`Moves`]).
+//! Moving from `a` to `b` is impossible if `b` is a wall or outside, if it
+//! climbs more than `max_climb` or drops more than `max_drop`; otherwise
+//! it costs `1 + climb · uphill_weight + drop · downhill_weight`
+//! ([`CostRule`]; defaults as article 001: climb 2, drop 2, uphill weight
+//! 1, downhill weight 0). 4-way costs are integers; with 8-way moves a
+//! diagonal costs √2 times that ([`SQRT2_16`]) and cuts no corner, and
+//! costs are fixed-point with 16 fractional bits.
 //!
 //! **The search.** `g` is the cost from the start, `h` the heuristic
-//! ([`Heuristic`]: Euclidean as the article, Manhattan, zero = Dijkstra,
-//! times a weight `w`), `f = g + h`. `h` and `f` are fixed-point with 16
-//! fractional bits (`f16 = g·2¹⁶ + h16`), `h16` rounded *down* so an
-//! admissible heuristic stays admissible. One [`Sim::step`] pops the open
-//! entry with the smallest key and relaxes its four neighbours; the search
-//! ends when the goal is popped (found) or the open list is empty
-//! (unreachable).
+//! ([`Heuristic`]: Euclidean as the article, Manhattan, octile, zero =
+//! Dijkstra, times a weight `w`), `f = g + h`. `h` and `f` are fixed-point
+//! with 16 fractional bits (`f16 = g·2¹⁶ + h16` for 4-way moves, `g + h16`
+//! for 8-way), `h16` rounded *down* so an admissible heuristic stays
+//! admissible. One [`Sim::step`] pops the open entry with the smallest key
+//! and relaxes its neighbours (the four in the article's order, then the
+//! diagonals); the search ends when the goal is popped (found) or the open
+//! list is empty (unreachable).
 //!
 //! **The open list** is a 4-ary heap ordered by a total key:
 //! `(f16, tie, seq)` packed in a `u128`, where `seq` counts pushes (unique)
@@ -93,6 +97,9 @@ pub enum Blocked {
     Climb(u8),
     /// Down more than `max_drop` levels (the drop).
     Drop(u8),
+    /// A diagonal that would cut a corner: a cell beside it is a wall, or
+    /// cannot be reached from here, or cannot reach the diagonal's cell.
+    Corner,
 }
 
 impl CostRule {
@@ -120,6 +127,48 @@ impl CostRule {
     }
 }
 
+/// Which neighbours one move reaches.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Moves {
+    /// Left, up, right, down (article 001). Costs (`g`) are whole numbers.
+    #[default]
+    Four,
+    /// The four, then the diagonals: up-left, up-right, down-right,
+    /// down-left. A diagonal costs [`SQRT2_16`] / 2¹⁶ times what the rule
+    /// charges for its climb or drop, and cuts no corner: both orthogonal
+    /// cells beside it must be reachable from here, and the diagonal's
+    /// cell from each of them, under the rule. Costs (`g`) are in 16-bit
+    /// fixed point (units of 2⁻¹⁶).
+    Eight,
+}
+
+impl Moves {
+    /// The fractional bits of a cost (`g`) under these moves.
+    pub const fn frac_bits(self) -> u32 {
+        match self {
+            Moves::Four => 0,
+            Moves::Eight => 16,
+        }
+    }
+
+    /// A cost (`g`) under these moves as text: whole for 4-way moves, to 4
+    /// decimals (rounded to nearest) for 8-way moves.
+    pub fn show(self, g: u64) -> String {
+        match self {
+            Moves::Four => g.to_string(),
+            Moves::Eight => {
+                let e4 = (g as u128 * 10_000 + (1 << 15)) >> 16;
+                format!("{}.{:04}", e4 / 10_000, e4 % 10_000)
+            }
+        }
+    }
+}
+
+/// √2 in 16-bit fixed point, rounded to nearest: 92,682 / 2¹⁶ =
+/// 1.4142151, 1.1 parts per million over √2 (so a diagonal is never
+/// cheaper than two halves of it, and every heuristic here stays a bound).
+pub const SQRT2_16: u64 = 92_682;
+
 /// The heuristic's shape.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum HeuristicKind {
@@ -129,6 +178,9 @@ pub enum HeuristicKind {
     Manhattan,
     /// 0: Dijkstra.
     Zero,
+    /// max(|dx|, |dy|) + (√2 − 1) · min(|dx|, |dy|): the exact distance
+    /// of 8-way moves on open ground (with √2 as [`SQRT2_16`]).
+    Octile,
 }
 
 /// A heuristic: a shape times a weight.
@@ -149,11 +201,20 @@ impl Heuristic {
         }
     }
 
-    /// Whether it never overestimates under the cost rule: every move
-    /// costs at least 1 and changes x or y by one, so Manhattan and
-    /// Euclidean distances are lower bounds, and so are they times `w ≤ 1`.
-    pub fn is_admissible(&self) -> bool {
-        self.kind == HeuristicKind::Zero || self.weight <= Fx::ONE
+    /// Whether it never overestimates under the cost rule with `moves`,
+    /// and is consistent (a move lowers it by no more than the move
+    /// costs). A 4-way move costs at least 1 and changes x or y by one,
+    /// which changes the Manhattan, Euclidean or octile distance by at
+    /// most 1. A diagonal costs at least √2 and changes the Euclidean or
+    /// octile distance by at most √2, but the Manhattan distance by 2, so
+    /// Manhattan is a bound of 8-way moves only at `w ≤ 0.7`. Each shape
+    /// times `w ≤ 1` is a bound too; `w > 1` is not.
+    pub fn is_admissible(&self, moves: Moves) -> bool {
+        match (self.kind, moves) {
+            (HeuristicKind::Zero, _) => true,
+            (HeuristicKind::Manhattan, Moves::Eight) => self.weight <= Fx::from_int(7).div_int(10),
+            _ => self.weight <= Fx::ONE,
+        }
     }
 
     /// `h` in 16-bit fixed point, rounded down.
@@ -162,6 +223,10 @@ impl Heuristic {
         let base = match self.kind {
             HeuristicKind::Zero => return 0,
             HeuristicKind::Manhattan => ((dx + dy) as u64) << 16,
+            HeuristicKind::Octile => {
+                let (lo, hi) = (dx.min(dy) as u64, dx.max(dy) as u64);
+                ((hi - lo) << 16) + lo * SQRT2_16
+            }
             HeuristicKind::Euclidean => {
                 let d2 = dx as u64 * dx as u64 + dy as u64 * dy as u64;
                 crate::num::rsqrt::isqrt_u64(d2 << 32)
@@ -214,6 +279,8 @@ pub struct SearchConfig {
     /// (true, the default); false is article 001's list with no closed
     /// set, where every popped entry is expanded, stale copies included.
     pub closed_set: bool,
+    /// 4-way (the article's) or 8-way moves.
+    pub moves: Moves,
 }
 
 /// A checked path scenario: one map, one start and goal, one or more
@@ -320,6 +387,35 @@ pub const CLOSED: u8 = 0x80;
 /// Neighbour offsets in the documented order: left, up, right, down (the
 /// article's loop order). A link stores the direction *to the parent*.
 const DIRS: [(i32, i32); 4] = [(-1, 0), (0, -1), (1, 0), (0, 1)];
+
+/// The diagonal offsets, in the order 8-way moves try them after
+/// [`DIRS`]: up-left, up-right, down-right, down-left.
+const DIAGS: [(i32, i32); 4] = [(-1, -1), (1, -1), (1, 1), (-1, 1)];
+
+/// The link of a diagonal parent: `DIAG_LINK + i` points along `DIAGS[i]`
+/// (after [`NO_PARENT`], so a 4-way state's links keep their values).
+const DIAG_LINK: usize = 5;
+
+/// Every link's offset to the parent ([`NO_PARENT`]'s is unused).
+const LINKS: [(i32, i32); 9] = [
+    DIRS[0],
+    DIRS[1],
+    DIRS[2],
+    DIRS[3],
+    (0, 0),
+    DIAGS[0],
+    DIAGS[1],
+    DIAGS[2],
+    DIAGS[3],
+];
+
+/// Tells `sink` that the move to `cell` is impossible, and why.
+#[inline(always)]
+fn skipped<S: Sink<PathEvent>>(sink: &mut S, search: u32, cell: Cell, why: Blocked) {
+    if S::ENABLED {
+        sink.record(PathEvent::Skipped { search, cell, why });
+    }
+}
 
 /// Everything one search knows. `Q` is the open list's container: the
 /// serializable heap for lessons ([`Heap`]), or a bucket queue for a plain
@@ -442,6 +538,7 @@ struct Problem<'a> {
     heuristic: Heuristic,
     tie_break: TieBreak,
     closed_set: bool,
+    moves: Moves,
 }
 
 impl<'a> Problem<'a> {
@@ -456,6 +553,7 @@ impl<'a> Problem<'a> {
             heuristic: cfg.heuristic,
             tie_break: cfg.tie_break,
             closed_set: cfg.closed_set,
+            moves: cfg.moves,
         }
     }
 }
@@ -717,7 +815,7 @@ impl Calendar {
     /// The slice width (as a shift of `f16`) for a search, if the ring of
     /// [`SLICES`] spans its `f` range with slices at most a unit wide.
     fn shift_for(cfg: &SearchConfig) -> Option<u32> {
-        let span = bucket_span(cfg) as u64; // whole units of f, ≥ 3
+        let span = f_span(cfg); // whole units of f, ≥ 3
         let shift = 64 - (span - 1).leading_zeros() + 16 - SLICES;
         (shift <= 16).then_some(shift)
     }
@@ -856,7 +954,7 @@ impl<Q: OpenQueue> SearchState<Q> {
     #[inline(always)]
     fn push(&mut self, p: &Problem, cell: u32, x: i32, y: i32, g: u64) -> u64 {
         let h16 = p.h16(x, y);
-        let f16 = (g << 16) + h16;
+        let f16 = (g << (16 - p.moves.frac_bits())) + h16;
         let tie = p.tie(g, h16, self.seq);
         let e = OpenEntry {
             key: (f16 as u128) << 64 | (tie as u128) << 32 | self.seq as u128,
@@ -913,6 +1011,8 @@ impl<Q: OpenQueue> SearchState<Q> {
             return false;
         }
         let ha = p.terrain[c];
+        // The heights of the orthogonal neighbours reachable from here.
+        let mut reach = [None; 4];
         for (dir, (dx, dy)) in DIRS.iter().enumerate() {
             let (nx, ny) = (here.x + dx, here.y + dy);
             if nx < 0 || ny < 0 || nx >= p.width as i32 || ny >= p.height as i32 {
@@ -925,56 +1025,108 @@ impl<Q: OpenQueue> SearchState<Q> {
             } else {
                 p.rule.cost(ha, hb)
             };
-            let cost = match step {
-                Ok(cost) => cost,
-                Err(why) => {
-                    if S::ENABLED {
-                        sink.record(PathEvent::Skipped {
-                            search,
-                            cell: Cell::new(nx, ny),
-                            why,
-                        });
-                    }
-                    continue;
+            match step {
+                Ok(cost) => {
+                    reach[dir] = Some(hb);
+                    let g = e.g + ((cost as u64) << p.moves.frac_bits());
+                    // The direction back to `here` is the opposite of `dir`.
+                    let back = ((dir + 2) % 4) as u8;
+                    self.relax(p, (search, sink), (n, nx, ny), g, back);
                 }
-            };
-            let g = e.g + cost as u64;
-            // A value below `base` is an earlier query's, or fresh memory.
-            let held = self.g[n as usize];
-            let fresh = held < self.base;
-            let old = if fresh { u64::MAX } else { held - self.base };
-            if g >= old {
-                continue; // no better than what it has: nothing to record
-            }
-            let was_closed = !fresh && self.link[n as usize] & CLOSED != 0;
-            self.g[n as usize] = g + self.base;
-            if self.base != 0 {
-                self.top = self.top.max(g + self.base); // (a lesson's stays 0)
-            }
-            // The direction back to `here` is the opposite of `dir`.
-            self.link[n as usize] = ((dir + 2) % 4) as u8;
-            let h16 = self.push(p, n, nx, ny, g);
-            if S::ENABLED {
-                let cell = Cell::new(nx, ny);
-                sink.record(if old == u64::MAX {
-                    PathEvent::Pushed {
-                        search,
-                        cell,
-                        g,
-                        h16,
-                    }
-                } else {
-                    PathEvent::Improved {
-                        search,
-                        cell,
-                        old_g: old,
-                        g,
-                        reopened: was_closed,
-                    }
-                });
+                Err(why) => skipped(sink, search, Cell::new(nx, ny), why),
             }
         }
+        if p.moves == Moves::Eight {
+            self.diagonals(p, (search, sink), (e.g, here, ha), reach);
+        }
         true
+    }
+
+    /// The diagonal moves from `here` (height `ha`, cost `g0`), given the
+    /// heights of the orthogonal neighbours reachable from it.
+    #[inline(always)]
+    fn diagonals<S: Sink<PathEvent>>(
+        &mut self,
+        p: &Problem,
+        (search, sink): (u32, &mut S),
+        (g0, here, ha): (u64, Cell, u8),
+        reach: [Option<u8>; 4],
+    ) {
+        for (k, (dx, dy)) in DIAGS.iter().enumerate() {
+            let (nx, ny) = (here.x + dx, here.y + dy);
+            if nx < 0 || ny < 0 || nx >= p.width as i32 || ny >= p.height as i32 {
+                continue;
+            }
+            let n = ny as u32 * p.width + nx as u32;
+            let hb = p.terrain[n as usize];
+            // The orthogonal cells beside the diagonal: across x, across y.
+            let beside = [
+                reach[if *dx < 0 { 0 } else { 2 }],
+                reach[if *dy < 0 { 1 } else { 3 }],
+            ];
+            let into = |h: Option<u8>| h.is_some_and(|h| p.rule.cost(h, hb).is_ok());
+            let step = if hb == WALL {
+                Err(Blocked::Wall)
+            } else if !beside.into_iter().all(into) {
+                Err(Blocked::Corner)
+            } else {
+                p.rule.cost(ha, hb)
+            };
+            match step {
+                Ok(cost) => {
+                    let g = g0 + cost as u64 * SQRT2_16;
+                    let back = (DIAG_LINK + (k + 2) % 4) as u8;
+                    self.relax(p, (search, sink), (n, nx, ny), g, back);
+                }
+                Err(why) => skipped(sink, search, Cell::new(nx, ny), why),
+            }
+        }
+    }
+
+    /// Offers cell `n` at `(nx, ny)` the cost `g` through the link `back`:
+    /// taken (pushed, or pushed again) only if lower than what it holds.
+    #[inline(always)]
+    fn relax<S: Sink<PathEvent>>(
+        &mut self,
+        p: &Problem,
+        (search, sink): (u32, &mut S),
+        (n, nx, ny): (u32, i32, i32),
+        g: u64,
+        back: u8,
+    ) {
+        // A value below `base` is an earlier query's, or fresh memory.
+        let held = self.g[n as usize];
+        let fresh = held < self.base;
+        let old = if fresh { u64::MAX } else { held - self.base };
+        if g >= old {
+            return; // no better than what it has: nothing to record
+        }
+        let was_closed = !fresh && self.link[n as usize] & CLOSED != 0;
+        self.g[n as usize] = g + self.base;
+        if self.base != 0 {
+            self.top = self.top.max(g + self.base); // (a lesson's stays 0)
+        }
+        self.link[n as usize] = back;
+        let h16 = self.push(p, n, nx, ny, g);
+        if S::ENABLED {
+            let cell = Cell::new(nx, ny);
+            sink.record(if old == u64::MAX {
+                PathEvent::Pushed {
+                    search,
+                    cell,
+                    g,
+                    h16,
+                }
+            } else {
+                PathEvent::Improved {
+                    search,
+                    cell,
+                    old_g: old,
+                    g,
+                    reopened: was_closed,
+                }
+            });
+        }
     }
 
     /// The path from the start to `goal`, inclusive, if the search found it.
@@ -999,7 +1151,7 @@ impl<Q: OpenQueue> SearchState<Q> {
             if link == NO_PARENT {
                 return None;
             }
-            let (dx, dy) = DIRS[link as usize];
+            let (dx, dy) = LINKS[link as usize];
             at = Cell::new(at.x + dx, at.y + dy);
             Some(at)
         })
@@ -1176,11 +1328,22 @@ fn begin<'a, S: Sink<PathEvent>>(
     sink: &mut S,
 ) -> (Problem<'a>, u32) {
     let p = Problem::of(grid, goal, cfg);
-    if S::ENABLED && !cfg.heuristic.is_admissible() {
+    if S::ENABLED && !cfg.heuristic.is_admissible(cfg.moves) {
         sink.record(PathEvent::NotAdmissible { search: 0 });
     }
     let start = start.y as u32 * p.width + start.x as u32;
     (p, start)
+}
+
+/// How far above the `f` being expanded a push can land, plus margin, in
+/// whole units: a move's cost plus the most it lowers `h` (1 for a 4-way
+/// move, √2 < 1.5 for a diagonal; see [`Heuristic::is_admissible`]).
+fn f_span(cfg: &SearchConfig) -> u64 {
+    let step = cfg.rule.max_step_cost();
+    match cfg.moves {
+        Moves::Four => step + 2,
+        Moves::Eight => (step + 1) * 3 / 2 + 2,
+    }
 }
 
 /// The bucket ring's length for a search [`buckets_apply`] to.
@@ -1242,7 +1405,7 @@ pub fn calendar_applies(cfg: &SearchConfig) -> bool {
 
 /// The calendar's slice width for a search it applies to.
 fn calendar_shift(cfg: &SearchConfig) -> Option<u32> {
-    if cfg.heuristic.is_admissible() {
+    if cfg.heuristic.is_admissible(cfg.moves) {
         Calendar::shift_for(cfg)
     } else {
         None
@@ -1253,10 +1416,11 @@ fn calendar_shift(cfg: &SearchConfig) -> Option<u32> {
 /// docs): FIFO ties, and a consistent heuristic with whole values.
 pub fn buckets_apply(cfg: &SearchConfig) -> bool {
     cfg.tie_break == TieBreak::Fifo
+        && cfg.moves == Moves::Four
         && match cfg.heuristic.kind {
             HeuristicKind::Zero => true,
             HeuristicKind::Manhattan => cfg.heuristic.weight == Fx::ONE,
-            HeuristicKind::Euclidean => false,
+            HeuristicKind::Euclidean | HeuristicKind::Octile => false,
         }
 }
 
@@ -1323,7 +1487,7 @@ impl PathSim {
                 self.cfg.searches.len()
             ));
         }
-        for (i, s) in state.searches.iter().enumerate() {
+        for (i, (s, sc)) in state.searches.iter().zip(&self.cfg.searches).enumerate() {
             let fail = |m: String| Err(format!("search {i}: {m}"));
             if s.g.len() != cells || s.link.len() != cells {
                 return fail(format!(
@@ -1338,8 +1502,12 @@ impl PathSim {
                     continue;
                 }
                 let (x, y) = ((c as u32 % w) as i32, (c as u32 / w) as i32);
-                let ok = (dir as usize) < DIRS.len() && {
-                    let (dx, dy) = DIRS[dir as usize];
+                let links = match sc.moves {
+                    Moves::Four => DIRS.len(),
+                    Moves::Eight => LINKS.len(),
+                };
+                let ok = (dir as usize) < links && {
+                    let (dx, dy) = LINKS[dir as usize];
                     self.cfg.grid.contains(Cell::new(x + dx, y + dy))
                 };
                 if !ok {
@@ -1393,6 +1561,7 @@ fn problem<'a>(cfg: &'a PathConfig, s: &SearchConfig) -> Problem<'a> {
         heuristic: s.heuristic,
         tie_break: s.tie_break,
         closed_set: s.closed_set,
+        moves: s.moves,
     }
 }
 
@@ -1410,7 +1579,7 @@ impl Sim for PathSim {
             .zip(&self.cfg.searches)
             .enumerate()
         {
-            if S::ENABLED && self.state.tick == 0 && !sc.heuristic.is_admissible() {
+            if S::ENABLED && self.state.tick == 0 && !sc.heuristic.is_admissible(sc.moves) {
                 sink.record(PathEvent::NotAdmissible { search: i as u32 });
             }
             st.step(&problem(&self.cfg, sc), i as u32, sink);
@@ -1487,6 +1656,7 @@ mod tests {
             heuristic: Heuristic::plain(HeuristicKind::Euclidean),
             tie_break: TieBreak::Fifo,
             closed_set: true,
+            moves: Moves::Four,
         };
         let p = Problem::of(&grid, Cell::new(3, 1), &cfg);
         let mut s = SearchState::empty(Heap::default());
