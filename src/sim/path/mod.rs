@@ -934,17 +934,9 @@ impl<Q: OpenQueue> SearchState<Q> {
     /// A search at its start: the start cell open with `g = 0`.
     fn new(p: &Problem, start: u32, open: Q) -> SearchState<Q> {
         let cells = p.width as usize * p.height as usize;
-        let mut s = SearchState {
-            g: vec![u64::MAX; cells],
-            link: vec![NO_PARENT; cells],
-            open,
-            seq: 0,
-            current: None,
-            expanded: 0,
-            status: Status::Searching,
-            base: 0,
-            top: 0,
-        };
+        let mut s = SearchState::empty(open);
+        s.g = vec![u64::MAX; cells];
+        s.link = vec![NO_PARENT; cells];
         s.g[start as usize] = 0;
         let (x, y) = (start % p.width, start / p.width);
         s.push(p, start, x as i32, y as i32, 0);
