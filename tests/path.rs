@@ -587,6 +587,72 @@ fn diagonals_cut_no_corner() {
     }
 }
 
+/// What the pictures say of a diagonal ([`diagonal_cost`]: its price, or
+/// why it is skipped) is what the search does with it, on random maps:
+/// every open cell's first expansion, every diagonal.
+#[test]
+fn the_pictures_diagonal_rule_is_the_searchs() {
+    use flockstep::sim::Sim;
+    use flockstep::sim::path::{DIAGONALS, PathConfig, PathSim, diagonal_cost};
+    let mut rng = Pcg32::new(18, 9);
+    let mut seen = [0usize; 3];
+    for _ in 0..40 {
+        let (grid, rule) = random_map(&mut rng);
+        let c = SearchConfig {
+            label: String::new(),
+            rule,
+            heuristic: Heuristic::plain(HeuristicKind::Zero),
+            tie_break: TieBreak::Fifo,
+            closed_set: true,
+            moves: Moves::Eight,
+        };
+        for y in 0..grid.height() as i32 {
+            for x in 0..grid.width() as i32 {
+                let at = Cell::new(x, y);
+                if grid.is_wall(at) {
+                    continue;
+                }
+                // The start's expansion, the first step (the goal elsewhere).
+                let cells = (0..grid.width() * grid.height())
+                    .map(|i| Cell::new((i % grid.width()) as i32, (i / grid.width()) as i32));
+                let Some(goal) = cells.clone().find(|&c| c != at && !grid.is_wall(c)) else {
+                    continue;
+                };
+                let mut sim = PathSim::new(PathConfig {
+                    grid: grid.clone(),
+                    start: at,
+                    goal,
+                    searches: vec![c.clone()],
+                })
+                .unwrap();
+                let mut first = Vec::new();
+                sim.step(&mut first);
+                for (dx, dy) in DIAGONALS {
+                    let to = Cell::new(x + dx, y + dy);
+                    let told = first.iter().find_map(|e| match e {
+                        PathEvent::Pushed { cell, g, .. } if *cell == to => Some(Ok(*g)),
+                        PathEvent::Skipped { cell, why, .. } if *cell == to => Some(Err(*why)),
+                        _ => None,
+                    });
+                    let said = diagonal_cost(&grid, &rule, at, (dx, dy));
+                    match (said, told) {
+                        (Err(flockstep::sim::path::Blocked::Outside), None) => seen[0] += 1,
+                        (Ok(_), Some(_)) => seen[1] += 1,
+                        (Err(_), Some(_)) => seen[2] += 1,
+                        _ => {}
+                    }
+                    if !grid.contains(to) {
+                        assert_eq!(told, None);
+                    } else {
+                        assert_eq!(Some(said), told, "{at} → {to}\n{}", grid.to_ascii());
+                    }
+                }
+            }
+        }
+    }
+    assert!(seen.iter().all(|&n| n > 100), "{seen:?}");
+}
+
 /// 8-way costs by a plain Dijkstra over every legal move (the reference).
 fn dijkstra8(grid: &Grid, start: Cell, goal: Cell, rule: &CostRule) -> Option<u64> {
     let (w, h) = (grid.width() as i32, grid.height() as i32);

@@ -302,7 +302,13 @@ impl<'a> Params<'a> {
         }
     }
 
-    fn int_of(&self, key: &str, n: &Node, range: RangeInclusive<i64>) -> Result<i64, LessonError> {
+    /// An integer in `range` from a value already taken out.
+    pub fn int_of(
+        &self,
+        key: &str,
+        n: &Node,
+        range: RangeInclusive<i64>,
+    ) -> Result<i64, LessonError> {
         match n.kind {
             Kind::Int(v) if range.contains(&v) => Ok(v),
             Kind::Int(v) => Err(self.ctx.err(

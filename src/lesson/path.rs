@@ -7,9 +7,10 @@
 //! | `width`, `height`, `levels`, `seed` | or a generated terrain (article 001's value noise), 1–4096 a side, heights `1..=levels` (1–9) | levels 5, seed 0 |
 //! | `walls` | extra wall cells `[[x, y], …]` | none |
 //! | `start`, `goal` | `[x, y]` | — |
-//! | `heuristic` | `"euclidean"` (the article's), `"manhattan"`, `"zero"` (Dijkstra) | euclidean |
+//! | `heuristic` | `"euclidean"` (the article's), `"manhattan"`, `"zero"` (Dijkstra), `"octile"` (the cost to go over open ground with 8-way moves: straight, then diagonal) | euclidean |
 //! | `heuristic_weight` | `w` in `w·h`: above 1 is not admissible (greedy when large) | 1 |
 //! | `tie_break` | `"fifo"` (the article's), `"lifo"`, `"larger_g"`, `"smaller_h"` | fifo |
+//! | `moves` | `4` (left, up, right, down: the article's) or `8` (the diagonals too, each costing √2 × the rule's cost, cutting no corner; costs get decimals) | 4 |
 //! | `closed_set` | `false`: the article's list without a closed set, expanding every popped entry (stale copies too) | true |
 //! | `uphill_weight`, `downhill_weight` | extra cost per level up / down, 0–10,000 | 1, 0 |
 //! | `max_climb`, `max_drop` | the largest step up / down, 0–9 | 2, 2 |
@@ -79,6 +80,18 @@ fn search_keys(p: &mut Params, base: &SearchConfig) -> Result<SearchConfig, Less
     )?;
     let tie_break = p.choice("tie_break", base.tie_break, TieBreak::NAMES)?;
     let closed_set = p.bool("closed_set", base.closed_set)?;
+    let moves = match p.take("moves") {
+        None => base.moves,
+        Some(n) => match p.int_of("moves", &n, 4..=8)? {
+            4 => Moves::Four,
+            8 => Moves::Eight,
+            v => {
+                return Err(p
+                    .ctx()
+                    .err(&n, format!("`moves` = {v}: a cell has 4 or 8 moves")));
+            }
+        },
+    };
     let mw = MAX_WEIGHT as i64;
     let rule = CostRule {
         uphill_weight: p.int("uphill_weight", base.rule.uphill_weight as i64, 0..=mw)? as u32,
@@ -98,7 +111,7 @@ fn search_keys(p: &mut Params, base: &SearchConfig) -> Result<SearchConfig, Less
         heuristic,
         tie_break,
         closed_set,
-        moves: base.moves,
+        moves,
     })
 }
 

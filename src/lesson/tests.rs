@@ -428,3 +428,65 @@ text = "Hello."
     ));
     assert!(e.message.contains("table of language tag"), "{e}");
 }
+
+#[test]
+fn moves_are_four_or_eight_per_search() {
+    let src = r#"[lesson]
+id = "tiny-path"
+title = "Tiny path"
+summary = "Two searches."
+ticks = 10
+
+[scenario]
+sim = "path"
+map = """
+000
+000
+"""
+start = [0, 0]
+goal = [2, 1]
+
+[[scenario.searches]]
+
+[[scenario.searches]]
+moves = 8
+heuristic = "octile"
+
+[[beat]]
+at = 0
+text = "Hello."
+"#;
+    let l = Lesson::parse(src, "t.toml").unwrap();
+    let Scenario::Path(cfg) = &l.scenario else {
+        panic!("not a path scenario");
+    };
+    let moves: Vec<crate::sim::path::Moves> = cfg.searches.iter().map(|s| s.moves).collect();
+    assert_eq!(
+        moves,
+        [
+            crate::sim::path::Moves::Four,
+            crate::sim::path::Moves::Eight
+        ]
+    );
+    let e = err(&src.replace("moves = 8", "moves = 6"));
+    assert!(
+        e.message.contains("`moves` = 6: a cell has 4 or 8 moves"),
+        "{e}"
+    );
+    assert_eq!((e.line, e.column), (19, 9), "{e}");
+    let e = err(&src.replace("moves = 8", "moves = 9"));
+    assert!(e.message.contains("out of range"), "{e}");
+    let e = err(&src.replace("moves = 8", "moves = \"8\""));
+    assert!(e.message.contains("must be an integer"), "{e}");
+    // At the top level, every search inherits it.
+    let top = src.replace("goal = [2, 1]", "goal = [2, 1]\nmoves = 8");
+    let l = Lesson::parse(&top, "t.toml").unwrap();
+    let Scenario::Path(cfg) = &l.scenario else {
+        panic!("not a path scenario");
+    };
+    assert!(
+        cfg.searches
+            .iter()
+            .all(|s| s.moves == crate::sim::path::Moves::Eight)
+    );
+}

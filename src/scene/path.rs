@@ -6,7 +6,8 @@
 
 use super::{Camera, Frame, P, Panel, Rgba, Scene, Shape, View, Viewport, color, f16_text};
 use crate::sim::path::{
-    Blocked, CLOSED, NO_PARENT, PathEvent, PathSim, SearchState, Status, TieBreak,
+    Blocked, CLOSED, DIAGONAL_NAMES, DIAGONALS, Moves, PathEvent, PathSim, SQRT2_16, SearchState,
+    Status, TieBreak, diagonal_cost, link_offset,
 };
 use crate::sim::{AnySim, Cell, Grid, Sim};
 
@@ -95,6 +96,8 @@ pub(super) fn build(sim: &PathSim, frame: &Frame, view: &View, cam: &Camera, out
     let focused = focus(sim, view);
     for (si, tile) in tiles.iter().enumerate() {
         draw_tile(sim, si, *tile, si == focused, view, cam, out);
+        let (cell, o) = layout(&sim.config().grid, *tile, cam, title_h(sim.config(), cam));
+        corner_cuts(sim, si, frame, view, (o, cell), out);
     }
     // Each map was clipped to its tile (a zoomed map stays in its own).
     if tiles.len() > 1 {
@@ -121,6 +124,23 @@ pub(super) fn legend(sim: &PathSim, view: &View) -> Vec<(Rgba, String)> {
     .filter(|(o, ..)| matches!(*o, "start" | "goal") || view.on(o))
     .map(|(_, c, n)| (c, n.to_owned()))
     .collect();
+    // The red crosses of `corner_cuts`: the step's, or the costs cell's.
+    let cfg = sim.config();
+    let eight = cfg.searches.iter().any(|s| s.moves == Moves::Eight);
+    let costs_cuts = |at: Cell| {
+        cfg.searches.iter().any(|s| {
+            s.moves == Moves::Eight
+                && DIAGONALS
+                    .iter()
+                    .any(|&d| diagonal_cost(&cfg.grid, &s.rule, at, d) == Err(Blocked::Corner))
+        })
+    };
+    let costs_at = view
+        .hover
+        .or_else(|| view.highlighted_cells().first().copied());
+    if eight && view.on("current") || view.on("costs") && costs_at.is_some_and(costs_cuts) {
+        out.push((CLIFF, "diagonal that cuts a corner (×)".to_owned()));
+    }
     // Walls are drawn whatever the overlays.
     out.extend(super::wall_key(&sim.config().grid));
     out
@@ -157,7 +177,7 @@ fn draw_tile(
         // Whether it is over may be the question.
         Status::Searching if view.withhold_next => "status held back".to_owned(),
         Status::Searching => "searching".to_owned(),
-        Status::Found(c) => format!("found, cost {c}"),
+        Status::Found(c) => format!("found, cost {}", g_text(sc.moves, c)),
         // A search that gave up says why, in red, above its map (a banner
         // on the map hid the closed cells a class counts).
         Status::Unreachable => "unreachable: the open list ran empty".to_owned(),
@@ -253,6 +273,81 @@ fn draw_tile(
     };
     draw_ends((cfg.start, cfg.goal), map, (o, cell), view, out);
     super::cell_marks(out, grid, o, cell, view);
+}
+
+/// The diagonals an 8-way search may not take because they cut a corner,
+/// in red up to the corner they would squeeze past, crossed there: those
+/// the last step skipped (with `current` on), and those from the cell the
+/// move costs are worked out for (with `costs` on).
+fn corner_cuts(
+    sim: &PathSim,
+    si: usize,
+    frame: &Frame,
+    view: &View,
+    (o, cell): (P, i32),
+    out: &mut Scene,
+) {
+    let cfg = sim.config();
+    let sc = &cfg.searches[si];
+    if sc.moves != Moves::Eight {
+        return;
+    }
+    let mut cuts: Vec<(Cell, Cell, &str)> = Vec::new();
+    if let super::Explain::Path(events) = frame.explain
+        && view.on("current")
+        && !frame.ahead
+    {
+        let mine = events.iter().filter(|e| event_search(e) as usize == si);
+        let from = mine.clone().find_map(|e| match e {
+            PathEvent::Expanded { cell, .. } => Some(*cell),
+            _ => None,
+        });
+        for e in mine {
+            if let (
+                Some(from),
+                PathEvent::Skipped {
+                    cell,
+                    why: Blocked::Corner,
+                    ..
+                },
+            ) = (from, e)
+            {
+                cuts.push((from, *cell, "current"));
+            }
+        }
+    }
+    if view.on("costs")
+        && let Some(at) = view
+            .hover
+            .or_else(|| view.highlighted_cells().first().copied())
+    {
+        for d in DIAGONALS {
+            if diagonal_cost(&cfg.grid, &sc.rule, at, d) == Err(Blocked::Corner) {
+                cuts.push((at, Cell::new(at.x + d.0, at.y + d.1), "costs"));
+            }
+        }
+    }
+    let w = view.lw(3, 2).min((cell / 8).max(1) as u16);
+    let arm = (cell / 5).max(3);
+    for (from, to, overlay) in cuts {
+        let n = out.count();
+        let (a, b) = (center(o, cell, from), center(o, cell, to));
+        let corner = [(a[0] + b[0]) / 2, (a[1] + b[1]) / 2];
+        out.line(a, corner, w, CLIFF);
+        out.line(
+            [corner[0] - arm, corner[1] - arm],
+            [corner[0] + arm, corner[1] + arm],
+            w + 1,
+            CLIFF,
+        );
+        out.line(
+            [corner[0] - arm, corner[1] + arm],
+            [corner[0] + arm, corner[1] - arm],
+            w + 1,
+            CLIFF,
+        );
+        out.credit(overlay, n);
+    }
 }
 
 /// The edges the rule forbids in at least one direction, as thick lines.
@@ -380,7 +475,7 @@ fn panels(sim: &PathSim, frame: &Frame, focused: usize, view: &View, out: &mut S
         .iter()
         .filter(|e| event_search(e) as usize == focused)
         .take(16)
-        .map(event_text)
+        .map(|e| event_text(e, cfg.searches[focused].moves))
         .collect();
     if !mine.is_empty() {
         let label = label(view, &cfg.searches[focused], focused);
@@ -441,11 +536,12 @@ fn open_list(sim: &PathSim, i: usize, view: &View) -> Panel {
     };
     // Numbers with one decimal, or with two throughout when one would make
     // different f of neighbouring entries look equal (7.08 and 7.10 are
-    // not a tie).
-    let fine = open
-        .windows(2)
-        .take(12)
-        .any(|p| p[0].f16() != p[1].f16() && f16_text(p[0].f16()) == f16_text(p[1].f16()));
+    // not a tie). Two always under 8-way moves, whose g are 1.41 apart.
+    let fine = sc.moves == Moves::Eight
+        || open
+            .windows(2)
+            .take(12)
+            .any(|p| p[0].f16() != p[1].f16() && f16_text(p[0].f16()) == f16_text(p[1].f16()));
     let num = |v: u64| {
         if fine {
             super::f16_text2(v)
@@ -454,18 +550,23 @@ fn open_list(sim: &PathSim, i: usize, view: &View) -> Panel {
         }
     };
     for (k, e) in open.iter().take(12).enumerate() {
-        let h16 = e.f16() - (e.g << 16);
+        let h16 = e.f16() - (e.g << (16 - sc.moves.frac_bits()));
         let (f, h) = (num(e.f16()), num(h16));
+        let g = match sc.moves {
+            Moves::Four => e.g.to_string(),
+            Moves::Eight => num(e.g),
+        };
         let tie = match sc.tie_break {
             TieBreak::Fifo | TieBreak::Lifo => format!("pushed #{}", e.seq()),
-            TieBreak::LargerG => format!("g {}, pushed #{}", e.g, e.seq()),
+            TieBreak::LargerG => format!("g {g}, pushed #{}", e.seq()),
             TieBreak::SmallerH => format!("h {}, pushed #{}", f16_text(h16), e.seq()),
         };
         let same_f = open.get(k + 1).is_some_and(|n| n.f16() == e.f16())
             || (k > 0 && open[k - 1].f16() == e.f16());
-        let mut line = format!("{}.\t({},{})\t{} = {} + {}", k + 1, e.x, e.y, f, e.g, h);
+        let mut line = format!("{}.\t({},{})\t{} = {} + {}", k + 1, e.x, e.y, f, g, h);
         if e.is_stale(&s.g) {
-            line.push_str(&format!("\tstale: g is {} now", s.g[e.cell as usize]));
+            let now = g_text(sc.moves, s.g[e.cell as usize]);
+            line.push_str(&format!("\tstale: g is {now} now"));
         } else if same_f {
             line.push('\t');
             line.push_str(&tie);
@@ -533,7 +634,7 @@ fn draw_search(
         }
         if numbers {
             let h16 = sc.heuristic.h16(c.x.abs_diff(goal.x), c.y.abs_diff(goal.y));
-            cell_numbers(out, view, (at, cell, nf), g, h16);
+            cell_numbers(out, view, (at, cell, nf), (g, sc.moves), h16);
         }
     }
     if view.on("current")
@@ -579,25 +680,50 @@ fn draw_search(
     }
 }
 
-/// The arrow from a reached cell towards its parent (none for the start).
+/// The arrow from a reached cell towards its parent (none for the start),
+/// along a diagonal for a diagonal move.
 fn parent_arrow(out: &mut Scene, view: &View, (mid, cell): (P, i32), link: u8) {
-    let dir = link & !CLOSED;
-    if dir != NO_PARENT && (dir as usize) < DIRS.len() {
-        let (dx, dy) = DIRS[dir as usize];
-        let e = [mid[0] + dx * cell * 2 / 5, mid[1] + dy * cell * 2 / 5];
+    if let Some((dx, dy)) = link_offset(link) {
+        // A diagonal arrow as long as a straight one.
+        let len = if dx != 0 && dy != 0 {
+            cell * 2 / 7
+        } else {
+            cell * 2 / 5
+        };
+        let e = [mid[0] + dx * len, mid[1] + dy * len];
         let head = (cell / 4).clamp(3, view.px(12).max(3));
         let w = view.lw(2, 2).min((cell / 8).max(1) as u16);
         out.arrow(mid, e, w, head, color::TEXT);
     }
 }
 
+/// A cost (`g`) as the search counts it: whole numbers for 4-way moves,
+/// two decimals for 8-way moves (whose costs have 16 fractional bits).
+fn g_text(moves: Moves, g: u64) -> String {
+    match moves {
+        Moves::Four => g.to_string(),
+        Moves::Eight => super::f16_text2(g),
+    }
+}
+
 /// A cell's g and h (top left and right) and f (bottom left), those the
-/// overlays ask for, at font size `nf`.
-fn cell_numbers(out: &mut Scene, view: &View, (at, cell, nf): (P, i32, u16), g: u64, h16: u64) {
+/// overlays ask for, at font size `nf`; g to one decimal under 8-way moves.
+fn cell_numbers(
+    out: &mut Scene,
+    view: &View,
+    (at, cell, nf): (P, i32, u16),
+    (g, moves): (u64, Moves),
+    h16: u64,
+) {
     let pad = cell / 16 + 1;
     let top = at[1] + i32::from(nf) + pad;
+    let g16 = g << (16 - moves.frac_bits());
+    let gt = match moves {
+        Moves::Four => g.to_string(),
+        Moves::Eight => f16_text(g),
+    };
     for (overlay, p, col, text) in [
-        ("g", [at[0] + pad, top], color::TEXT, format!("g{g}")),
+        ("g", [at[0] + pad, top], color::TEXT, format!("g{gt}")),
         (
             "h",
             [at[0] + cell / 2 + pad, top],
@@ -608,7 +734,7 @@ fn cell_numbers(out: &mut Scene, view: &View, (at, cell, nf): (P, i32, u16), g: 
             "f",
             [at[0] + pad, at[1] + cell - pad - 1],
             color::SELECTED,
-            format!("f{}", f16_text((g << 16) + h16)),
+            format!("f{}", f16_text(g16 + h16)),
         ),
     ] {
         if view.on(overlay) {
@@ -646,14 +772,21 @@ fn step_costs(
         {
             // On the grid corner beside the crossing: clear of the
             // height numbers at the cells' centres.
+            // A diagonal crosses at a corner: its label sits half a cell
+            // to the right of it, on the edge beside the path's line.
             let (a, b) = (center(o, cell, pair[0]), center(o, cell, pair[1]));
             let mut mid = [(a[0] + b[0]) / 2, (a[1] + b[1]) / 2];
+            let diagonal = a[0] != b[0] && a[1] != b[1];
             if a[1] == b[1] {
                 mid[1] -= cell / 2;
             } else {
                 mid[0] += cell / 2;
             }
-            let text = format!("+{}", c - 1);
+            let text = if diagonal {
+                format!("+{}", super::f16_text2((c as u64 - 1) * SQRT2_16))
+            } else {
+                format!("+{}", c - 1)
+            };
             let w = super::text::width(&text, f);
             out.label(
                 [mid[0] - w / 2, mid[1] + i32::from(f) / 3],
@@ -678,22 +811,33 @@ fn event_search(e: &PathEvent) -> u32 {
     }
 }
 
-/// What an event says, for the step panel (which names the search).
-fn event_text(e: &PathEvent) -> String {
+/// What an event says, for the step panel (which names the search); costs
+/// as `moves` count them, and f and h to two decimals as g under 8-way
+/// moves.
+fn event_text(e: &PathEvent, moves: Moves) -> String {
+    let g_text = |g: u64| g_text(moves, g);
+    let f16_text = |v: u64| match moves {
+        Moves::Four => f16_text(v),
+        Moves::Eight => super::f16_text2(v),
+    };
     match *e {
         PathEvent::NotAdmissible { .. } => "the heuristic may overestimate".to_owned(),
         PathEvent::Expanded {
             cell, g, f16, held, ..
         } => {
             let stale = if held < g {
-                format!(" (a stale copy: the cell has g = {held})")
+                format!(" (a stale copy: the cell has g = {})", g_text(held))
             } else {
                 String::new()
             };
-            format!("expand {cell}: g = {g}, f = {}{stale}", f16_text(f16))
+            format!(
+                "expand {cell}: g = {}, f = {}{stale}",
+                g_text(g),
+                f16_text(f16)
+            )
         }
         PathEvent::Pushed { cell, g, h16, .. } => {
-            format!("push {cell}: g = {g}, h = {}", f16_text(h16))
+            format!("push {cell}: g = {}, h = {}", g_text(g), f16_text(h16))
         }
         PathEvent::Improved {
             cell,
@@ -702,11 +846,13 @@ fn event_text(e: &PathEvent) -> String {
             reopened,
             ..
         } => format!(
-            "improve {cell}: g {old_g} → {g}{}",
+            "improve {cell}: g {} → {}{}",
+            g_text(old_g),
+            g_text(g),
             if reopened { " (reopened)" } else { "" }
         ),
         PathEvent::Skipped { cell, why, .. } => format!("skip {cell}: {}", blocked_text(why)),
-        PathEvent::Found { cost, .. } => format!("found: cost {cost}"),
+        PathEvent::Found { cost, .. } => format!("found: cost {}", g_text(cost)),
         PathEvent::Unreachable { .. } => "the open list is empty: unreachable".to_owned(),
     }
 }
@@ -717,12 +863,35 @@ fn blocked_text(b: Blocked) -> String {
         Blocked::Wall => "wall".into(),
         Blocked::Climb(n) => format!("cliff, climb {n}"),
         Blocked::Drop(n) => format!("cliff, drop {n}"),
-        Blocked::Corner => "corner cut".into(),
+        Blocked::Corner => "cuts a corner".into(),
     }
 }
 
-/// A cell's four moves, with their costs worked out under each search's
-/// rule: one column per search, the rules written above.
+/// What one move costs under a search's rule (heights `ha` to `hb`), or
+/// why it cannot be made.
+fn move_cost(
+    grid: &Grid,
+    sc: &crate::sim::path::SearchConfig,
+    at: Cell,
+    (dx, dy): (i32, i32),
+    (ha, hb): (u8, u8),
+) -> String {
+    if dx == 0 || dy == 0 {
+        return match sc.rule.cost(ha, hb) {
+            Ok(c) => c.to_string(),
+            Err(why) => blocked_text(why),
+        };
+    }
+    match (sc.moves, diagonal_cost(grid, &sc.rule, at, (dx, dy))) {
+        (Moves::Four, _) => "4-way: none".into(),
+        (Moves::Eight, Ok(c)) => super::f16_text2(c),
+        (Moves::Eight, Err(why)) => blocked_text(why),
+    }
+}
+
+/// A cell's moves (the diagonals too when a search takes them), with
+/// their costs worked out under each search's rule: one column per
+/// search, the rules written above.
 fn costs_panel(
     grid: &Grid,
     at: Cell,
@@ -742,8 +911,12 @@ fn costs_panel(
         } else {
             format!(" + {}·drop", r.downhill_weight)
         };
+        let diagonal = match sc.moves {
+            Moves::Four => "",
+            Moves::Eight => "; a diagonal × 1.41 (√2), no corner cut",
+        };
         lines.push(format!(
-            "{}: 1 + {}·climb{drop}, climb ≤ {}, drop ≤ {}",
+            "{}: 1 + {}·climb{drop}, climb ≤ {}, drop ≤ {}{diagonal}",
             name, r.uphill_weight, r.max_climb, r.max_drop
         ));
     }
@@ -753,7 +926,15 @@ fn costs_panel(
     } else {
         "move\theight\tcost".to_owned()
     });
-    for (name, (dx, dy)) in ["left", "up", "right", "down"].iter().zip(DIRS) {
+    // The diagonals too when a search takes them (a 4-way search's column
+    // says so).
+    let eight = searches.iter().any(|(_, sc)| sc.moves == Moves::Eight);
+    let diagonals = DIAGONAL_NAMES.iter().zip(DIAGONALS).filter(|_| eight);
+    for (name, (dx, dy)) in ["left", "up", "right", "down"]
+        .iter()
+        .zip(DIRS)
+        .chain(diagonals)
+    {
         let b = Cell::new(at.x + dx, at.y + dy);
         let mut row = vec![format!("{name} {b}")];
         match grid.height_at(b) {
@@ -767,10 +948,7 @@ fn costs_panel(
                 });
                 let costs: Vec<String> = searches
                     .iter()
-                    .map(|(_, sc)| match sc.rule.cost(ha, hb) {
-                        Ok(c) => c.to_string(),
-                        Err(why) => blocked_text(why),
-                    })
+                    .map(|(_, sc)| move_cost(grid, sc, at, (dx, dy), (ha, hb)))
                     .collect();
                 row.push(costs.join(" / "));
             }

@@ -90,7 +90,7 @@ pub fn render(sim: &PathSim) -> String {
     for (i, (s, sc)) in st.searches.iter().zip(&cfg.searches).enumerate() {
         let status = match s.status {
             Status::Searching => "searching".to_owned(),
-            Status::Found(c) => format!("found, cost {c}"),
+            Status::Found(c) => format!("found, cost {}", sc.moves.show(c)),
             Status::Unreachable => "unreachable".to_owned(),
         };
         let open = s.open_in_order(sc.closed_set);

@@ -409,6 +409,49 @@ const LINKS: [(i32, i32); 9] = [
     DIAGS[3],
 ];
 
+/// The offset from a cell to its parent for a [`SearchState::link`] (the
+/// closed flag ignored): one of the four moves or, under 8-way moves, a
+/// diagonal; `None` for [`NO_PARENT`] and for values no search writes.
+pub fn link_offset(link: u8) -> Option<(i32, i32)> {
+    let dir = (link & !CLOSED) as usize;
+    (dir != NO_PARENT as usize && dir < LINKS.len()).then(|| LINKS[dir])
+}
+
+/// The names of the diagonal moves, in the order 8-way searches try them.
+pub const DIAGONAL_NAMES: [&str; 4] = ["up-left", "up-right", "down-right", "down-left"];
+
+/// The diagonal moves in the order 8-way searches try them: offsets `(dx,
+/// dy)`, as in [`DIAGONAL_NAMES`].
+pub const DIAGONALS: [(i32, i32); 4] = DIAGS;
+
+/// What the diagonal move from `from` along `(dx, dy)` (each ±1) costs
+/// under `rule`, in units of 2⁻¹⁶ (the rule's cost × [`SQRT2_16`]), or why
+/// it is impossible: off the map, a wall, a corner cut (a cell beside it
+/// that `from` cannot reach, or that cannot reach the diagonal's cell), a
+/// cliff. The rule the search applies, for the pictures that explain it.
+pub fn diagonal_cost(
+    grid: &Grid,
+    rule: &CostRule,
+    from: Cell,
+    (dx, dy): (i32, i32),
+) -> Result<u64, Blocked> {
+    let to = Cell::new(from.x + dx, from.y + dy);
+    let (Some(ha), true) = (grid.height_at(from), grid.contains(to)) else {
+        return Err(Blocked::Outside);
+    };
+    let Some(hb) = grid.height_at(to) else {
+        return Err(Blocked::Wall);
+    };
+    let through = |c: Cell| {
+        grid.height_at(c)
+            .is_some_and(|h| rule.cost(ha, h).is_ok() && rule.cost(h, hb).is_ok())
+    };
+    if !through(Cell::new(to.x, from.y)) || !through(Cell::new(from.x, to.y)) {
+        return Err(Blocked::Corner);
+    }
+    rule.cost(ha, hb).map(|c| c as u64 * SQRT2_16)
+}
+
 /// Tells `sink` that the move to `cell` is impossible, and why.
 #[inline(always)]
 fn skipped<S: Sink<PathEvent>>(sink: &mut S, search: u32, cell: Cell, why: Blocked) {
