@@ -276,9 +276,10 @@ fn draw_tile(
 }
 
 /// The diagonals an 8-way search may not take because they cut a corner,
-/// in red up to the corner they would squeeze past, crossed there: those
-/// the last step skipped (with `current` on), and those from the cell the
-/// move costs are worked out for (with `costs` on).
+/// as red lines into the cell they would reach, crossed at the corner they
+/// would squeeze past: those the last step skipped (with `current` on),
+/// and those from the cell the move costs are worked out for (with
+/// `costs` on).
 fn corner_cuts(
     sim: &PathSim,
     si: usize,
@@ -328,12 +329,12 @@ fn corner_cuts(
         }
     }
     let w = view.lw(3, 2).min((cell / 8).max(1) as u16);
-    let arm = (cell / 5).max(3);
+    let arm = (cell / 4).max(3);
     for (from, to, overlay) in cuts {
         let n = out.count();
         let (a, b) = (center(o, cell, from), center(o, cell, to));
         let corner = [(a[0] + b[0]) / 2, (a[1] + b[1]) / 2];
-        out.line(a, corner, w, CLIFF);
+        out.line(a, b, w, CLIFF);
         out.line(
             [corner[0] - arm, corner[1] - arm],
             [corner[0] + arm, corner[1] + arm],
