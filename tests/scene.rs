@@ -336,12 +336,14 @@ fn sight_panel_agrees_with_the_sim() {
     assert!(blocked > 5 && seen > 5, "{blocked} blocked, {seen} seen");
 }
 
-/// A crowd's velocity lines shorten as 1/√n beyond 200 boids and lose
-/// their heads beyond 500 (a texture, not a field of arrows), while the
-/// focused boid's line keeps its full length and head.
+/// A crowd's velocity lines shorten as 1/√n beyond 200 boids and beyond
+/// 500 lose their heads and become needles, one triangle each (a texture,
+/// not a field of arrows), while the focused boid's line keeps its full
+/// length and head.
 #[test]
 fn a_crowd_draws_short_velocity_lines_but_the_focused_boid_a_full_one() {
-    // (lines, heads, mean length in pixels) of the sky-blue velocity lines.
+    // (lines, heads, mean length in pixels) of the sky-blue velocity lines
+    // and needles (a triangle whose base is at most 3 pixels wide).
     let sky = |boids: u32| {
         let mut app = App::new();
         app.open("flock-walls", &[format!("boids={boids}")]);
@@ -357,12 +359,19 @@ fn a_crowd_draws_short_velocity_lines_but_the_focused_boid_a_full_one() {
         );
         let s = p.scene(layout().scene, 100);
         let (mut n, mut heads, mut len) = (0i64, 0, 0i64);
+        let length = |a: [i32; 2], b: [i32; 2]| {
+            ((b[0] - a[0]) as f64).hypot((b[1] - a[1]) as f64).round() as i64
+        };
         for sh in &s.shapes {
             match sh {
                 Shape::Line { a, b, color, .. } if *color == color::SKY => {
-                    let (dx, dy) = ((b[0] - a[0]) as f64, (b[1] - a[1]) as f64);
                     n += 1;
-                    len += dx.hypot(dy).round() as i64;
+                    len += length(*a, *b);
+                }
+                Shape::Tri { p, color } if *color == color::SKY && length(p[0], p[1]) <= 3 => {
+                    n += 1;
+                    let mid = [(p[0][0] + p[1][0]) / 2, (p[0][1] + p[1][1]) / 2];
+                    len += length(mid, p[2]);
                 }
                 Shape::Tri { color, .. } if *color == color::SKY => heads += 1,
                 _ => {}

@@ -29,6 +29,24 @@ const VELOCITY: i32 = 30;
 const CROWD: u64 = 200;
 /// Flocks larger than this draw velocity lines without heads.
 const CROWD_HEADS: u64 = 500;
+/// In a crowd (over [`CROWD`] boids), more seen mates than this are marked
+/// with dots, not rings: past it the rings merge into one blue mass, and
+/// the dots still show who is seen (each ring's square of pixels is what a
+/// software renderer pays for).
+const CROWD_RINGS: u64 = 40;
+
+/// The size (percent of full) of each of `n` like marks in one picture:
+/// full up to `crowd`, then shrinking as 1/√n, never under half. Past a
+/// crowd the marks merge into a mass anyway; smaller ones leave the
+/// flock's shape visible between them (and a software renderer fills
+/// fewer pixels).
+fn crowd_pct(n: u64, crowd: u64) -> i32 {
+    if n <= crowd {
+        100
+    } else {
+        ((crowd * 10_000 / n).isqrt() as i32).max(50)
+    }
+}
 
 /// Flocks up to this size show every boid's trail; larger ones only the
 /// inspected boids'.
@@ -656,6 +674,12 @@ pub(super) fn legend(sim: &FlockSim, view: &View) -> Vec<(Rgba, String)> {
             out.push((rule_color(r), rule_name(r).into()));
         }
     }
+    // Only a crowd has dots (see `draw_mates`).
+    let seen = if sim.state().boids.len() as u64 > CROWD {
+        "seen (rings; dots past 40)"
+    } else {
+        "seen (rings)"
+    };
     let extra = [
         ("steering", color::TEXT, "steering (applied)"),
         ("wall_boids", color::SKY, "wall boids (squares)"),
@@ -664,7 +688,7 @@ pub(super) fn legend(sim: &FlockSim, view: &View) -> Vec<(Rgba, String)> {
             with_alpha(color::SKY, 190),
             "view distance (circle)",
         ),
-        ("neighbours", color::SKY, "seen (rings)"),
+        ("neighbours", color::SKY, seen),
         ("nearest", color::SELECTED, "nearest (ring)"),
         ("fov", BLIND, "blind zone"),
         (
@@ -893,6 +917,10 @@ fn draw_trails(
 
 /// One boid's trail, fading from alpha 50 at the oldest point to 200 at
 /// the boid (`dots`: a dot at every point, in the selection's colour).
+/// A segment is drawn once the trail has moved a line's width on screen
+/// from where the last one ended (a boid moves a fraction of a pixel a
+/// tick: shorter pieces are hidden under the line's own width, and a
+/// flock's trails would be tens of thousands of them).
 fn draw_trail(
     sim: &FlockSim,
     proj: &Proj,
@@ -915,10 +943,18 @@ fn draw_trail(
             continue;
         };
         let Some((s, _)) = proj.at(p) else { continue };
-        if let Some((q, sq)) = prev
-            && (p - q).fast_length() < jump
-        {
-            out.line(sq, s, w, fade(k));
+        let last = k == trail.len();
+        if let Some((q, sq)) = prev {
+            let moved = (s[0] - sq[0]).abs().max((s[1] - sq[1]).abs());
+            if (p - q).fast_length() >= jump {
+                // Wrapped round the world: a new piece starts here.
+                prev = Some((p, s));
+            } else if moved >= i32::from(w) || (last && moved > 0) {
+                out.line(sq, s, w, fade(k));
+                prev = Some((p, s));
+            }
+        } else {
+            prev = Some((p, s));
         }
         if dots {
             out.push(Shape::Disc {
@@ -927,7 +963,6 @@ fn draw_trail(
                 color: fade(k),
             });
         }
-        prev = Some((p, s));
     }
 }
 
@@ -986,7 +1021,18 @@ fn draw_glyph(
         if v.heads {
             out.arrow(tip, e, v.width, 7 * size / 100, color::SKY);
         } else {
-            out.line(tip, e, v.width, color::SKY);
+            // A crowd's line is a needle, one triangle from the line's
+            // width at the glyph's tip to a point at its end: half a
+            // line's triangles, in a texture where the taper is lost.
+            let half = i64::from(v.width.div_ceil(2));
+            let (px, py) = (
+                (-dy).mul_int(half).round_int(),
+                dx.mul_int(half).round_int(),
+            );
+            out.push(Shape::Tri {
+                p: [[tip[0] + px, tip[1] + py], [tip[0] - px, tip[1] - py], e],
+                color: color::SKY,
+            });
         }
     }
 }
@@ -1018,9 +1064,11 @@ impl Velocity {
         } else {
             100
         };
+        // Lines are measured in glyph sizes, and a crowd's glyphs shrink
+        // too (`draw_boids`): the length in pixels is as set out above.
         Some(Velocity {
             top: top_speed(sim),
-            px: VELOCITY * crowd / 100,
+            px: VELOCITY * crowd / crowd_pct(boids, CROWD),
             heads: boids <= CROWD_HEADS,
             width: view.lw(2, 2),
         })
@@ -1047,9 +1095,11 @@ fn top_speed(sim: &FlockSim) -> Fx {
     }
 }
 
-/// Every boid, `base` percent of the base glyph: far ones first in 3-D.
+/// Every boid, `base` percent of the base glyph (less in a crowd, see
+/// [`crowd_pct`]): far ones first in 3-D.
 fn draw_boids(sim: &FlockSim, proj: &Proj, view: &View, base: i32, out: &mut Scene) {
     let st = sim.state();
+    let base = base * crowd_pct(st.boids.len() as u64, CROWD) / 100;
     let vel = Velocity::of(sim, view);
     let n = out.count();
     let mut glyphs = 0;
@@ -1388,6 +1438,8 @@ fn draw_mates(
     if view.on("neighbours") {
         let n = out.count();
         let r = view.px(12) * grow / 100;
+        let dots = ex.neighbours.len() as u64 > CROWD_RINGS && st.boids.len() as u64 > CROWD;
+        let dot = view.px(5).max(4);
         let named = ex.neighbours.len() <= 4;
         let in_place = sim.config().update == Update::InPlace;
         // Updating in place, a lower id has already moved this tick: the
@@ -1404,6 +1456,14 @@ fn draw_mates(
         // The rings first, kept clear of by every name drawn after them
         // (in `taken`, as the focused boids are).
         for &(_, q, col) in &rings {
+            if dots {
+                out.push(Shape::Rect {
+                    at: [q[0] - dot / 2, q[1] - dot / 2],
+                    size: [dot, dot],
+                    color: col,
+                });
+                continue;
+            }
             out.push(Shape::Ring {
                 c: q,
                 r,

@@ -15,6 +15,7 @@ use super::app::{
     App, Framed, Layout, OVERLAY_KEYS, PickerRow, Player, Prompt, Style, literal, overlays_of,
     unliteral, wrap_rich,
 };
+use super::batch::Batch;
 use crate::scene::{Rgba, Scene, Shape, Viewport, color};
 use crate::sim::AnySim;
 use macroquad::prelude::*;
@@ -87,97 +88,71 @@ fn outline(v: Viewport, width: f32, col: Rgba) {
     );
 }
 
-/// How many sides a circle of radius `r` pixels is drawn with: round to
-/// the eye at any size, without spending vertices on small ones (a flock
-/// rings hundreds of neighbours).
-fn sides(r: i32) -> u8 {
-    (r / 2 + 8).clamp(12, 64) as u8
+/// Draws a scene's shapes, in order: as meshes ([`super::batch`]), with
+/// the text of each clip region over them.
+pub fn draw_scene(s: &Scene) {
+    thread_local! {
+        static BATCH: std::cell::RefCell<Batch> = std::cell::RefCell::default();
+    }
+    BATCH.with(|b| {
+        let b = &mut *b.borrow_mut();
+        for sh in &s.shapes {
+            shape(b, sh);
+        }
+        b.flush();
+    });
 }
 
-/// Draws a scene's shapes, in order.
-pub fn draw_scene(s: &Scene) {
-    for sh in &s.shapes {
-        match sh {
-            Shape::Clip { area } => {
-                // What was drawn so far keeps its clip, labels included.
-                flush_text();
-                clip(Some(*area));
-            }
-            Shape::Rect { at, size, color } => rect(
-                Viewport {
-                    x: at[0],
-                    y: at[1],
-                    w: size[0],
-                    h: size[1],
-                },
-                *color,
-            ),
-            Shape::Frame {
-                at,
-                size,
-                width,
-                color,
-            } => outline(
-                Viewport {
-                    x: at[0],
-                    y: at[1],
-                    w: size[0],
-                    h: size[1],
-                },
-                f32::from(*width),
-                *color,
-            ),
-            Shape::Line { a, b, width, color } => draw_line(
-                a[0] as f32 + 0.5,
-                a[1] as f32 + 0.5,
-                b[0] as f32 + 0.5,
-                b[1] as f32 + 0.5,
-                f32::from(*width),
-                c(*color),
-            ),
-            Shape::Disc { c: p, r, color } => draw_poly(
-                p[0] as f32 + 0.5,
-                p[1] as f32 + 0.5,
-                sides(*r),
-                *r as f32,
-                0.0,
-                c(*color),
-            ),
-            Shape::Ring {
-                c: p,
-                r,
-                width,
-                color,
-            } => draw_poly_lines(
-                p[0] as f32 + 0.5,
-                p[1] as f32 + 0.5,
-                sides(*r),
-                *r as f32,
-                0.0,
-                f32::from(*width),
-                c(*color),
-            ),
-            Shape::Tri { p, color } => draw_triangle(
-                vec2(p[0][0] as f32 + 0.5, p[0][1] as f32 + 0.5),
-                vec2(p[1][0] as f32 + 0.5, p[1][1] as f32 + 0.5),
-                vec2(p[2][0] as f32 + 0.5, p[2][1] as f32 + 0.5),
-                c(*color),
-            ),
-            Shape::Text {
-                at,
-                size,
-                color,
-                text: t,
-                fit: 0,
-            } => text(t, at[0], at[1], *size, *color),
-            Shape::Text {
-                at,
-                size,
-                color,
-                text: t,
-                fit: w,
-            } => text(&fit(t, *w, *size), at[0], at[1], *size, *color),
+/// A pixel's centre.
+fn mid(p: [i32; 2]) -> [f32; 2] {
+    [p[0] as f32 + 0.5, p[1] as f32 + 0.5]
+}
+
+/// One shape into the batch (a clip draws what waits first).
+fn shape(b: &mut Batch, sh: &Shape) {
+    let xy = |p: [i32; 2]| [p[0] as f32, p[1] as f32];
+    match sh {
+        Shape::Clip { area } => {
+            // What was drawn so far keeps its clip, labels included.
+            b.flush();
+            flush_text();
+            clip(Some(*area));
         }
+        Shape::Rect { at, size, color } => b.rect(xy(*at), xy(*size), c(*color)),
+        Shape::Frame {
+            at,
+            size,
+            width,
+            color,
+        } => b.outline(xy(*at), xy(*size), f32::from(*width), c(*color)),
+        Shape::Line {
+            a,
+            b: to,
+            width,
+            color,
+        } => b.line(mid(*a), mid(*to), f32::from(*width), c(*color)),
+        Shape::Disc { c: p, r, color } => b.disc(mid(*p), *r as f32, c(*color)),
+        Shape::Ring {
+            c: p,
+            r,
+            width,
+            color,
+        } => b.ring(mid(*p), *r as f32, f32::from(*width), c(*color)),
+        Shape::Tri { p, color } => b.tri([mid(p[0]), mid(p[1]), mid(p[2])], c(*color)),
+        Shape::Text {
+            at,
+            size,
+            color,
+            text: t,
+            fit: 0,
+        } => text(t, at[0], at[1], *size, *color),
+        Shape::Text {
+            at,
+            size,
+            color,
+            text: t,
+            fit: w,
+        } => text(&fit(t, *w, *size), at[0], at[1], *size, *color),
     }
 }
 

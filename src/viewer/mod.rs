@@ -7,6 +7,7 @@
 //! adds `web` (wasm32 only): files, downloads and links from the page.
 
 pub mod app;
+mod batch;
 pub mod draw;
 pub mod layout;
 pub mod session;
