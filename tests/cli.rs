@@ -37,8 +37,14 @@ fn rejects(args: &[&str], want: &str) -> String {
 struct TempLesson(std::path::PathBuf);
 
 impl TempLesson {
+    /// `name` in a folder of its own: tests run in parallel, and two that
+    /// write the same name must not delete each other's file.
     fn new(name: &str, text: &str) -> TempLesson {
-        let dir = std::env::temp_dir().join(format!("flockstep-cli-{}", std::process::id()));
+        static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+        let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let dir = std::env::temp_dir()
+            .join(format!("flockstep-cli-{}", std::process::id()))
+            .join(n.to_string());
         std::fs::create_dir_all(&dir).unwrap();
         let p = dir.join(name);
         std::fs::write(&p, text).unwrap();
@@ -52,6 +58,9 @@ impl TempLesson {
 impl Drop for TempLesson {
     fn drop(&mut self) {
         let _ = std::fs::remove_file(&self.0);
+        if let Some(dir) = self.0.parent() {
+            let _ = std::fs::remove_dir(dir);
+        }
     }
 }
 
