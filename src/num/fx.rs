@@ -131,11 +131,9 @@ impl Fx {
     /// Product rounded towards zero, or `None` on overflow.
     #[inline]
     pub const fn checked_mul(self, rhs: Fx) -> Option<Fx> {
-        let wide = (self.to_bits() as i128 * rhs.to_bits() as i128) / (1i128 << 32);
-        if wide > i64::MAX as i128 || wide < i64::MIN as i128 {
-            None
-        } else {
-            Some(Fx::from_bits(wide as i64))
+        match super::wide::mul_shr32(self.to_bits(), rhs.to_bits()) {
+            Some(b) => Some(Fx::from_bits(b)),
+            None => None,
         }
     }
 
@@ -156,7 +154,7 @@ impl Fx {
 
     /// Product rounded towards zero and clamped to `[MIN, MAX]`.
     pub const fn saturating_mul(self, rhs: Fx) -> Fx {
-        let wide = (self.to_bits() as i128 * rhs.to_bits() as i128) / (1i128 << 32);
+        let wide = super::wide::div_2_32(super::wide::mul_i64(self.to_bits(), rhs.to_bits()));
         if wide > i64::MAX as i128 {
             Fx::MAX
         } else if wide < i64::MIN as i128 {
@@ -245,7 +243,7 @@ impl Sub for Fx {
 
 impl Mul for Fx {
     type Output = Fx;
-    #[inline]
+    #[inline(always)]
     fn mul(self, rhs: Fx) -> Fx {
         match self.checked_mul(rhs) {
             Some(v) => v,

@@ -16,6 +16,7 @@ mod rng;
 pub mod rsqrt;
 mod tables;
 mod vec;
+pub mod wide;
 
 pub use angle::Angle;
 pub use fx::Fx;

@@ -14,6 +14,8 @@
 //! length no larger than the truth subtract nothing; callers that clamp do
 //! so after the fact.
 
+use super::wide::{mul_u64, shr_u128};
+
 /// Table entries: `T[i] = ⌊2³² / √(M_i)⌋` at the bucket edges
 /// `M_i = (64 + i) / 64`, `i = 0..=192`, covering `M ∈ [1, 4]`.
 const TABLE_LO: usize = 64;
@@ -44,7 +46,7 @@ pub fn inv_sqrt_wide(n: u128) -> (u64, i32) {
     let bits = 128 - n.leading_zeros() as i32; // 65..=128
     // Even shift so that m = n · 2^(−sh) has 63 or 64 significant bits.
     let sh = (bits - 63) & !1;
-    let m = (n >> sh) as u64;
+    let m = shr_u128(n, sh as u32) as u64;
     (normalized(m), 63 + sh / 2)
 }
 
@@ -70,15 +72,15 @@ fn normalized(m: u64) -> u64 {
     let i = (m >> 56) as usize - TABLE_LO;
     let frac = (m >> 24) & 0xFFFF_FFFF; // position inside the bucket, Q32
     let (lo, hi) = (TABLE[i], TABLE[i + 1]); // lo ≥ hi: 1/√M decreases
-    let y0 = lo - (((lo - hi) as u128 * frac as u128) >> 32) as u64;
+    let y0 = lo - (mul_u64(lo - hi, frac) >> 32) as u64;
     // Newton: y ← y · (3 − M·y²) / 2, all in Q32 (y ≈ 2³² / √M). Every
     // product is of two 64-bit values widened at the multiply, which
     // compiles to one 64×64→128 instruction. 1/√m = y · 2⁻⁶³.
     let mq = m >> 30; // M in Q32, < 2³⁴
-    let y2 = ((y0 as u128 * y0 as u128) >> 32) as u64; // Q32, ≈ 2³² / M
-    let my2 = ((mq as u128 * y2 as u128) >> 32) as u64; // ≈ 2³² (one)
+    let y2 = (mul_u64(y0, y0) >> 32) as u64; // Q32, ≈ 2³² / M
+    let my2 = (mul_u64(mq, y2) >> 32) as u64; // ≈ 2³² (one)
     let t = (3u64 << 32).saturating_sub(my2);
-    ((y0 as u128 * t as u128) >> 33) as u64
+    (mul_u64(y0, t) >> 33) as u64
 }
 
 /// `√n` of a 128-bit integer as a 64-bit integer, within 2 × 10⁻⁹
@@ -92,11 +94,11 @@ pub fn sqrt_wide(n: u128) -> u64 {
     // √n = n · (1/√n) = n · y · 2⁻ˢ. Reduce n first so the product fits.
     let lz = n.leading_zeros() as i32;
     let pre = (128 - lz - 64).max(0); // bits to drop so n fits in u64
-    let nn = n >> pre;
+    let nn = shr_u128(n, pre as u32) as u64;
     let shift = s - pre;
-    let p = nn * y as u128; // < 2⁶⁴ · 2³³
+    let p = mul_u64(nn, y); // < 2⁶⁴ · 2³³
     let v = if shift >= 0 {
-        p >> shift
+        shr_u128(p, shift as u32)
     } else {
         p << (-shift).min(127)
     };
@@ -115,7 +117,7 @@ pub fn isqrt_u64(n: u64) -> u64 {
     }
     let (y, s) = inv_sqrt_u64(n);
     // √n = n · y · 2⁻ˢ, with n < 2⁶² and y < 2³³ the product fits in 128 bits.
-    let mut r = ((n as u128 * y as u128) >> s) as u64;
+    let mut r = shr_u128(mul_u64(n, y), s as u32) as u64;
     while r * r > n {
         r -= 1;
     }

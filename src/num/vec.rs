@@ -7,19 +7,27 @@
 //! Lengths use the exact integer square root and round down.
 
 use super::fx::Fx;
+use super::wide::{mul_i64, mul_u64, shr_u128};
 use core::ops::{Add, AddAssign, Div, Mul, Neg, Sub, SubAssign};
 use serde::{Deserialize, Serialize};
 
 /// Converts a 128-bit raw product sum (scale 2⁶⁴) back to an [`Fx`],
 /// rounding towards zero; panics if it does not fit.
 fn fx_from_wide(wide: i128, what: &str) -> Fx {
-    let v = wide / (1i128 << 32);
+    let v = super::wide::div_2_32(wide);
     match i64::try_from(v) {
         Ok(b) => Fx::from_bits(b),
         Err(_) => {
             panic!("fixed-point overflow in {what} (the determinism contract forbids wrapping)")
         }
     }
+}
+
+/// A component's raw bits squared, exactly.
+#[inline(always)]
+fn square(c: Fx) -> u128 {
+    let a = c.to_bits().unsigned_abs();
+    mul_u64(a, a)
 }
 
 /// `isqrt` of a non-negative 128-bit sum of squared raw bits, as an [`Fx`],
@@ -68,7 +76,7 @@ macro_rules! vector {
             /// The dot product, exact up to one final rounding towards zero.
             #[inline]
             pub fn dot(self, o: $name) -> Fx {
-                let wide: i128 = 0 $(+ self.$f.to_bits() as i128 * o.$f.to_bits() as i128)+;
+                let wide: i128 = 0 $(+ mul_i64(self.$f.to_bits(), o.$f.to_bits()))+;
                 fx_from_wide(wide, concat!(stringify!($name), "::dot"))
             }
 
@@ -81,7 +89,7 @@ macro_rules! vector {
             /// The length, exact and rounded down; saturates at [`Fx::MAX`].
             #[inline]
             pub fn length(self) -> Fx {
-                let sum: u128 = 0 $(+ (self.$f.to_bits().unsigned_abs() as u128).pow(2))+;
+                let sum: u128 = 0 $(+ square(self.$f))+;
                 length_from_wide(sum)
             }
 
@@ -132,7 +140,7 @@ macro_rules! vector {
             /// (never overflows).
             #[inline]
             pub fn length_squared_wide(self) -> u128 {
-                0 $(+ (self.$f.to_bits().unsigned_abs() as u128).pow(2))+
+                0 $(+ square(self.$f))+
             }
 
             /// The length through [`super::rsqrt::sqrt_wide`]: relative
@@ -156,7 +164,7 @@ macro_rules! vector {
                 let shift = (s - 32) as u32; // s ≥ 32 for every non-zero input
                 $name { $($f: {
                     let c = self.$f.to_bits();
-                    let mag = ((c.unsigned_abs() as u128 * y as u128) >> shift) as i64;
+                    let mag = shr_u128(mul_u64(c.unsigned_abs(), y), shift) as i64;
                     Fx::from_bits(if c < 0 { -mag } else { mag })
                 }),+ }
             }
@@ -194,7 +202,7 @@ macro_rules! vector {
 
         impl Mul<Fx> for $name {
             type Output = $name;
-            #[inline]
+            #[inline(always)]
             fn mul(self, k: Fx) -> $name {
                 $name { $($f: self.$f * k),+ }
             }

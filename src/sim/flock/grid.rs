@@ -192,7 +192,19 @@ impl Snapshot {
 
     #[inline]
     fn cell_index(&self, c: [i64; 3]) -> usize {
-        ((c[2] * self.n[1] + c[1]) * self.n[0] + c[0]) as usize
+        (self.row(c[2], c[1]) + c[0]) as usize
+    }
+
+    /// The index of the first cell of row `cy` of layer `cz`. Below the
+    /// cell count, which `rebuild` keeps at most `CELLS_PER_BOID` per boid
+    /// (so far from overflow): written wrapping, because the release
+    /// build's overflow checks make a checked 64-bit multiply a 128-bit
+    /// helper call in wasm32.
+    #[inline(always)]
+    fn row(&self, cz: i64, cy: i64) -> i64 {
+        cz.wrapping_mul(self.n[1])
+            .wrapping_add(cy)
+            .wrapping_mul(self.n[0])
     }
 
     /// The runs of snapshot indices whose cells are next to the cell of `p`
@@ -213,7 +225,7 @@ impl Snapshot {
         let mut n = 0;
         for cz in (c[2] - r).max(0)..=(c[2] + r).min(self.n[2] - 1) {
             for cy in (c[1] - r).max(0)..=(c[1] + r).min(self.n[1] - 1) {
-                let row = (cz * self.n[1] + cy) * self.n[0];
+                let row = self.row(cz, cy);
                 let start = self.cell_start[(row + x0) as usize] as usize;
                 let end = self.cell_start[(row + x1 + 1) as usize] as usize;
                 if start < end {
@@ -298,7 +310,7 @@ impl Snapshot {
             for cz in c[2]..=(c[2] + r).min(self.n[2] - 1) {
                 let cy0 = if cz == c[2] { c[1] } else { (c[1] - r).max(0) };
                 for cy in cy0..=(c[1] + r).min(self.n[1] - 1) {
-                    let row = (cz * self.n[1] + cy) * self.n[0];
+                    let row = self.row(cz, cy);
                     let end = self.cell_start[(row + x1 + 1) as usize] as usize;
                     let start = if cz == c[2] && cy == c[1] {
                         k + 1
@@ -342,9 +354,11 @@ impl Snapshot {
 /// at 2³¹ − 1 per axis, which keeps the sum below 2⁶⁴.
 #[inline(always)]
 pub fn dist2_q32(dx: i64, dy: i64, dz: i64) -> u64 {
+    // a < 2³¹, so a² < 2⁶² (wrapping only spares wasm32 the 128-bit
+    // multiply an overflow-checked one compiles to).
     let sq = |d: i64| {
         let a = (d.unsigned_abs() >> 16).min((1 << 31) - 1);
-        a * a
+        a.wrapping_mul(a)
     };
     // Each square < 2⁶², so three of them cannot wrap.
     sq(dx).wrapping_add(sq(dy)).wrapping_add(sq(dz))

@@ -51,6 +51,7 @@ mod heading;
 mod weighted;
 
 use super::{Sim, Sink};
+use crate::num::wide::mul_u64;
 use crate::num::{Angle, Fx, Pcg32, Vec3};
 use grid::Snapshot;
 use serde::{Deserialize, Serialize};
@@ -972,8 +973,8 @@ impl Divider {
             return s;
         }
         let a = s.unsigned_abs();
-        let mut q = ((a as u128 * self.recip as u128) >> 64) as u64;
-        if (q + 1) as u128 * self.c as u128 <= a as u128 {
+        let mut q = (mul_u64(a, self.recip) >> 64) as u64;
+        if mul_u64(q + 1, self.c) <= a as u128 {
             q += 1;
         }
         if s < 0 { -(q as i64) } else { q as i64 }

@@ -33,6 +33,7 @@ use super::{
     raw, unraw,
 };
 use crate::num::rsqrt::inv_sqrt_wide;
+use crate::num::wide::{mul_i64, mul_u64};
 use crate::num::{Fx, Vec3};
 
 /// Parameters of the weighted model; defaults are article 004's.
@@ -183,7 +184,9 @@ fn inv_len(d2: u128) -> i128 {
 /// `|d|²` exact, at scale 2⁶⁴ (offsets below 2⁵³ raw, so no overflow).
 #[inline(always)]
 fn len2_wide(d: [i64; 3]) -> u128 {
-    d.iter().map(|&c| (c.unsigned_abs() as u128).pow(2)).sum()
+    d.iter()
+        .map(|&c| mul_u64(c.unsigned_abs(), c.unsigned_abs()))
+        .sum()
 }
 
 /// `c · x / 2³²` rounded towards zero, so that `scale(−x) = −scale(x)`:
@@ -191,7 +194,11 @@ fn len2_wide(d: [i64; 3]) -> u128 {
 /// term of the reversed pair, which lets a pair be evaluated once.
 #[inline(always)]
 fn scale(x: i64, c: u128) -> i64 {
-    let m = ((x.unsigned_abs() as u128 * c) >> 32) as i64;
+    // The coefficient fits 64 bits but in the rare clamped case.
+    let m = match u64::try_from(c) {
+        Ok(c) => (mul_u64(x.unsigned_abs(), c) >> 32) as i64,
+        Err(_) => ((x.unsigned_abs() as u128 * c) >> 32) as i64,
+    };
     if x < 0 { -m } else { m }
 }
 
@@ -228,9 +235,9 @@ fn separation<const DIMS: usize>(
         return (t, true);
     }
     let inv = inv as i64; // ≤ 1 / push_floor ≤ 1000
-    let inv2 = ((inv as i128 * inv as i128) >> 32) as i64;
-    let mag = ((strength as i128 * inv2 as i128) >> 32) as i64;
-    let coef = ((mag as i128 * inv as i128) >> 32) as u128;
+    let inv2 = (mul_i64(inv, inv) >> 32) as i64;
+    let mag = (mul_i64(strength, inv2) >> 32) as i64;
+    let coef = (mul_i64(mag, inv) >> 32) as u128;
     for a in 0..DIMS {
         t[a] = -scale(diff[a], coef);
     }
