@@ -1,8 +1,11 @@
 //! Replay costs, measured against the simulation they record (the peer is
 //! the same run without a recorder, in the same process):
 //!
-//! - **size**: bytes per boid per tick of a 2-D flock of 1,000 boids
-//!   recorded for 10,000 ticks (target ≤ 8; the raw state is 32);
+//! - **size**: bytes per simulated boid per tick (every pane's boids
+//!   counted: `flock-weights` runs four panes), of a 2-D flock of 1,000
+//!   boids recorded for 10,000 ticks; and of the cases issue 18 names, a
+//!   dense weighted 2-D flock (about 12 mates each, target ≤ 8) and the
+//!   gems 3-D tank (target ≤ 12), 1,000 ticks each;
 //! - **recording overhead**: record time / simulate time − 1 (target ≤ 15 %);
 //! - **verify speed**: simulate time / verify time (target ≥ 0.9×);
 //! - **seeking**: open a replay and decode a random tick, in a 100,000-tick
@@ -66,6 +69,35 @@ fn verify(path: &Path, ticks: u64) -> Duration {
     t.elapsed()
 }
 
+/// The boids a state simulates, every pane's.
+fn boids_in(s: &flockstep::sim::AnyState) -> u64 {
+    use flockstep::sim::AnyState;
+    match s {
+        AnyState::Flock(f) => f.boids.len() as u64,
+        AnyState::Panes(p) => p.iter().map(boids_in).sum(),
+        _ => 0,
+    }
+}
+
+/// Bytes per simulated boid per tick of `path`, and the boids.
+fn per_boid(path: &Path, ticks: u64) -> (f64, u64) {
+    let mut r = Replay::open(path).unwrap();
+    let boids = boids_in(&r.state_at(0).unwrap().0);
+    let per = (r.len - r.data_start) as f64 / (boids * (ticks + 1)) as f64;
+    (per, boids)
+}
+
+/// Records `ticks` ticks and prints the size only.
+fn size_only(label: &str, src: &Source, ticks: u64) {
+    let path = scratch(&format!("{label}.fsr"));
+    record(src, ticks, &path);
+    let (per, boids) = per_boid(&path, ticks);
+    println!(
+        "REPLAY {label}: {boids} simulated boids x {ticks} ticks: {} bytes, {per:.2} bytes/boid/tick",
+        std::fs::metadata(&path).unwrap().len()
+    );
+}
+
 fn median(mut v: Vec<Duration>) -> Duration {
     v.sort();
     v[v.len() / 2]
@@ -93,7 +125,7 @@ fn seeks(path: &Path, ticks: u64, samples: u32) -> (Duration, Duration) {
     (median(times), worst)
 }
 
-fn compare(label: &str, src: &Source, boids: u64, ticks: u64, rounds: usize) {
+fn compare(label: &str, src: &Source, ticks: u64, rounds: usize) {
     // Timing: many alternating rounds of a tenth of the run; size and
     // seeking: the whole run.
     let path = scratch(&format!("{label}.fsr"));
@@ -106,10 +138,10 @@ fn compare(label: &str, src: &Source, boids: u64, ticks: u64, rounds: usize) {
     }
     record(src, ticks, &path);
     let r = Replay::open(&path).unwrap();
-    let per = (r.len - r.data_start) as f64 / (boids * (ticks + 1)) as f64;
+    let (per, boids) = per_boid(&path, ticks);
     let (s, c, v) = (median(sim), median(rec), median(ver));
     println!(
-        "REPLAY {label}: {boids} boids x {ticks} ticks: {} bytes, {per:.2} bytes/boid/tick (raw state 32), keyframe every {}",
+        "REPLAY {label}: {boids} simulated boids x {ticks} ticks: {} bytes, {per:.2} bytes/boid/tick, keyframe every {}",
         r.len, r.header.keyframe_every
     );
     println!(
@@ -146,7 +178,6 @@ fn bench(c: &mut Criterion) {
             "flock-weights",
             &["boids=1000", "world_min=[-150,-150]", "world_max=[150,150]"],
         ),
-        1000,
         ticks,
         rounds,
     );
@@ -158,10 +189,19 @@ fn bench(c: &mut Criterion) {
             "flock-field-of-view",
             &["boids=1000", "world_min=[0,0]", "world_max=[1600,1200]"],
         ),
-        1000,
         ticks,
         rounds,
     );
+    // Issue 18's cases: size only.
+    size_only(
+        "weighted-2d-dense",
+        &source(
+            "flock-weights",
+            &["boids=1000", "world_min=[0,0]", "world_max=[81,81]"],
+        ),
+        1_000,
+    );
+    size_only("gems-3d", &source("flock-aquarium", &["boids=1000"]), 1_000);
     // A long recording: the lesson as shipped (40 boids).
     let src = source("flock-weights", &[]);
     let path = scratch("long.fsr");
