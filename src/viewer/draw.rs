@@ -88,7 +88,7 @@ fn outline(v: Viewport, width: f32, col: Rgba) {
     );
 }
 
-/// Draws a scene's shapes, in order: as meshes ([`super::batch`]), with
+/// Draws a scene's shapes, in order: as meshes (`viewer/batch.rs`), with
 /// the text of each clip region over them.
 pub fn draw_scene(s: &Scene) {
     thread_local! {
