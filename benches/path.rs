@@ -19,8 +19,8 @@
 
 use criterion::{Criterion, criterion_group};
 use flockstep::sim::path::{
-    CostRule, Heuristic, HeuristicKind, Moves, PathEvent, SQRT2_16, SearchConfig, Searcher,
-    TieBreak, generate, search,
+    Heuristic, HeuristicKind, Moves, PathEvent, SQRT2_16, SearchConfig, Searcher, TieBreak,
+    generate, search,
 };
 use flockstep::sim::{Cell, Grid, NoTrace};
 use std::hint::black_box;
@@ -29,11 +29,8 @@ use std::time::{Duration, Instant};
 fn cfg() -> SearchConfig {
     SearchConfig {
         label: "A*".into(),
-        rule: CostRule::default(),
         heuristic: Heuristic::plain(HeuristicKind::Manhattan),
-        tie_break: TieBreak::Fifo,
-        closed_set: true,
-        moves: Moves::Four,
+        ..SearchConfig::default()
     }
 }
 

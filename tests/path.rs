@@ -122,12 +122,11 @@ fn optimal_on_random_maps_for_every_admissible_heuristic_and_tie_break() {
                 TieBreak::NAMES.iter().flat_map(|t| [(t, true), (t, false)])
             {
                 let cfg = SearchConfig {
-                    label: String::new(),
                     rule,
                     heuristic,
                     tie_break,
                     closed_set,
-                    moves: Moves::Four,
+                    ..SearchConfig::default()
                 };
                 let out = search(&grid, start, goal, &cfg, &mut NoTrace);
                 let ctx = format!(
@@ -156,15 +155,11 @@ fn an_inadmissible_heuristic_is_flagged_and_can_lose_optimality() {
     let grid = generate(30, 30, 5, 3);
     let (start, goal) = (Cell::new(2, 3), Cell::new(27, 26));
     let cfg = |w: i32| SearchConfig {
-        label: String::new(),
-        rule: CostRule::default(),
         heuristic: Heuristic {
             kind: HeuristicKind::Euclidean,
             weight: Fx::from_int(w),
         },
-        tie_break: TieBreak::Fifo,
-        closed_set: true,
-        moves: Moves::Four,
+        ..SearchConfig::default()
     };
     let mut events = Vec::new();
     let greedy = search(&grid, start, goal, &cfg(5), &mut events);
@@ -197,12 +192,8 @@ fn without_a_closed_set_stale_copies_are_expanded_and_the_cost_stays() {
     let grid = generate(30, 30, 5, 3);
     let (start, goal) = (Cell::new(2, 3), Cell::new(27, 26));
     let cfg = |closed_set| SearchConfig {
-        label: String::new(),
-        rule: CostRule::default(),
-        heuristic: Heuristic::plain(HeuristicKind::Euclidean),
-        tie_break: TieBreak::Fifo,
         closed_set,
-        moves: Moves::Four,
+        ..SearchConfig::default()
     };
     let with = search(&grid, start, goal, &cfg(true), &mut NoTrace);
     let mut events = Vec::new();
@@ -230,12 +221,9 @@ fn tracing_gives_the_same_search() {
             continue;
         };
         let cfg = SearchConfig {
-            label: String::new(),
             rule,
-            heuristic: Heuristic::plain(HeuristicKind::Euclidean),
             tie_break: TieBreak::LargerG,
-            closed_set: true,
-            moves: Moves::Four,
+            ..SearchConfig::default()
         };
         let mut events = Vec::new();
         let traced = search(&grid, s, g, &cfg, &mut events);
@@ -257,12 +245,9 @@ fn expansion_order_per_tie_break_snapshot() {
     let mut out = String::new();
     for &(name, tie_break) in TieBreak::NAMES {
         let cfg = SearchConfig {
-            label: String::new(),
-            rule: CostRule::default(),
             heuristic: Heuristic::plain(HeuristicKind::Manhattan),
             tie_break,
-            closed_set: true,
-            moves: Moves::Four,
+            ..SearchConfig::default()
         };
         let mut events = Vec::new();
         let r = search(&grid, start, goal, &cfg, &mut events);
@@ -323,12 +308,9 @@ fn the_bucket_queue_expands_in_the_heaps_order() {
         };
         for kind in [HeuristicKind::Manhattan, HeuristicKind::Zero] {
             let cfg = SearchConfig {
-                label: String::new(),
                 rule,
                 heuristic: Heuristic::plain(kind),
-                tie_break: TieBreak::Fifo,
-                closed_set: true,
-                moves: Moves::Four,
+                ..SearchConfig::default()
             };
             assert!(buckets_apply(&cfg));
             let expanded = |events: &[PathEvent]| -> Vec<Cell> {
@@ -398,7 +380,6 @@ fn the_calendar_queue_tells_the_heaps_story() {
         ];
         let weight = weights[rng.below(3) as usize];
         let cfg = SearchConfig {
-            label: String::new(),
             rule,
             heuristic: Heuristic {
                 kind: kinds[rng.below(3) as usize],
@@ -406,7 +387,7 @@ fn the_calendar_queue_tells_the_heaps_story() {
             },
             tie_break,
             closed_set: rng.below(4) != 0,
-            moves: Moves::Four,
+            ..SearchConfig::default()
         };
         assert!(calendar_applies(&cfg));
         let mut fast = Vec::new();
@@ -459,11 +440,9 @@ fn moving_ai_8_way_lengths_match_the_benchmark() {
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/maps/");
     let cfg = SearchConfig {
         label: "A*".into(),
-        rule: CostRule::default(),
         heuristic: Heuristic::plain(HeuristicKind::Octile),
-        tie_break: TieBreak::Fifo,
-        closed_set: true,
         moves: Moves::Eight,
+        ..SearchConfig::default()
     };
     let mut searcher = Searcher::new();
     let mut checked = 0;
@@ -516,12 +495,9 @@ fn diagonals_cut_no_corner() {
     use flockstep::sim::Sim;
     use flockstep::sim::path::{Blocked, PathConfig, PathSim};
     let cfg = |kind| SearchConfig {
-        label: String::new(),
-        rule: CostRule::default(),
         heuristic: Heuristic::plain(kind),
-        tie_break: TieBreak::Fifo,
-        closed_set: true,
         moves: Moves::Eight,
+        ..SearchConfig::default()
     };
     let route = |map: &str| {
         let g = Grid::parse(map).unwrap();
@@ -599,12 +575,10 @@ fn the_pictures_diagonal_rule_is_the_searchs() {
     for _ in 0..40 {
         let (grid, rule) = random_map(&mut rng);
         let c = SearchConfig {
-            label: String::new(),
             rule,
             heuristic: Heuristic::plain(HeuristicKind::Zero),
-            tie_break: TieBreak::Fifo,
-            closed_set: true,
             moves: Moves::Eight,
+            ..SearchConfig::default()
         };
         for y in 0..grid.height() as i32 {
             for x in 0..grid.width() as i32 {
@@ -716,11 +690,8 @@ fn moving_ai_maze_lengths_match_the_benchmark() {
     let scen = std::fs::read_to_string(format!("{dir}maze512-1-0.map.scen")).unwrap();
     let cfg = SearchConfig {
         label: "A*".into(),
-        rule: CostRule::default(),
         heuristic: Heuristic::plain(HeuristicKind::Manhattan),
-        tie_break: TieBreak::Fifo,
-        closed_set: true,
-        moves: Moves::Four,
+        ..SearchConfig::default()
     };
     let mut checked = 0;
     for line in scen.lines().skip(1).step_by(40) {

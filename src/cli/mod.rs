@@ -464,11 +464,10 @@ pub fn execute(cli: Cli) -> Result<String, Failure> {
             let heuristic = Heuristic::plain(heuristic_kind(heuristic.as_deref(), moves));
             let cfg = SearchConfig {
                 label: crate::lesson::default_path_label(&heuristic),
-                rule: CostRule::default(),
                 heuristic,
                 tie_break: tie_break_named(&tie_break),
-                closed_set: true,
                 moves,
+                ..SearchConfig::default()
             };
             scen::run(&scen, map.as_deref(), &cfg, tolerance)
         }

@@ -164,14 +164,7 @@ pub fn scenario(p: &mut Params, titles: &mut Vec<PaneName>) -> Result<PathConfig
     open_cell(ctx, &grid, start, &sn, "start")?;
     let (goal, gn) = p.req_cell("goal")?;
     open_cell(ctx, &grid, goal, &gn, "goal")?;
-    let defaults = SearchConfig {
-        label: String::new(),
-        rule: CostRule::default(),
-        heuristic: Heuristic::plain(HeuristicKind::Euclidean),
-        tie_break: TieBreak::Fifo,
-        closed_set: true,
-        moves: Moves::Four,
-    };
+    let defaults = SearchConfig::default();
     let base = search_keys(p, &defaults)?;
     let base_tr = label_translations(p)?;
     let mut searches = Vec::new();

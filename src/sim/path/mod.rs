@@ -283,6 +283,21 @@ pub struct SearchConfig {
     pub moves: Moves,
 }
 
+/// The article's search: Euclidean h (w = 1), first pushed first among
+/// equal f, a closed set, 4-way moves, the default cost rule, no label.
+impl Default for SearchConfig {
+    fn default() -> SearchConfig {
+        SearchConfig {
+            label: String::new(),
+            rule: CostRule::default(),
+            heuristic: Heuristic::plain(HeuristicKind::Euclidean),
+            tie_break: TieBreak::Fifo,
+            closed_set: true,
+            moves: Moves::Four,
+        }
+    }
+}
+
 /// A checked path scenario: one map, one start and goal, one or more
 /// searches stepped side by side.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -1685,14 +1700,7 @@ mod tests {
     #[test]
     fn a_restart_forgets_the_last_query_and_never_overflows() {
         let grid = Grid::parse("0000\n0000").unwrap();
-        let cfg = SearchConfig {
-            label: String::new(),
-            rule: CostRule::default(),
-            heuristic: Heuristic::plain(HeuristicKind::Euclidean),
-            tie_break: TieBreak::Fifo,
-            closed_set: true,
-            moves: Moves::Four,
-        };
+        let cfg = SearchConfig::default();
         let p = Problem::of(&grid, Cell::new(3, 1), &cfg);
         let mut s = SearchState::empty(Heap::default());
         s.restart(&p, 0);
