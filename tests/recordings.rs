@@ -9,6 +9,7 @@
 //! changed), and the commit says why. CI never sets the variable.
 
 use flockstep::lesson::{BUNDLED, BundledLesson};
+use flockstep::replay::file::{FORMAT_MAJOR, FORMAT_MINOR};
 use flockstep::replay::run::{self, Source, Verdict};
 use flockstep::replay::{End, Replay};
 use std::collections::BTreeMap;
@@ -44,6 +45,14 @@ fn problem(b: &BundledLesson, path: &Path) -> Option<String> {
     };
     if r.end != End::Complete {
         return Some(format!("{}: truncated", path.display()));
+    }
+    if (r.header.major, r.header.minor) != (FORMAT_MAJOR, FORMAT_MINOR) {
+        return Some(format!(
+            "{}: format {}.{}, not the current {FORMAT_MAJOR}.{FORMAT_MINOR}",
+            path.display(),
+            r.header.major,
+            r.header.minor
+        ));
     }
     if r.meta.lesson_source != b.source || !r.meta.overrides.is_empty() {
         return Some(format!(

@@ -2,6 +2,7 @@
 //! memory and to disk, read back, seeked, verified, compared; and every way
 //! a file can be damaged.
 
+use flockstep::replay::file::{FORMAT_MAJOR, OLDEST_MAJOR};
 use flockstep::replay::run::{self, Source, Verdict};
 use flockstep::replay::{End, Replay};
 use flockstep::sim::{AnySim, Cell, Input};
@@ -219,6 +220,25 @@ fn every_flipped_byte_is_an_error_with_its_offset() {
     }
 }
 
+/// Format 2's rule-predicted frames (kinds 4 and 5) in a file whose
+/// header says format 1 are corruption, named at the frame's kind byte.
+#[test]
+fn rule_predicted_frames_are_refused_in_a_format_1_file() {
+    let mut bytes = record("flock-weights", &[], 4, 16);
+    let mut r = open(&bytes).unwrap();
+    assert_eq!(r.header.major, FORMAT_MAJOR);
+    assert_eq!(r.check_all().unwrap(), 5);
+    bytes[8] = 1;
+    let c = crc32c::crc32c(&bytes[..60]);
+    bytes[60..64].copy_from_slice(&c.to_le_bytes());
+    let e = open(&bytes).and_then(|mut r| r.check_all()).unwrap_err();
+    assert!(
+        e.to_string()
+            .contains("unknown frame kind 5 in a format 1 file"),
+        "{e}"
+    );
+}
+
 #[test]
 fn foreign_and_mangled_files_are_named_as_such() {
     let bytes = record("line-error-term", &[], 3, 8);
@@ -233,10 +253,19 @@ fn foreign_and_mangled_files_are_named_as_such() {
     seven[0] &= 0x7f;
     assert!(msg(&seven).contains("7-bit"));
     let mut newer = bytes.clone();
-    newer[8] = 2;
+    newer[8] = FORMAT_MAJOR as u8 + 1;
     let c = crc32c::crc32c(&newer[..60]);
     newer[60..64].copy_from_slice(&c.to_le_bytes());
     assert!(msg(&newer).contains("newer"), "{}", msg(&newer));
+    let mut older = bytes.clone();
+    older[8] = OLDEST_MAJOR as u8 - 1;
+    let c = crc32c::crc32c(&older[..60]);
+    older[60..64].copy_from_slice(&c.to_le_bytes());
+    assert!(
+        msg(&older).contains("no longer supported"),
+        "{}",
+        msg(&older)
+    );
     let mut codec = bytes.clone();
     codec[12] = 9;
     let c = crc32c::crc32c(&codec[..60]);

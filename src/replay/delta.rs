@@ -7,6 +7,11 @@
 //! | 1 bytes | the same encoding (a sim without a predictor, or a flock whose shape changed) |
 //! | 2 flock | the flock residuals below |
 //! | 3 panes | a lesson's variants, each pane a flock: the pane count (`u32`), then per pane its residuals' length (`u32`) and its flock residuals, against the same pane of the states before |
+//! | 4 ruled (format 2) | the flock's rules (`u32` length, then [`prior::write`]'s bytes: none, or the weighted or gems model's parameters), then its flock residuals, against the rules' predictions where there are rules |
+//! | 5 ruled panes (format 2) | as kind 3, each pane's bytes as kind 4's |
+//!
+//! A format 2 writer writes kinds 0, 1, 4 and 5; kinds 2 and 3 are read
+//! in format 1 files, and kinds 4 and 5 are refused there.
 //!
 //! **Compression.** Each keyframe starts a zstd stream (level 1, window
 //! 2²² bytes); every frame's raw bytes are fed to it and *flushed*, and the
@@ -32,7 +37,22 @@
 //! | weighted | acceleration, 2nd order | previous velocity + previous `acc·dt`, rescaled to the previous speed if a speed limit clamped it last tick | previous position + `vel·dt + acc·dt²/2` (previous `vel`, `acc`) |
 //!
 //! "2nd order" predicts `2·x₋₁ − x₋₂` (first order `x₋₁` right after a
-//! keyframe). Predictions use wrapping integer arithmetic on raw bits:
+//! keyframe).
+//!
+//! **Rule predictions (format 2, kinds 4 and 5).** With rules for the
+//! flock ([`prior`]: the weighted or gems model, double-buffered), the
+//! columns that carry a tick's decisions are predicted by evaluating the
+//! rules themselves, frozen in [`prior`], on the decoded flock — to the
+//! bit when the run was made by those rules, so those residuals are zero:
+//!
+//! | model | order of the columns | predictions that change |
+//! |---|---|---|
+//! | weighted | velocity, position, then acceleration | acceleration: the three rules evaluated on this tick's decoded positions and velocities ([`prior::weighted_acc`]) |
+//! | gems | velocity, position, then roll, pitch, yaw | velocity: the rules on last tick's flock with its generator's wobble draws ([`prior::gems_vel`]); roll from the new and old velocity ([`prior::gems_roll`]) |
+//!
+//! The other columns are predicted as in format 1. A flock out of the
+//! ranges the rules are proved for falls back to the 2nd-order prediction
+//! (encoder and decoder see the same values, so they agree). Predictions use wrapping integer arithmetic on raw bits:
 //! they need not match the sim exactly, only be close, and they can never
 //! fail — a residual is just the wrapping difference, so every 64-bit
 //! pattern decodes to *some* state and corruption is left to the frame
@@ -50,6 +70,7 @@
 //! version and catches a silent change.
 
 use super::codec;
+use super::prior::{self, FlockRules, GemsRules, WeightedRules};
 use crate::num::{Angle, Fx, Pcg32};
 use crate::sim::AnyState;
 use crate::sim::flock::{Attitude, Boid, FlockState, ModelState};
@@ -67,6 +88,10 @@ pub enum Kind {
     Flock = 2,
     /// Flock residuals, pane by pane (a lesson's variants).
     Panes = 3,
+    /// Flock residuals against the rules' predictions (format 2).
+    Ruled = 4,
+    /// The same, pane by pane (format 2).
+    RuledPanes = 5,
 }
 
 impl Kind {
@@ -77,6 +102,8 @@ impl Kind {
             1 => Some(Kind::Bytes),
             2 => Some(Kind::Flock),
             3 => Some(Kind::Panes),
+            4 => Some(Kind::Ruled),
+            5 => Some(Kind::RuledPanes),
             _ => None,
         }
     }
@@ -121,6 +148,8 @@ pub struct Encoder {
     history: History,
     raw: Vec<u8>,
     zstd: CCtx<'static>,
+    /// Each pane's rules ([`Encoder::set_rules`]).
+    rules: Vec<Option<FlockRules>>,
 }
 
 impl Default for Encoder {
@@ -136,7 +165,18 @@ impl Encoder {
             history: History::default(),
             raw: Vec::new(),
             zstd: CCtx::create(),
+            rules: Vec::new(),
         }
+    }
+
+    /// The rules each pane's flock runs by (one entry for a single flock;
+    /// [`prior::rules_of`]), predicting the next frames. Rules outside
+    /// the ranges a prediction is proved for are dropped.
+    pub fn set_rules(&mut self, rules: Vec<Option<FlockRules>>) {
+        self.rules = rules
+            .into_iter()
+            .map(|r| r.filter(FlockRules::check))
+            .collect();
     }
 
     /// Encodes `state` into `out` (cleared first): a keyframe if `key` or if
@@ -151,9 +191,10 @@ impl Encoder {
         out.clear();
         self.raw.clear();
         let key = key || self.history.prev.is_none();
+        let rules = |i: usize| self.rules.get(i).and_then(Option::as_ref);
         let flock = match (&mut state, self.history.flock()) {
             (AnyState::Flock(cur), (Some(p1), p2)) if !key => {
-                flock_residuals(cur, p1, p2, &mut self.raw)
+                ruled_residuals(cur, p1, p2, rules(0), &mut self.raw)
             }
             _ => false,
         };
@@ -165,14 +206,14 @@ impl Encoder {
                         Some(AnyState::Panes(p2)) => Some(&p2[..]),
                         _ => None,
                     };
-                    panes_residuals(cur, p1, p2, &mut self.raw)
+                    panes_residuals(cur, p1, p2, &self.rules, &mut self.raw)
                 }
                 _ => false,
             };
         let kind = if flock {
-            Kind::Flock
+            Kind::Ruled
         } else if panes {
-            Kind::Panes
+            Kind::RuledPanes
         } else {
             self.raw = codec::encode(&state).map_err(|e| e.to_string())?;
             if key { Kind::Key } else { Kind::Bytes }
@@ -283,17 +324,20 @@ impl Decoder {
             Kind::Key | Kind::Bytes => {
                 codec::decode::<AnyState>(&self.raw).map_err(|e| e.to_string())
             }
-            Kind::Flock => match self.history.flock() {
-                (Some(p1), p2) => flock_from_residuals(&self.raw, p1, p2).map(AnyState::Flock),
-                _ => Err("a flock delta with no flock state before it".to_owned()),
-            },
-            Kind::Panes => match (&self.history.prev, &self.history.prev2) {
+            Kind::Flock | Kind::Ruled => {
+                let ruled = kind == Kind::Ruled;
+                match self.history.flock() {
+                    (Some(p1), p2) => from_residuals(&self.raw, p1, p2, ruled).map(AnyState::Flock),
+                    _ => Err("a flock delta with no flock state before it".to_owned()),
+                }
+            }
+            Kind::Panes | Kind::RuledPanes => match (&self.history.prev, &self.history.prev2) {
                 (Some(AnyState::Panes(p1)), p2) => {
                     let p2 = match p2 {
                         Some(AnyState::Panes(p2)) => Some(&p2[..]),
                         _ => None,
                     };
-                    panes_from_residuals(&self.raw, p1, p2)
+                    panes_from_residuals(&self.raw, p1, p2, kind == Kind::RuledPanes)
                 }
                 _ => Err("a panes delta with no panes state before it".to_owned()),
             },
@@ -612,37 +656,130 @@ type Head = (u64, Pcg32, Pcg32, Fx);
 /// residual and back and returns the true value (the encoder writes
 /// `actual − predicted` and returns `actual`; the decoder reads the
 /// residual and returns `predicted + residual`). Angles differ in 32 bits,
-/// everything else in 64.
+/// everything else in 64. With rules that match the model (format 2), the
+/// walk is [`walk_weighted`] or [`walk_gems`]; else format 1's.
 fn walk<F: FnMut(i64, i64, bool) -> Result<i64, String>>(
     cur: &mut FlockState,
     p1: &FlockState,
     p2: Option<&FlockState>,
+    rules: Option<&FlockRules>,
     code: &mut F,
 ) -> Result<(), String> {
-    let n = p1.boids.len();
-    let dt = cur.dt.to_bits();
+    match (rules, &p1.model) {
+        (Some(FlockRules::Weighted(w)), ModelState::Weighted { .. }) => {
+            return walk_weighted(cur, p1, p2, w, code);
+        }
+        (Some(FlockRules::Gems(g)), ModelState::Gems { .. }) => {
+            return walk_gems(cur, p1, p2, g, code);
+        }
+        _ => {}
+    }
     let gems = matches!(p1.model, ModelState::Gems { .. });
     if !gems {
         model_columns_walk(cur, p1, p2, code)?;
     }
-    let pred: Vec<[i64; 3]> = (0..n)
-        .map(|i| predict_vel(&cur.model, p1, p2, dt, i))
-        .collect();
+    let pred = history_vel(cur, p1, p2);
+    vel_columns(cur, &pred, code)?;
+    pos_columns(cur, p1, code)?;
+    if gems {
+        model_columns_walk(cur, p1, p2, code)?;
+    }
+    Ok(())
+}
+
+/// Format 2's weighted walk: velocity and position (from last tick's
+/// acceleration), then the acceleration the rules give the decoded flock
+/// ([`prior::weighted_acc`]; 2nd order if it is out of range).
+fn walk_weighted<F: FnMut(i64, i64, bool) -> Result<i64, String>>(
+    cur: &mut FlockState,
+    p1: &FlockState,
+    p2: Option<&FlockState>,
+    rules: &WeightedRules,
+    code: &mut F,
+) -> Result<(), String> {
+    let pred = history_vel(cur, p1, p2);
+    vel_columns(cur, &pred, code)?;
+    pos_columns(cur, p1, code)?;
+    let acc = prior::weighted_acc(rules, cur);
     for c in 0..3 {
-        for (b, p) in cur.boids.iter_mut().zip(&pred) {
+        for i in 0..p1.boids.len() {
+            let pred = match acc.as_ref().and_then(|a| a[i]) {
+                Some(a) => a[c],
+                None => model_prediction(&p1.model, p2.map(|p| &p.model), c, i, [0; 3]),
+            };
+            let v = code(model_value(&cur.model, c, i), pred, false)?;
+            set_model_value(&mut cur.model, c, i, v);
+        }
+    }
+    Ok(())
+}
+
+/// Format 2's gems walk: the velocity the rules give last tick's flock
+/// ([`prior::gems_vel`]; 2nd order if it is out of range), position, then
+/// roll from the two velocities ([`prior::gems_roll`]), pitch and yaw
+/// from the new one.
+fn walk_gems<F: FnMut(i64, i64, bool) -> Result<i64, String>>(
+    cur: &mut FlockState,
+    p1: &FlockState,
+    p2: Option<&FlockState>,
+    rules: &GemsRules,
+    code: &mut F,
+) -> Result<(), String> {
+    let pred = prior::gems_vel(rules, p1, cur.dt).unwrap_or_else(|| history_vel(cur, p1, p2));
+    vel_columns(cur, &pred, code)?;
+    pos_columns(cur, p1, code)?;
+    for c in 0..3 {
+        for i in 0..p1.boids.len() {
+            let vel = cur.boids[i].vel;
+            let roll = (c == 0)
+                .then(|| prior::gems_roll(vel, p1.boids[i].vel, rules.gravity))
+                .flatten();
+            let pred = match roll {
+                Some(r) => i64::from(r.0),
+                None => model_prediction(&p1.model, p2.map(|p| &p.model), c, i, raw3(vel)),
+            };
+            let v = code(model_value(&cur.model, c, i), pred, true)?;
+            set_model_value(&mut cur.model, c, i, v);
+        }
+    }
+    Ok(())
+}
+
+/// Every boid's velocity predicted from the states before
+/// ([`predict_vel`]).
+fn history_vel(cur: &FlockState, p1: &FlockState, p2: Option<&FlockState>) -> Vec<[i64; 3]> {
+    let dt = cur.dt.to_bits();
+    (0..p1.boids.len())
+        .map(|i| predict_vel(&cur.model, p1, p2, dt, i))
+        .collect()
+}
+
+fn vel_columns<F: FnMut(i64, i64, bool) -> Result<i64, String>>(
+    cur: &mut FlockState,
+    pred: &[[i64; 3]],
+    code: &mut F,
+) -> Result<(), String> {
+    for c in 0..3 {
+        for (b, p) in cur.boids.iter_mut().zip(pred) {
             let v = code(b.vel.get(c).to_bits(), p[c], false)?;
             b.vel.set(c, Fx::from_bits(v));
         }
     }
+    Ok(())
+}
+
+fn pos_columns<F: FnMut(i64, i64, bool) -> Result<i64, String>>(
+    cur: &mut FlockState,
+    p1: &FlockState,
+    code: &mut F,
+) -> Result<(), String> {
+    let dt = cur.dt.to_bits();
     for c in 0..3 {
         for (i, b) in cur.boids.iter_mut().enumerate() {
             let p = predict_pos(p1, b.vel.get(c).to_bits(), dt, c, i);
             let v = code(b.pos.get(c).to_bits(), p, false)?;
             b.pos.set(c, Fx::from_bits(v));
         }
-    }
-    if gems {
-        model_columns_walk(cur, p1, p2, code)?;
     }
     Ok(())
 }
@@ -665,6 +802,29 @@ fn model_columns_walk<F: FnMut(i64, i64, bool) -> Result<i64, String>>(
     Ok(())
 }
 
+/// A format 2 flock delta: the rules (`u32` length, then
+/// [`prior::write`]'s bytes), then the residuals against them
+/// ([`flock_residuals`]).
+fn ruled_residuals(
+    cur: &mut FlockState,
+    p1: &FlockState,
+    p2: Option<&FlockState>,
+    rules: Option<&FlockRules>,
+    out: &mut Vec<u8>,
+) -> bool {
+    let start = out.len();
+    out.extend_from_slice(&[0; 4]);
+    prior::write(rules, out);
+    let len = (out.len() - start - 4) as u32;
+    out[start..start + 4].copy_from_slice(&len.to_le_bytes());
+    if flock_residuals(cur, p1, p2, rules, out) {
+        true
+    } else {
+        out.truncate(start);
+        false
+    }
+}
+
 /// Writes the residuals of `cur` against `p1` (and `p2`); false when the
 /// shapes do not allow a flock delta. (`cur` is walked in place: encoding
 /// stores back the values it reads, so it is left as it was.)
@@ -672,6 +832,7 @@ fn flock_residuals(
     cur: &mut FlockState,
     p1: &FlockState,
     p2: Option<&FlockState>,
+    rules: Option<&FlockRules>,
     out: &mut Vec<u8>,
 ) -> bool {
     let n = cur.boids.len();
@@ -697,23 +858,48 @@ fn flock_residuals(
         put_varint(out, r);
         Ok(actual)
     };
-    walk(cur, p1, p2, &mut code).is_ok()
+    walk(cur, p1, p2, rules, &mut code).is_ok()
+}
+
+/// `u32` little-endian at `at`, or `short`.
+fn u32_at(raw: &[u8], at: usize, short: &str) -> Result<usize, String> {
+    raw.get(at..at + 4)
+        .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]) as usize)
+        .ok_or_else(|| short.to_owned())
+}
+
+/// Decodes a flock delta: format 2's rules first if `ruled`.
+fn from_residuals(
+    raw: &[u8],
+    p1: &FlockState,
+    p2: Option<&FlockState>,
+    ruled: bool,
+) -> Result<FlockState, String> {
+    if !ruled {
+        return flock_from_residuals(raw, p1, p2, None);
+    }
+    let short = "the flock delta's rules end early";
+    let len = u32_at(raw, 0, short)?;
+    let bytes = raw.get(4..4 + len).ok_or(short)?;
+    let rules = prior::read(bytes)?;
+    if rules.as_ref().is_some_and(|r| !r.check()) {
+        return Err("the flock delta's rules are out of range".to_owned());
+    }
+    flock_from_residuals(&raw[4 + len..], p1, p2, rules.as_ref())
 }
 
 fn flock_from_residuals(
     raw: &[u8],
     p1: &FlockState,
     p2: Option<&FlockState>,
+    rules: Option<&FlockRules>,
 ) -> Result<FlockState, String> {
     let n = p1.boids.len();
     if !same_model(&p1.model, &p1.model, n) {
         return Err("the previous flock state's model does not match its boids".to_owned());
     }
     let p2 = p2.filter(|p| p.boids.len() == n && same_model(&p.model, &p1.model, n));
-    let head_len = raw
-        .get(..4)
-        .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]) as usize)
-        .ok_or("the flock residuals end early")?;
+    let head_len = u32_at(raw, 0, "the flock residuals end early")?;
     let head = raw
         .get(4..4 + head_len)
         .ok_or("the flock residuals end early")?;
@@ -738,7 +924,7 @@ fn flock_from_residuals(
             predicted.wrapping_add(res)
         })
     };
-    walk(&mut cur, p1, p2, &mut code)?;
+    walk(&mut cur, p1, p2, rules, &mut code)?;
     if r.at != raw.len() {
         return Err(format!(
             "{} bytes after the flock residuals",
@@ -763,6 +949,7 @@ fn panes_residuals(
     cur: &mut [AnyState],
     p1: &[AnyState],
     p2: Option<&[AnyState]>,
+    rules: &[Option<FlockRules>],
     out: &mut Vec<u8>,
 ) -> bool {
     if cur.len() != p1.len() {
@@ -777,7 +964,8 @@ fn panes_residuals(
             return false;
         };
         pane.clear();
-        if !flock_residuals(c, f1, pane_flock(p2, i), &mut pane) {
+        let r = rules.get(i).and_then(Option::as_ref);
+        if !ruled_residuals(c, f1, pane_flock(p2, i), r, &mut pane) {
             out.truncate(start);
             return false;
         }
@@ -791,14 +979,10 @@ fn panes_from_residuals(
     raw: &[u8],
     p1: &[AnyState],
     p2: Option<&[AnyState]>,
+    ruled: bool,
 ) -> Result<AnyState, String> {
     let short = "the panes' residuals end early";
-    let u32_at = |at: usize| -> Result<usize, String> {
-        raw.get(at..at + 4)
-            .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]) as usize)
-            .ok_or_else(|| short.to_owned())
-    };
-    let n = u32_at(0)?;
+    let n = u32_at(raw, 0, short)?;
     if n != p1.len() {
         return Err(format!(
             "a delta of {n} panes against a state of {}",
@@ -808,14 +992,15 @@ fn panes_from_residuals(
     let mut at = 4;
     let mut panes = Vec::with_capacity(n);
     for i in 0..n {
-        let len = u32_at(at)?;
+        let len = u32_at(raw, at, short)?;
         let bytes = raw.get(at + 4..at + 4 + len).ok_or(short)?;
         let f1 =
             pane_flock(Some(p1), i).ok_or("a panes delta against a pane that is not a flock")?;
-        panes.push(AnyState::Flock(flock_from_residuals(
+        panes.push(AnyState::Flock(from_residuals(
             bytes,
             f1,
             pane_flock(p2, i),
+            ruled,
         )?));
         at += 4 + len;
     }
@@ -843,8 +1028,9 @@ mod tests {
         let lesson = Lesson::parse_with(b.source, b.path, &sets).unwrap();
         let mut sim = AnySim::new(&lesson.scenario).unwrap();
         let (mut enc, mut dec) = (Encoder::new(), Decoder::new());
+        enc.set_rules(prior::rules_of(&sim));
         let mut out = Vec::new();
-        let (mut delta_bytes, mut kinds) = (0u64, [0u64; 4]);
+        let (mut delta_bytes, mut kinds) = (0u64, [0u64; 6]);
         for t in 0..=ticks {
             if t > 0 {
                 sim.step();
@@ -861,13 +1047,14 @@ mod tests {
             assert!(*back == state, "{id}: tick {t} decodes differently");
         }
         assert_eq!(kinds[0], ticks / key_every + 1, "{id}: keyframes");
-        (delta_bytes / ticks, kinds[2] + kinds[3])
+        (delta_bytes / ticks, kinds[4] + kinds[5])
     }
 
     #[test]
     fn every_bundled_lesson_round_trips() {
         for b in BUNDLED {
             let (per_tick, flock) = round_trip(b.id, &[], 40, 16);
+
             if b.id.starts_with("flock") {
                 assert!(flock > 30, "{}: flock deltas used", b.id);
             }

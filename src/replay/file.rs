@@ -4,6 +4,7 @@
 
 use super::codec;
 use super::delta::{Decoder, Encoder, Kind};
+use super::prior::FlockRules;
 use crate::sim::{AnyState, Input};
 use core::fmt;
 use serde::{Deserialize, Serialize};
@@ -15,8 +16,12 @@ use std::path::Path;
 /// the PNG trick, so a file mangled by a text-mode transfer is recognised
 /// as such rather than as "corrupt".
 pub const MAGIC: [u8; 8] = [0x89, b'F', b'S', b'R', b'\r', b'\n', 0x1a, b'\n'];
-/// Format major version: a reader refuses other majors.
-pub const FORMAT_MAJOR: u16 = 1;
+/// Format major version: a reader refuses newer majors and those before
+/// [`OLDEST_MAJOR`]. 2.0 added the rule predictions (frame kinds 4 and 5,
+/// [`super::prior`]); 1.0 files still read.
+pub const FORMAT_MAJOR: u16 = 2;
+/// The oldest major this reader still decodes.
+pub const OLDEST_MAJOR: u16 = 1;
 /// Format minor version: additions an older reader of the same major can
 /// skip.
 pub const FORMAT_MINOR: u16 = 0;
@@ -228,6 +233,12 @@ impl<W: Write> Writer<W> {
             payload: Vec::new(),
             frame: Vec::new(),
         })
+    }
+
+    /// The rules each pane runs by, for the frames that follow
+    /// ([`Encoder::set_rules`]).
+    pub fn set_rules(&mut self, rules: Vec<Option<FlockRules>>) {
+        self.enc.set_rules(rules);
     }
 
     /// Bytes written so far.
@@ -447,11 +458,11 @@ impl<R: Read + Seek> Replay<R> {
                 ),
             ));
         }
-        if major < FORMAT_MAJOR {
+        if major < OLDEST_MAJOR {
             return Err(at(
                 Some(8),
                 format!(
-                    "format {major}.{minor} is no longer supported (this flockstep reads {FORMAT_MAJOR}.x)"
+                    "format {major}.{minor} is no longer supported (this flockstep reads {OLDEST_MAJOR}.x to {FORMAT_MAJOR}.x)"
                 ),
             ));
         }
@@ -831,10 +842,14 @@ impl<R: Read + Seek> Replay<R> {
                 "frame header checksum mismatch".into(),
             ));
         }
-        let Some(kind) = Kind::from_byte(h[4]) else {
+        let Some(kind) = Kind::from_byte(h[4]).filter(|k| self.header.major > 1 || (*k as u8) < 4)
+        else {
             return Err(FrameError::Corrupt(
                 at + 4,
-                format!("unknown frame kind {}", h[4]),
+                format!(
+                    "unknown frame kind {} in a format {} file",
+                    h[4], self.header.major
+                ),
             ));
         };
         let tick = le_u64(&h[8..]);

@@ -1,7 +1,7 @@
 //! Replays: every tick of a run, recorded to a file that can be played
 //! back, seeked, verified against today's code and compared with another.
 //!
-//! # The file format (version 1.0)
+//! # The file format (version 2.0; 1.0 files still read)
 //!
 //! All integers are little-endian. CRC is CRC-32C (Castagnoli).
 //!
@@ -10,7 +10,7 @@
 //! | offset | size | field |
 //! |---|---|---|
 //! | 0 | 8 | magic `89 46 53 52 0D 0A 1A 0A` (`\x89FSR\r\n\x1a\n`: a high-bit byte, CR LF, Ctrl-Z, LF, so 7-bit and text-mode transfers are recognised) |
-//! | 8 | 2 + 2 | format major, minor (a reader refuses another major) |
+//! | 8 | 2 + 2 | format major, minor (a reader refuses a newer major, and majors before [`file::OLDEST_MAJOR`]) |
 //! | 12 | 2 | payload codec: 1 = bincode 2.0.1, fixed-width integers ([`codec`]) |
 //! | 14 | 2 | compression: 1 = zstd ([`delta`]) |
 //! | 16 | 4 | state schema version (bumped when a state type changes) |
@@ -34,7 +34,7 @@
 //! | offset | size | field |
 //! |---|---|---|
 //! | 0 | 4 | `TICK` |
-//! | 4 | 1 + 3 | kind (0 keyframe, 1 bytes delta, 2 flock delta, 3 variants' flock deltas; see [`delta`]), zeros |
+//! | 4 | 1 + 3 | kind (0 keyframe, 1 bytes delta, 4 flock delta, 5 variants' flock deltas; 2 and 3, format 1.0's flock deltas, only in 1.0 files; see [`delta`]), zeros |
 //! | 8 | 8 | tick |
 //! | 16 | 8 | the state hash ([`crate::canon`]) |
 //! | 24 | 4 | inputs length `I` (0: none) |
@@ -57,11 +57,18 @@
 //! ([`End::Truncated`]); everything before it reads. A complete frame with
 //! a bad checksum, tag, kind or tick is corruption, reported with its byte
 //! offset. No `usize`, hash-map order or float is recorded.
+//!
+//! **History.** 1.0: deltas predicted from the states before (kinds 2 and
+//! 3). 2.0: the flock rules predict the numbers a tick decides (kinds 4 and
+//! 5, [`prior`]), which makes weighted flocks' files about a third and the
+//! gems model's about a thirtieth the size; 1.0 files decode as before
+//! (`recordings/formats/`).
 
 pub mod codec;
 pub mod delta;
 pub mod fields;
 pub mod file;
+pub mod prior;
 pub mod run;
 
 pub use file::{End, FrameInfo, Header, Meta, Replay, ReplayError, Writer};

@@ -4,6 +4,7 @@
 
 use super::fields::{self, FieldDiff};
 use super::file::{DEFAULT_KEYFRAME_EVERY, End, Header, Meta, Replay, ReplayError, Writer};
+use super::prior::{FlockRules, rules_of};
 use crate::lesson::{Lesson, Override};
 use crate::sim::{AnySim, AnyState, Input};
 use std::collections::BTreeMap;
@@ -168,7 +169,9 @@ pub fn record<W: Write + Send>(
                 sim.step();
                 applied
             };
-            if !send((tick, applied, sim.snapshot())) {
+            // The rules change only with an input (a moved obstacle).
+            let rules = (tick == 0 || !applied.is_empty()).then(|| rules_of(&sim));
+            if !send((tick, applied, sim.snapshot(), rules)) {
                 break; // the writer stopped: its error is reported below
             }
             progress(tick);
@@ -268,10 +271,17 @@ struct FrameWriter<W: Write> {
     error: Option<String>,
 }
 
-impl<W: Write> Sink<(u64, Vec<Input>, AnyState)> for FrameWriter<W> {
+/// One recorded tick: its number, the inputs applied before it, its state
+/// and, when they changed, the rules that predict the next frames.
+type Tick = (u64, Vec<Input>, AnyState, Option<Vec<Option<FlockRules>>>);
+
+impl<W: Write> Sink<Tick> for FrameWriter<W> {
     type Output = Result<(W, u64, u64), String>;
 
-    fn push(&mut self, (tick, applied, state): (u64, Vec<Input>, AnyState)) -> bool {
+    fn push(&mut self, (tick, applied, state, rules): Tick) -> bool {
+        if let Some(r) = rules {
+            self.writer.set_rules(r);
+        }
         self.hash = state.state_hash();
         match self.writer.frame(tick, &applied, state, self.hash) {
             Ok(()) => true,
