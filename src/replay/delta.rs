@@ -9,9 +9,10 @@
 //! | 3 panes | a lesson's variants, each pane a flock: the pane count (`u32`), then per pane its residuals' length (`u32`) and its flock residuals, against the same pane of the states before |
 //! | 4 ruled (format 2) | the flock's rules (`u32` length, then [`prior::write`]'s bytes: none, or the weighted or gems model's parameters), then its flock residuals, against the rules' predictions where there are rules |
 //! | 5 ruled panes (format 2) | as kind 3, each pane's bytes as kind 4's |
+//! | 6 path (format 2) | a path state's changes by field ([`super::pathdelta`]) |
 //!
-//! A format 2 writer writes kinds 0, 1, 4 and 5; kinds 2 and 3 are read
-//! in format 1 files, and kinds 4 and 5 are refused there.
+//! A format 2 writer writes kinds 0, 1, 4, 5 and 6; kinds 2 and 3 are
+//! read in format 1 files, and kinds 4 to 6 are refused there.
 //!
 //! **Compression.** Each keyframe starts a zstd stream (level 1, window
 //! 2²² bytes); every frame's raw bytes are fed to it and *flushed*, and the
@@ -70,6 +71,7 @@
 //! version and catches a silent change.
 
 use super::codec;
+use super::pathdelta;
 use super::prior::{self, FlockRules, GemsRules, WeightedRules};
 use crate::num::{Angle, Fx, Pcg32};
 use crate::sim::AnyState;
@@ -92,6 +94,8 @@ pub enum Kind {
     Ruled = 4,
     /// The same, pane by pane (format 2).
     RuledPanes = 5,
+    /// A path state's changes by field (format 2, [`super::pathdelta`]).
+    Path = 6,
 }
 
 impl Kind {
@@ -104,6 +108,7 @@ impl Kind {
             3 => Some(Kind::Panes),
             4 => Some(Kind::Ruled),
             5 => Some(Kind::RuledPanes),
+            6 => Some(Kind::Path),
             _ => None,
         }
     }
@@ -210,10 +215,21 @@ impl Encoder {
                 }
                 _ => false,
             };
+        let path = !key
+            && !flock
+            && !panes
+            && match (&state, &self.history.prev) {
+                (AnyState::Path(cur), Some(AnyState::Path(p1))) => {
+                    pathdelta::residuals(cur, p1, &mut self.raw)
+                }
+                _ => false,
+            };
         let kind = if flock {
             Kind::Ruled
         } else if panes {
             Kind::RuledPanes
+        } else if path {
+            Kind::Path
         } else {
             self.raw = codec::encode(&state).map_err(|e| e.to_string())?;
             if key { Kind::Key } else { Kind::Bytes }
@@ -331,6 +347,10 @@ impl Decoder {
                     _ => Err("a flock delta with no flock state before it".to_owned()),
                 }
             }
+            Kind::Path => match &self.history.prev {
+                Some(AnyState::Path(p1)) => pathdelta::apply(&self.raw, p1).map(AnyState::Path),
+                _ => Err("a path delta with no path state before it".to_owned()),
+            },
             Kind::Panes | Kind::RuledPanes => match (&self.history.prev, &self.history.prev2) {
                 (Some(AnyState::Panes(p1)), p2) => {
                     let p2 = match p2 {
@@ -403,7 +423,8 @@ fn linear_angle(p1: Angle, p2: Option<Angle>) -> u32 {
     }
 }
 
-fn put_varint(out: &mut Vec<u8>, residual: i64) {
+/// Writes `residual` zig-zag encoded as a LEB128 varint.
+pub(super) fn put_varint(out: &mut Vec<u8>, residual: i64) {
     let mut z = ((residual << 1) ^ (residual >> 63)) as u64;
     while z >= 0x80 {
         out.push((z as u8) | 0x80);
@@ -412,14 +433,44 @@ fn put_varint(out: &mut Vec<u8>, residual: i64) {
     out.push(z as u8);
 }
 
-struct Varints<'a> {
+/// Reads what [`put_varint`] wrote, from byte `at` on.
+pub(super) struct Varints<'a> {
     bytes: &'a [u8],
     at: usize,
 }
 
-impl Varints<'_> {
+impl<'a> Varints<'a> {
+    /// A reader of `bytes` from byte `at`.
+    pub(super) fn new(bytes: &'a [u8], at: usize) -> Varints<'a> {
+        Varints { bytes, at }
+    }
+
+    /// Where the next varint starts.
+    pub(super) fn at(&self) -> usize {
+        self.at
+    }
+
+    /// How many bytes are left.
+    pub(super) fn remaining(&self) -> usize {
+        self.bytes.len().saturating_sub(self.at)
+    }
+
+    /// The next byte, raw.
+    pub(super) fn byte(&mut self) -> Result<u8, String> {
+        let b = *self.bytes.get(self.at).ok_or("the residuals end early")?;
+        self.at += 1;
+        Ok(b)
+    }
+
+    /// The next varint as an unsigned value (the bits of the `i64` the
+    /// writer was given).
+    pub(super) fn next_u64(&mut self) -> Result<u64, String> {
+        self.next().map(|v| v as u64)
+    }
+
+    /// The next varint.
     #[inline]
-    fn next(&mut self) -> Result<i64, String> {
+    pub(super) fn next(&mut self) -> Result<i64, String> {
         // Fast path: a one-byte residual (a value predicted to within ±63,
         // the most common case).
         if let Some(&b) = self.bytes.get(self.at)
@@ -1030,7 +1081,7 @@ mod tests {
         let (mut enc, mut dec) = (Encoder::new(), Decoder::new());
         enc.set_rules(prior::rules_of(&sim));
         let mut out = Vec::new();
-        let (mut delta_bytes, mut kinds) = (0u64, [0u64; 6]);
+        let (mut delta_bytes, mut kinds) = (0u64, [0u64; 7]);
         for t in 0..=ticks {
             if t > 0 {
                 sim.step();
@@ -1047,16 +1098,15 @@ mod tests {
             assert!(*back == state, "{id}: tick {t} decodes differently");
         }
         assert_eq!(kinds[0], ticks / key_every + 1, "{id}: keyframes");
-        (delta_bytes / ticks, kinds[4] + kinds[5])
+        (delta_bytes / ticks, kinds[4] + kinds[5] + kinds[6])
     }
 
     #[test]
     fn every_bundled_lesson_round_trips() {
         for b in BUNDLED {
-            let (per_tick, flock) = round_trip(b.id, &[], 40, 16);
-
-            if b.id.starts_with("flock") {
-                assert!(flock > 30, "{}: flock deltas used", b.id);
+            let (per_tick, typed) = round_trip(b.id, &[], 40, 16);
+            if b.id.starts_with("flock") || b.id.starts_with("path") {
+                assert!(typed > 30, "{}: flock or path deltas used", b.id);
             }
             eprintln!("{:32} {per_tick} bytes/tick", b.id);
         }

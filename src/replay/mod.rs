@@ -68,6 +68,7 @@ pub mod codec;
 pub mod delta;
 pub mod fields;
 pub mod file;
+pub mod pathdelta;
 pub mod prior;
 pub mod run;
 
