@@ -504,7 +504,7 @@ impl<'a> Varints<'a> {
 
 /// Which per-boid numbers a model has beyond position and velocity, by
 /// column; the same list drives the encoder and the decoder.
-fn model_columns(m: &ModelState) -> usize {
+fn model_columns_of(m: &ModelState) -> usize {
     match m {
         ModelState::Heading { .. } => 1,
         ModelState::Gems { .. } => 3,
@@ -752,17 +752,9 @@ fn walk_weighted<F: FnMut(i64, i64, bool) -> Result<i64, String>>(
     vel_columns(cur, &pred, code)?;
     pos_columns(cur, p1, code)?;
     let acc = prior::weighted_acc(rules, cur);
-    for c in 0..3 {
-        for i in 0..p1.boids.len() {
-            let pred = match acc.as_ref().and_then(|a| a[i]) {
-                Some(a) => a[c],
-                None => model_prediction(&p1.model, p2.map(|p| &p.model), c, i, [0; 3]),
-            };
-            let v = code(model_value(&cur.model, c, i), pred, false)?;
-            set_model_value(&mut cur.model, c, i, v);
-        }
-    }
-    Ok(())
+    model_columns(cur, p1, p2, false, code, |c, i, _| {
+        acc.as_ref().and_then(|a| a[i]).map(|a| a[c])
+    })
 }
 
 /// Format 2's gems walk: the velocity the rules give last tick's flock
@@ -779,17 +771,32 @@ fn walk_gems<F: FnMut(i64, i64, bool) -> Result<i64, String>>(
     let pred = prior::gems_vel(rules, p1, cur.dt).unwrap_or_else(|| history_vel(cur, p1, p2));
     vel_columns(cur, &pred, code)?;
     pos_columns(cur, p1, code)?;
-    for c in 0..3 {
+    model_columns(cur, p1, p2, true, code, |c, i, cur| {
+        let old = p1.boids[i].vel;
+        (c == 0)
+            .then(|| prior::gems_roll(cur.boids[i].vel, old, rules.gravity))
+            .flatten()
+            .map(|r| i64::from(r.0))
+    })
+}
+
+/// Walks the model's columns (angles if `angle`): each predicted by
+/// `rule(column, boid, cur)` where it gives one, else as in format 1.
+fn model_columns<F: FnMut(i64, i64, bool) -> Result<i64, String>>(
+    cur: &mut FlockState,
+    p1: &FlockState,
+    p2: Option<&FlockState>,
+    angle: bool,
+    code: &mut F,
+    rule: impl Fn(usize, usize, &FlockState) -> Option<i64>,
+) -> Result<(), String> {
+    for c in 0..model_columns_of(&p1.model) {
         for i in 0..p1.boids.len() {
-            let vel = cur.boids[i].vel;
-            let roll = (c == 0)
-                .then(|| prior::gems_roll(vel, p1.boids[i].vel, rules.gravity))
-                .flatten();
-            let pred = match roll {
-                Some(r) => i64::from(r.0),
-                None => model_prediction(&p1.model, p2.map(|p| &p.model), c, i, raw3(vel)),
-            };
-            let v = code(model_value(&cur.model, c, i), pred, true)?;
+            let pred = rule(c, i, cur).unwrap_or_else(|| {
+                let vel = raw3(cur.boids[i].vel);
+                model_prediction(&p1.model, p2.map(|p| &p.model), c, i, vel)
+            });
+            let v = code(model_value(&cur.model, c, i), pred, angle)?;
             set_model_value(&mut cur.model, c, i, v);
         }
     }
@@ -842,15 +849,7 @@ fn model_columns_walk<F: FnMut(i64, i64, bool) -> Result<i64, String>>(
     code: &mut F,
 ) -> Result<(), String> {
     let angle = !matches!(p1.model, ModelState::Weighted { .. });
-    for c in 0..model_columns(&p1.model) {
-        for i in 0..p1.boids.len() {
-            let vel = raw3(cur.boids[i].vel);
-            let pred = model_prediction(&p1.model, p2.map(|p| &p.model), c, i, vel);
-            let v = code(model_value(&cur.model, c, i), pred, angle)?;
-            set_model_value(&mut cur.model, c, i, v);
-        }
-    }
-    Ok(())
+    model_columns(cur, p1, p2, angle, code, |_, _, _| None)
 }
 
 /// A format 2 flock delta: the rules (`u32` length, then
