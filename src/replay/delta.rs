@@ -7,7 +7,7 @@
 //! | 1 bytes | the same encoding (a sim without a predictor, or a flock whose shape changed) |
 //! | 2 flock | the flock residuals below |
 //! | 3 panes | a lesson's variants, each pane a flock: the pane count (`u32`), then per pane its residuals' length (`u32`) and its flock residuals, against the same pane of the states before |
-//! | 4 ruled (format 2) | the flock's rules (`u32` length, then [`prior::write`]'s bytes: none, or the weighted or gems model's parameters), then its flock residuals, against the rules' predictions where there are rules |
+//! | 4 ruled (format 2) | the flock's rules (`u32` length, then [`prior::write()`]'s bytes: none, or the weighted or gems model's parameters), then its flock residuals, against the rules' predictions where there are rules |
 //! | 5 ruled panes (format 2) | as kind 3, each pane's bytes as kind 4's |
 //! | 6 path (format 2) | a path state's changes by field ([`super::pathdelta`]) |
 //!
@@ -853,7 +853,7 @@ fn model_columns_walk<F: FnMut(i64, i64, bool) -> Result<i64, String>>(
 }
 
 /// A format 2 flock delta: the rules (`u32` length, then
-/// [`prior::write`]'s bytes), then the residuals against them
+/// [`prior::write()`]'s bytes), then the residuals against them
 /// ([`flock_residuals`]).
 fn ruled_residuals(
     cur: &mut FlockState,

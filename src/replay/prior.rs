@@ -202,7 +202,7 @@ pub fn write(rules: Option<&FlockRules>, out: &mut Vec<u8>) {
     }
 }
 
-/// Reads what [`write`] wrote, all of `bytes`.
+/// Reads what [`write()`] wrote, all of `bytes`.
 pub fn read(bytes: &[u8]) -> Result<Option<FlockRules>, String> {
     let mut r = Reader { bytes, at: 0 };
     let rules = match r.u8()? {
@@ -709,7 +709,7 @@ impl Bound {
 /// Every boid's acceleration as the weighted rules compute it from this
 /// tick's (already moved) positions and velocities, as raw bits; `None`
 /// when the flock is out of range ([`state_in_range`]), and for a boid
-/// whose sums might not fit ([`Bound`]).
+/// whose sums might not fit 64 bits (thousands of mates within `fov`).
 pub fn weighted_acc(r: &WeightedRules, s: &FlockState) -> Option<Vec<Option<[i64; 3]>>> {
     if !state_in_range(s) {
         return None;
