@@ -15,7 +15,9 @@
 //! apart, and start = goal), where a query should cost what it touches.
 //!
 //! Prints `RATIO` lines (time ours / peer: below 1 is faster) and `MEMORY`
-//! lines. `PATH_BENCH_QUICK=1` runs only the 256² map and the short trips.
+//! lines. `PATH_BENCH_QUICK=1` runs only the 256² map and the short trips;
+//! `PATH_BENCH_SIDES=1024,2048` picks the generated maps; `PATH_BENCH_MAPS=1`
+//! runs only the Moving AI maps.
 
 use criterion::{Criterion, criterion_group};
 use flockstep::sim::path::{
@@ -323,6 +325,12 @@ fn short_on_big() {
 
 fn bench(c: &mut Criterion) {
     let quick = std::env::var_os("PATH_BENCH_QUICK").is_some();
+    if let Ok(list) = std::env::var("PATH_BENCH_SIDES") {
+        list.split(',')
+            .filter_map(|s| s.trim().parse().ok())
+            .for_each(compare);
+        return;
+    }
     let sides: &[u32] = if quick { &[256] } else { &[256, 1024, 2048] };
     if std::env::var_os("PATH_BENCH_MAPS").is_some() {
         real_maps();

@@ -835,63 +835,91 @@ impl OpenQueue for Buckets {
 }
 
 /// The open list as a calendar queue (Brown, 1988) for any consistent
-/// heuristic and any tie-break ([`calendar_applies`]): a ring of small
-/// heaps, one per slice of `f16` 2^`shift` wide. With a consistent
-/// heuristic `f` never decreases along the pops, and a push lands at most
-/// one move's cost plus 1 above the `f` being expanded (the move changes
-/// `h` by at most 1), so a ring spanning `max step cost + 2` whole units
-/// holds every live slice without wrapping onto itself. The slices are
-/// popped in order and each heap orders its entries by the full key, so
-/// the pops are exactly the heap's. With 2¹² slices over the span, a slice
-/// holds a handful of entries: a push and a pop cost a few compares, not
-/// O(log n) on the whole open list. `tests/path.rs` checks that a search
-/// on it tells exactly the heap's story.
+/// heuristic and any tie-break ([`calendar_applies`]): a ring of slices of
+/// `f16`, each 2^`shift` wide. With a consistent heuristic `f` never
+/// decreases along the pops, and a push lands at most one move's cost plus
+/// 1 above the `f` being expanded (the move changes `h` by at most 1), so a
+/// ring spanning `max step cost + 2` whole units holds every live slice
+/// without wrapping onto itself.
+///
+/// A slice ahead of the cursor is an unsorted array a push appends to.
+/// When the pops reach it, its entries are dealt into [`FINE`] narrower
+/// buckets (pushes into the cursor's slice go there too); the bucket being
+/// drained is sorted once by the full key and popped from its end, and a
+/// push into it is inserted in key order. Slices and buckets are drained in
+/// order and each bucket in key order, so the pops are exactly the heap's.
+/// A push is an append, and a pop a share of sorting a bucket of two or
+/// three entries (the default rule's buckets are 1/1024 of a unit).
+/// `tests/path.rs` checks that a search on it tells exactly the heap's
+/// story.
 #[derive(Clone, Debug, Default)]
 pub struct Calendar {
-    /// The slices: slice `s` (of `f16 >> shift`) is at `(s − origin) &
-    /// mask`. The ring grows to an index when first used, so a short query
-    /// on fresh memory touches a few slices, not the ring's 96 KB.
+    /// The slices ahead of the cursor, unsorted: slice `s` (of `f16 >>
+    /// shift`) is at `(s − origin) & mask`. The ring grows to an index when
+    /// first used, so a short query on fresh memory touches a few slices.
     ring: Vec<Vec<OpenEntry>>,
+    /// A bit per ring slice that holds an entry.
+    words: Vec<u64>,
+    /// The cursor's slice, dealt into buckets by the next [`FINE_BITS`]
+    /// bits of `f16`, unsorted (push order).
+    fine: Vec<Vec<OpenEntry>>,
+    /// A bit per bucket that holds an entry.
+    fine_bits: u64,
+    /// The bucket being drained, sorted by key from largest to smallest
+    /// (the next pop is the last entry).
+    now: Vec<OpenEntry>,
+    /// `now`'s bucket in the cursor's slice.
+    at: u32,
     /// The slice of the query's first push.
     origin: u64,
     mask: usize,
     shift: u32,
-    /// A bit per slice that holds an entry.
-    words: Vec<u64>,
-    /// The slice of the last pop (or of the first push, before any pop).
+    /// The slice being drained (the first push's, before any pop).
     cursor: u64,
     len: usize,
     started: bool,
-    /// Entries' worth of memory the slices hold (kept between queries).
-    cap: usize,
+    /// The most entries held at once in this query.
+    peak: usize,
 }
 
-/// The calendar's slices over its span, at most (a power of two).
+/// The most slices a calendar's span may need at a unit's width (as a
+/// power of two): wider spans (weights over about 450) run on the heap.
 const SLICES: u32 = 12;
 
+/// The calendar's ring length, a power of two: a slice is `span / RING`
+/// wide (1/16 of a unit for the default rule).
+const RING: u32 = 8;
+
+/// A slice's buckets, as a power of two (64: one bit each in a `u64`).
+const FINE_BITS: u32 = 6;
+
+/// A slice's buckets.
+const FINE: usize = 1 << FINE_BITS;
+
 impl Calendar {
-    /// The slice width (as a shift of `f16`) for a search, if the ring of
-    /// [`SLICES`] spans its `f` range with slices at most a unit wide.
+    /// The slice width (as a shift of `f16`) for a search, if its `f` range
+    /// fits [`SLICES`] slices a unit wide.
     fn shift_for(cfg: &SearchConfig) -> Option<u32> {
-        let span = f_span(cfg); // whole units of f, ≥ 3
-        let shift = 64 - (span - 1).leading_zeros() + 16 - SLICES;
-        (shift <= 16).then_some(shift)
+        let span_bits = 64 - (f_span(cfg) - 1).leading_zeros(); // f_span ≥ 3
+        (span_bits <= SLICES).then_some(span_bits + 16 - RING)
     }
 
-    /// An empty calendar with slices `2^shift` wide.
+    /// An empty calendar with slices `2^shift` wide (`shift` ≥ 10).
     fn with_shift(shift: u32) -> Calendar {
-        let n = 1usize << SLICES.max(6);
+        let n = 1usize << RING.max(6);
         Calendar {
-            ring: Vec::new(),
-            origin: 0,
             mask: n - 1,
             shift,
             words: vec![0; n / 64],
-            cursor: 0,
-            len: 0,
-            started: false,
-            cap: 0,
+            fine: vec![Vec::new(); FINE],
+            ..Calendar::default()
         }
+    }
+
+    /// An entry's bucket in its slice.
+    #[inline(always)]
+    fn bucket(&self, e: &OpenEntry) -> u32 {
+        (e.f16() >> (self.shift - FINE_BITS)) as u32 & (FINE as u32 - 1)
     }
 
     /// Ring index `i`'s slice, the ring grown to it if need be.
@@ -901,12 +929,6 @@ impl Calendar {
             self.ring.resize_with(i + 1, Vec::new);
         }
         &mut self.ring[i]
-    }
-
-    /// Whether ring index `i`'s slice holds an entry.
-    #[inline(always)]
-    fn held(&self, i: usize) -> bool {
-        self.words[i / 64] >> (i % 64) & 1 != 0
     }
 
     /// How many slices on from ring index `i` the next held one is.
@@ -927,6 +949,36 @@ impl Calendar {
             dist += 64;
         }
     }
+
+    /// Moves the cursor to the next slice holding entries and deals them
+    /// into the buckets (which are empty), keeping their push order.
+    fn advance(&mut self) {
+        let at = (self.cursor - self.origin) as usize & self.mask;
+        let ahead = self.next_held(at);
+        self.cursor += ahead as u64;
+        let i = (at + ahead) & self.mask;
+        self.words[i / 64] &= !(1 << (i % 64));
+        let mut slice = core::mem::take(&mut self.ring[i]);
+        for e in slice.drain(..) {
+            let j = self.bucket(&e);
+            self.fine[j as usize].push(e);
+            self.fine_bits |= 1 << j;
+        }
+        self.ring[i] = slice; // empty, its memory kept
+    }
+
+    /// Makes the next bucket holding entries `now`, sorted.
+    #[inline]
+    fn refill(&mut self) {
+        if self.fine_bits == 0 {
+            self.advance();
+        }
+        let j = self.fine_bits.trailing_zeros();
+        self.fine_bits &= !(1 << j);
+        self.at = j;
+        core::mem::swap(&mut self.now, &mut self.fine[j as usize]);
+        self.now.sort_unstable_by_key(|e| core::cmp::Reverse(e.key));
+    }
 }
 
 impl OpenQueue for Calendar {
@@ -935,44 +987,50 @@ impl OpenQueue for Calendar {
         let slice = e.f16() >> self.shift;
         if !self.started {
             (self.cursor, self.origin) = (slice, slice);
+            self.at = self.bucket(&e);
             self.started = true;
         }
         debug_assert!(slice >= self.cursor && slice - self.cursor <= self.mask as u64);
-        let i = (slice - self.origin) as usize & self.mask;
-        let slice = self.slice(i);
-        let before = slice.capacity();
-        heap_push(slice, e);
-        let grown = slice.capacity() - before;
-        self.cap += grown;
-        self.words[i / 64] |= 1 << (i % 64);
         self.len += 1;
+        self.peak = self.peak.max(self.len);
+        if slice != self.cursor {
+            let i = (slice - self.origin) as usize & self.mask;
+            self.words[i / 64] |= 1 << (i % 64);
+            self.slice(i).push(e);
+            return;
+        }
+        let j = self.bucket(&e);
+        debug_assert!(j >= self.at);
+        if j == self.at {
+            let at = self.now.partition_point(|x| x.key > e.key);
+            self.now.insert(at, e);
+        } else {
+            self.fine[j as usize].push(e);
+            self.fine_bits |= 1 << j;
+        }
     }
     #[inline]
     fn pop(&mut self) -> Option<OpenEntry> {
         if self.len == 0 {
             return None;
         }
-        let mut i = (self.cursor - self.origin) as usize & self.mask;
-        if !self.held(i) {
-            self.cursor += self.next_held(i) as u64;
-            i = (self.cursor - self.origin) as usize & self.mask;
-        }
-        let slice = &mut self.ring[i];
-        let e = heap_pop(slice);
-        if slice.is_empty() {
-            self.words[i / 64] &= !(1 << (i % 64));
+        if self.now.is_empty() {
+            self.refill();
         }
         self.len -= 1;
-        e
+        self.now.pop()
     }
     fn entries(&self) -> Vec<OpenEntry> {
-        self.ring.iter().flatten().copied().collect()
+        let all = self.ring.iter().chain(&self.fine).chain([&self.now]);
+        all.flatten().copied().collect()
     }
+    /// The query's peak of entries (the slices' spare capacity, which
+    /// depends on earlier queries, is not counted).
     fn bytes(&self) -> usize {
-        self.cap * size_of::<OpenEntry>() + self.ring.capacity() * size_of::<Vec<OpenEntry>>()
+        self.peak * size_of::<OpenEntry>()
     }
-    /// Empties the slices still holding entries, found by their bits (a
-    /// short query's clear is short too); their memory is kept.
+    /// Empties the slices and buckets still holding entries, found by their
+    /// bits (a short query's clear is short too); their memory is kept.
     fn clear(&mut self) {
         let words = if self.len == 0 { 0 } else { self.words.len() };
         for w in 0..words {
@@ -982,7 +1040,14 @@ impl OpenQueue for Calendar {
                 self.words[w] &= !(1 << b);
             }
         }
+        while self.fine_bits != 0 {
+            let j = self.fine_bits.trailing_zeros();
+            self.fine[j as usize].clear();
+            self.fine_bits &= !(1 << j);
+        }
+        self.now.clear();
         self.cursor = 0;
+        self.peak = 0;
         self.len = 0;
         self.started = false;
     }
