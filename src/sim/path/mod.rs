@@ -479,9 +479,9 @@ fn skipped<S: Sink<PathEvent>>(sink: &mut S, search: u32, cell: Cell, why: Block
 /// serializable heap for lessons ([`Heap`]), or a bucket queue for a plain
 /// run when the order it gives is provably the same ([`Buckets`]).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct SearchState<Q = Heap> {
+pub struct SearchState<Q = Heap, G = u64> {
     /// Best known cost from the start per cell (`u64::MAX`: not reached).
-    pub g: Vec<u64>,
+    pub g: Vec<G>,
     /// Per cell: the direction to its parent (0–3, or [`NO_PARENT`]) in the
     /// low bits, [`CLOSED`] when expanded.
     pub link: Vec<u8>,
@@ -1065,7 +1065,9 @@ impl<Q: OpenQueue> SearchState<Q> {
         s.push(p, start, x as i32, y as i32, 0);
         s
     }
+}
 
+impl<Q: OpenQueue, G: Slot> SearchState<Q, G> {
     #[inline(always)]
     fn push(&mut self, p: &Problem, cell: u32, x: i32, y: i32, g: u64) -> u64 {
         let h16 = p.h16(x, y);
@@ -1100,7 +1102,8 @@ impl<Q: OpenQueue> SearchState<Q> {
                 return false;
             };
             let c = e.cell as usize;
-            if !p.closed_set || (e.g + self.base == self.g[c] && self.link[c] & CLOSED == 0) {
+            if !p.closed_set || (e.g + self.base == self.g[c].into() && self.link[c] & CLOSED == 0)
+            {
                 break e;
             }
         };
@@ -1115,7 +1118,7 @@ impl<Q: OpenQueue> SearchState<Q> {
                 cell: here,
                 g: e.g,
                 f16: e.f16(),
-                held: self.g[c] - self.base,
+                held: self.g[c].into() - self.base,
             });
         }
         if here == p.goal {
@@ -1210,14 +1213,14 @@ impl<Q: OpenQueue> SearchState<Q> {
         back: u8,
     ) {
         // A value below `base` is an earlier query's, or fresh memory.
-        let held = self.g[n as usize];
+        let held: u64 = self.g[n as usize].into();
         let fresh = held < self.base;
         let old = if fresh { u64::MAX } else { held - self.base };
         if g >= old {
             return; // no better than what it has: nothing to record
         }
         let was_closed = !fresh && self.link[n as usize] & CLOSED != 0;
-        self.g[n as usize] = g + self.base;
+        self.g[n as usize] = G::of(g + self.base);
         if self.base != 0 {
             self.top = self.top.max(g + self.base); // (a lesson's stays 0)
         }
@@ -1283,7 +1286,8 @@ impl<Q: OpenQueue> SearchState<Q> {
             .into_iter()
             .filter(|e| {
                 !closed_set
-                    || (e.g == self.g[e.cell as usize] && self.link[e.cell as usize] & CLOSED == 0)
+                    || (e.g == self.g[e.cell as usize].into()
+                        && self.link[e.cell as usize] & CLOSED == 0)
             })
             .collect();
         live.sort_unstable();
@@ -1303,19 +1307,20 @@ impl<Q: OpenQueue> SearchState<Q> {
     }
 }
 
-impl<Q: OpenQueue> SearchState<Q> {
+impl<Q: OpenQueue, G: Slot> SearchState<Q, G> {
     /// This state made ready for a new query on `p` from `start`, nothing
     /// cleared but the open list: the arrays are kept (sized to the map,
     /// fresh ones zeroed by the allocator, which touches only the pages a
     /// query writes), and `base` is raised above every value held, so
     /// they all read as "not reached". The arrays are cleared only if the
-    /// next query could overflow `base + g` (after about 2²³ queries on
-    /// the largest map).
+    /// next query could overflow `base + g` in a `G` (for `u64`, after
+    /// about 2²³ queries on the largest map; `base` rises by the largest
+    /// cost a query reached, so short queries rarely).
     fn restart(&mut self, p: &Problem, start: u32) {
         let cells = p.width as usize * p.height as usize;
-        let room = cells as u64 * p.rule.max_step_cost(); // > any g of a query
-        if self.g.len() != cells || self.top.checked_add(1 + room).is_none() {
-            self.g = vec![0; cells];
+        let fits = |top: u64| top.checked_add(1 + room(p)).is_some_and(|t| t <= G::MAX);
+        if self.g.len() != cells || !fits(self.top) {
+            self.g = vec![G::of(0); cells];
             self.link = vec![0; cells];
             self.top = 0;
         }
@@ -1327,10 +1332,48 @@ impl<Q: OpenQueue> SearchState<Q> {
         self.expanded = 0;
         self.status = Status::Searching;
         let s = start as usize;
-        self.g[s] = self.base;
+        self.g[s] = G::of(self.base);
         self.link[s] = NO_PARENT;
         let (x, y) = (start % p.width, start / p.width);
         self.push(p, start, x as i32, y as i32, 0);
+    }
+}
+
+/// More than any cost a query on `p`'s map can reach: every cell once at
+/// the dearest move (a diagonal's √2 included).
+fn room(p: &Problem) -> u64 {
+    let cells = p.width as u64 * p.height as u64;
+    let step = p.rule.max_step_cost();
+    match p.moves {
+        Moves::Four => cells * step,
+        Moves::Eight => cells * step * SQRT2_16,
+    }
+}
+
+/// What a search's per-cell array holds a cost in: `u64` (a lesson's
+/// search, and any plain run), or `u32` for a plain run whose costs fit
+/// (half the memory to fetch; [`Searcher`] picks it).
+pub trait Slot: Copy + Into<u64> + core::fmt::Debug + PartialEq + Eq + 'static {
+    /// The largest value it holds.
+    const MAX: u64;
+    /// `v`, which must be at most [`Slot::MAX`] (the caller checks).
+    fn of(v: u64) -> Self;
+}
+
+impl Slot for u64 {
+    const MAX: u64 = u64::MAX;
+    #[inline(always)]
+    fn of(v: u64) -> u64 {
+        v
+    }
+}
+
+impl Slot for u32 {
+    const MAX: u64 = u32::MAX as u64;
+    #[inline(always)]
+    fn of(v: u64) -> u32 {
+        debug_assert!(v <= <u32 as Slot>::MAX);
+        v as u32
     }
 }
 
@@ -1345,29 +1388,20 @@ pub struct Searcher {
     heap: SearchState<Heap>,
     calendar: SearchState<Calendar>,
     buckets: SearchState<Buckets>,
+    /// The same, for maps whose costs fit a `u32` ([`narrow`]).
+    calendar32: SearchState<Calendar, u32>,
+    buckets32: SearchState<Buckets, u32>,
 }
 
-impl Default for SearchState<Heap> {
+impl<Q: OpenQueue, G> Default for SearchState<Q, G> {
     fn default() -> Self {
-        SearchState::empty(Heap::default())
+        SearchState::empty(Q::default())
     }
 }
 
-impl Default for SearchState<Buckets> {
-    fn default() -> Self {
-        SearchState::empty(Buckets::default())
-    }
-}
-
-impl Default for SearchState<Calendar> {
-    fn default() -> Self {
-        SearchState::empty(Calendar::default())
-    }
-}
-
-impl<Q> SearchState<Q> {
+impl<Q, G> SearchState<Q, G> {
     /// No arrays yet (sized by the first [`SearchState::restart`]).
-    fn empty(open: Q) -> SearchState<Q> {
+    fn empty(open: Q) -> SearchState<Q, G> {
         SearchState {
             g: Vec::new(),
             link: Vec::new(),
@@ -1399,19 +1433,24 @@ impl Searcher {
         sink: &mut S,
     ) -> Outcome {
         let (p, start) = begin(grid, (start, goal), cfg, sink);
+        let narrow = narrow(&p);
         if buckets_apply(cfg) {
             let span = bucket_span(cfg);
-            let s = &mut self.buckets;
-            if s.open.ring.len() != span {
-                s.open = Buckets::with_span(span);
+            let fresh = |s: &Buckets| s.ring.len() != span;
+            let new = || Buckets::with_span(span);
+            if narrow {
+                on(&mut self.buckets32, (fresh, new), &p, (start, goal), sink)
+            } else {
+                on(&mut self.buckets, (fresh, new), &p, (start, goal), sink)
             }
-            run_to_end(s, &p, (start, goal), sink)
         } else if let Some(shift) = calendar_shift(cfg) {
-            let s = &mut self.calendar;
-            if s.open.words.is_empty() || s.open.shift != shift {
-                s.open = Calendar::with_shift(shift);
+            let fresh = |s: &Calendar| s.words.is_empty() || s.shift != shift;
+            let new = || Calendar::with_shift(shift);
+            if narrow {
+                on(&mut self.calendar32, (fresh, new), &p, (start, goal), sink)
+            } else {
+                on(&mut self.calendar, (fresh, new), &p, (start, goal), sink)
             }
-            run_to_end(s, &p, (start, goal), sink)
         } else {
             let s = &mut self.heap;
             run_to_end(s, &p, (start, goal), sink)
@@ -1419,7 +1458,31 @@ impl Searcher {
     }
 }
 
-impl<Q: OpenQueue> SearchState<Q> {
+/// Whether a plain run on `p` keeps its costs in `u32`: when a query's
+/// costs fit in half of it (so `base` can rise for many queries before
+/// the arrays are cleared): 4-way moves on maps up to about 2¹⁴ × 2¹⁴
+/// with the default rule, diagonals (16 fractional bits) only up to about
+/// 48 × 48.
+fn narrow(p: &Problem) -> bool {
+    room(p) <= u32::MAX as u64 / 2
+}
+
+/// Runs a plain search on `s`, its open list first replaced by `new()` if
+/// `fresh` says it was made for another kind of search.
+fn on<Q: OpenQueue, G: Slot, S: Sink<PathEvent>>(
+    s: &mut SearchState<Q, G>,
+    (fresh, new): (impl Fn(&Q) -> bool, impl Fn() -> Q),
+    p: &Problem,
+    ends: (u32, Cell),
+    sink: &mut S,
+) -> Outcome {
+    if fresh(&s.open) {
+        s.open = new();
+    }
+    run_to_end(s, p, ends, sink)
+}
+
+impl<Q: OpenQueue, G: Slot> SearchState<Q, G> {
     /// An ended search's result.
     fn outcome(&self, width: u32, goal: Cell) -> Outcome {
         Outcome {
@@ -1429,7 +1492,7 @@ impl<Q: OpenQueue> SearchState<Q> {
             },
             path: self.path(width, goal),
             expanded: self.expanded,
-            bytes: self.g.capacity() * 8 + self.link.capacity() + self.open.bytes(),
+            bytes: self.g.capacity() * size_of::<G>() + self.link.capacity() + self.open.bytes(),
         }
     }
 }
@@ -1540,8 +1603,8 @@ pub fn buckets_apply(cfg: &SearchConfig) -> bool {
 }
 
 /// Runs a plain search from `start` (an index) to `goal` on `s`'s memory.
-fn run_to_end<Q: OpenQueue, S: Sink<PathEvent>>(
-    s: &mut SearchState<Q>,
+fn run_to_end<Q: OpenQueue, G: Slot, S: Sink<PathEvent>>(
+    s: &mut SearchState<Q, G>,
     p: &Problem,
     (start, goal): (u32, Cell),
     sink: &mut S,
@@ -1790,5 +1853,46 @@ mod tests {
         let wide = Grid::parse("00000\n00000").unwrap();
         s.restart(&Problem::of(&wide, Cell::new(0, 0), &cfg), 3);
         assert_eq!((s.g.len(), s.base), (10, 1));
+    }
+
+    /// Costs kept in `u32` are cleared before `base + g` could pass
+    /// `u32::MAX` (the room counts every cell at the dearest move), and a
+    /// query there finds what it finds in `u64`.
+    #[test]
+    fn narrow_costs_clear_before_they_overflow() {
+        let grid = Grid::parse("0120\n0000").unwrap();
+        let cfg = SearchConfig::default();
+        let p = Problem::of(&grid, Cell::new(3, 0), &cfg);
+        assert!(narrow(&p));
+        assert_eq!(room(&p), 8 * 10);
+        let mut s: SearchState<Calendar, u32> = SearchState::empty(Calendar::with_shift(12));
+        let mut wide: SearchState<Calendar, u64> = SearchState::empty(Calendar::with_shift(12));
+        let ends = (4, Cell::new(3, 0));
+        let want = run_to_end(&mut wide, &p, ends, &mut crate::sim::NoTrace);
+        for top in [
+            0,
+            u32::MAX as u64 - 81,
+            u32::MAX as u64 - 80,
+            u32::MAX as u64 - 5,
+        ] {
+            s.top = top;
+            let got = run_to_end(&mut s, &p, ends, &mut crate::sim::NoTrace);
+            assert_eq!((got.cost, &got.path), (want.cost, &want.path), "top {top}");
+            let cleared = top + 1 + room(&p) > u32::MAX as u64;
+            assert_eq!(s.base == 1, cleared || top == 0, "top {top}");
+            assert!(s.top <= u32::MAX as u64);
+        }
+        // Diagonals cost √2 in 16-bit fixed point: narrow only on small maps.
+        let eight = SearchConfig {
+            moves: Moves::Eight,
+            ..cfg.clone()
+        };
+        assert_eq!(
+            room(&Problem::of(&grid, Cell::new(3, 0), &eight)),
+            80 * SQRT2_16
+        );
+        let big = generate(64, 64, 1, 1);
+        assert!(narrow(&Problem::of(&big, Cell::new(0, 0), &cfg)));
+        assert!(!narrow(&Problem::of(&big, Cell::new(0, 0), &eight)));
     }
 }
