@@ -982,7 +982,7 @@ impl Calendar {
 }
 
 impl OpenQueue for Calendar {
-    #[inline]
+    #[inline(always)]
     fn push(&mut self, e: OpenEntry) {
         let slice = e.f16() >> self.shift;
         if !self.started {
