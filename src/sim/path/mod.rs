@@ -843,7 +843,7 @@ impl OpenQueue for Buckets {
 /// without wrapping onto itself.
 ///
 /// A slice ahead of the cursor is an unsorted array a push appends to.
-/// When the pops reach it, its entries are dealt into [`FINE`] narrower
+/// When the pops reach it, its entries are dealt into 64 narrower
 /// buckets (pushes into the cursor's slice go there too); the bucket being
 /// drained is sorted once by the full key and popped from its end, and a
 /// push into it is inserted in key order. Slices and buckets are drained in
@@ -1550,8 +1550,9 @@ pub struct Outcome {
 /// touches even when asked one at a time (a fresh map-sized array would
 /// cost its whole size once the allocator recycles memory; measured: 7 ms
 /// for a 46-cell query on a 1024² map by the third call). That memory is
-/// held until the thread ends: the largest map searched, about 9 bytes a
-/// cell (a [`Searcher`] of your own frees its memory when dropped).
+/// held until the thread ends: the largest map searched, about 5 bytes a
+/// cell (9 when costs need a `u64`; a [`Searcher`] of your own frees its
+/// memory when dropped).
 pub fn search<S: Sink<PathEvent>>(
     grid: &Grid,
     start: Cell,
