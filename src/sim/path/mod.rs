@@ -1356,7 +1356,8 @@ fn room(p: &Problem) -> u64 {
 pub trait Slot: Copy + Into<u64> + core::fmt::Debug + PartialEq + Eq + 'static {
     /// The largest value it holds.
     const MAX: u64;
-    /// `v`, which must be at most [`Slot::MAX`] (the caller checks).
+    /// `v`, which [`SearchState::restart`] keeps at most [`Slot::MAX`]
+    /// (a larger one panics: an overflow is never silent).
     fn of(v: u64) -> Self;
 }
 
@@ -1372,8 +1373,7 @@ impl Slot for u32 {
     const MAX: u64 = u32::MAX as u64;
     #[inline(always)]
     fn of(v: u64) -> u32 {
-        debug_assert!(v <= <u32 as Slot>::MAX);
-        v as u32
+        u32::try_from(v).expect("restart keeps base + g within u32")
     }
 }
 
