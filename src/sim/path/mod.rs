@@ -125,6 +125,16 @@ impl CostRule {
             Ok(1 + down as u32 * self.downhill_weight)
         }
     }
+
+    /// The cost of moving from height `a` onto terrain `b` (a wall or a
+    /// height).
+    #[inline(always)]
+    fn step(&self, a: u8, b: u8) -> Result<u32, Blocked> {
+        if b == WALL {
+            return Err(Blocked::Wall);
+        }
+        self.cost(a, b)
+    }
 }
 
 /// Which neighbours one move reaches.
@@ -1129,35 +1139,61 @@ impl<Q: OpenQueue, G: Slot> SearchState<Q, G> {
             return false;
         }
         let ha = p.terrain[c];
-        // The heights of the orthogonal neighbours reachable from here.
-        let mut reach = [None; 4];
-        for (dir, (dx, dy)) in DIRS.iter().enumerate() {
-            let (nx, ny) = (here.x + dx, here.y + dy);
-            if nx < 0 || ny < 0 || nx >= p.width as i32 || ny >= p.height as i32 {
-                continue; // outside: not a neighbour at all
-            }
-            let n = ny as u32 * p.width + nx as u32;
-            let hb = p.terrain[n as usize];
-            let step = if hb == WALL {
-                Err(Blocked::Wall)
-            } else {
-                p.rule.cost(ha, hb)
-            };
-            match step {
-                Ok(cost) => {
-                    reach[dir] = Some(hb);
-                    let g = e.g + ((cost as u64) << p.moves.frac_bits());
-                    // The direction back to `here` is the opposite of `dir`.
-                    let back = ((dir + 2) % 4) as u8;
-                    self.relax(p, (search, sink), (n, nx, ny), g, back);
-                }
-                Err(why) => skipped(sink, search, Cell::new(nx, ny), why),
-            }
-        }
+        let (w, h) = (p.width as i32, p.height as i32);
+        // Per direction (left, up, right, down): whether its neighbour is
+        // on the map (a cell outside is not a neighbour at all), and where.
+        let sides = [
+            (here.x > 0, e.cell.wrapping_sub(1)),
+            (here.y > 0, e.cell.wrapping_sub(p.width)),
+            (here.x + 1 < w, e.cell + 1),
+            (here.y + 1 < h, e.cell + p.width),
+        ];
+        // The heights of the orthogonal neighbours reachable from here (the
+        // calls written out: a loop's exit is a branch mispredicted about
+        // once an expansion).
+        let from = (e.g, here, ha);
+        let reach = [
+            self.orthogonal(p, (search, sink), from, 0, sides[0]),
+            self.orthogonal(p, (search, sink), from, 1, sides[1]),
+            self.orthogonal(p, (search, sink), from, 2, sides[2]),
+            self.orthogonal(p, (search, sink), from, 3, sides[3]),
+        ];
         if p.moves == Moves::Eight {
             self.diagonals(p, (search, sink), (e.g, here, ha), reach);
         }
         true
+    }
+
+    /// The orthogonal move in direction `dir` from `here` (height `ha`,
+    /// cost `g0`) to cell `n`, if `on` the map. Returns the height of `n`
+    /// if the move is possible.
+    #[inline(always)]
+    fn orthogonal<S: Sink<PathEvent>>(
+        &mut self,
+        p: &Problem,
+        (search, sink): (u32, &mut S),
+        (g0, here, ha): (u64, Cell, u8),
+        dir: usize,
+        (on, n): (bool, u32),
+    ) -> Option<u8> {
+        if !on {
+            return None;
+        }
+        let (nx, ny) = (here.x + DIRS[dir].0, here.y + DIRS[dir].1);
+        let hb = p.terrain[n as usize];
+        match p.rule.step(ha, hb) {
+            Ok(cost) => {
+                let g = g0 + ((cost as u64) << p.moves.frac_bits());
+                // The direction back to `here` is the opposite of `dir`.
+                let back = ((dir + 2) % 4) as u8;
+                self.relax(p, (search, sink), (n, nx, ny), g, back);
+                Some(hb)
+            }
+            Err(why) => {
+                skipped(sink, search, Cell::new(nx, ny), why);
+                None
+            }
+        }
     }
 
     /// The diagonal moves from `here` (height `ha`, cost `g0`), given the
