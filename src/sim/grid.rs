@@ -45,6 +45,9 @@ impl fmt::Display for Cell {
 /// The terrain value of a wall in [`Grid::terrain`].
 pub const WALL: u8 = u8::MAX;
 
+/// The highest a cell can be (heights are 0 to this).
+pub const MAX_HEIGHT: u8 = 9;
+
 /// The largest width or height a grid may have.
 pub const MAX_SIDE: u32 = 4096;
 
@@ -309,7 +312,7 @@ impl Grid {
     /// Sets the height of a cell, clamped to 0–9 (no effect off the grid).
     pub fn set_height(&mut self, c: Cell, h: u8) {
         if let Some(i) = self.index(c) {
-            self.cells[i] = h.min(9);
+            self.cells[i] = h.min(MAX_HEIGHT);
         }
     }
 

@@ -49,7 +49,7 @@
 
 pub mod ascii;
 
-use super::grid::WALL;
+use super::grid::{MAX_HEIGHT, WALL};
 use super::{Cell, Grid, Sim, Sink};
 use crate::num::{Fx, Pcg32};
 use serde::{Deserialize, Serialize};
@@ -607,6 +607,27 @@ struct Problem<'a> {
     tie_break: TieBreak,
     closed_set: bool,
     moves: Moves,
+    /// [`CostRule::cost`] by `b − a + MAX_HEIGHT` for heights `a`, `b`
+    /// (0: blocked): one load in place of the rule's branches.
+    steps: Steps,
+}
+
+/// A cost rule's move costs by the change of height (see [`Problem`]).
+type Steps = [u32; 2 * MAX_HEIGHT as usize + 1];
+
+impl CostRule {
+    /// Every move's cost by `b − a + MAX_HEIGHT` (0 if blocked).
+    fn steps(&self) -> Steps {
+        let mut t = [0; 2 * MAX_HEIGHT as usize + 1];
+        for (i, c) in t.iter_mut().enumerate() {
+            let (a, b) = (
+                MAX_HEIGHT.saturating_sub(i as u8),
+                (i as u8).saturating_sub(MAX_HEIGHT),
+            );
+            *c = self.cost(a, b).unwrap_or(0);
+        }
+        t
+    }
 }
 
 impl<'a> Problem<'a> {
@@ -622,11 +643,26 @@ impl<'a> Problem<'a> {
             tie_break: cfg.tie_break,
             closed_set: cfg.closed_set,
             moves: cfg.moves,
+            steps: cfg.rule.steps(),
         }
     }
 }
 
 impl Problem<'_> {
+    /// [`CostRule::step`] from height `a` onto terrain `b`, read from the
+    /// table when both are heights and the move is open (walls, blocked
+    /// moves and any other byte ask the rule).
+    #[inline(always)]
+    fn step(&self, a: u8, b: u8) -> Result<u32, Blocked> {
+        if a <= MAX_HEIGHT && b <= MAX_HEIGHT {
+            let c = self.steps[(b + MAX_HEIGHT - a) as usize];
+            if c != 0 {
+                return Ok(c);
+            }
+        }
+        self.rule.step(a, b)
+    }
+
     #[inline(always)]
     fn h16(&self, x: i32, y: i32) -> u64 {
         self.heuristic
@@ -1181,7 +1217,7 @@ impl<Q: OpenQueue, G: Slot> SearchState<Q, G> {
         }
         let (nx, ny) = (here.x + DIRS[dir].0, here.y + DIRS[dir].1);
         let hb = p.terrain[n as usize];
-        match p.rule.step(ha, hb) {
+        match p.step(ha, hb) {
             Ok(cost) => {
                 let g = g0 + ((cost as u64) << p.moves.frac_bits());
                 // The direction back to `here` is the opposite of `dir`.
@@ -1777,6 +1813,7 @@ fn problem<'a>(cfg: &'a PathConfig, s: &SearchConfig) -> Problem<'a> {
         tie_break: s.tie_break,
         closed_set: s.closed_set,
         moves: s.moves,
+        steps: s.rule.steps(),
     }
 }
 
@@ -1858,6 +1895,33 @@ pub fn generate(width: u32, height: u32, levels: u8, seed: u64) -> Grid {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A problem's table of move costs gives what the rule gives, for every
+    /// pair of terrain bytes (heights, walls and bytes no map holds) and
+    /// rules with every climb and drop limit.
+    #[test]
+    fn the_cost_table_is_the_rule() {
+        let grid = Grid::open(3, 3);
+        let mut rng = Pcg32::new(7, 1);
+        for _ in 0..60 {
+            let rule = CostRule {
+                max_climb: rng.below(11) as u8,
+                max_drop: rng.below(11) as u8,
+                uphill_weight: rng.below(MAX_WEIGHT + 1),
+                downhill_weight: rng.below(4),
+            };
+            let cfg = SearchConfig {
+                rule,
+                ..SearchConfig::default()
+            };
+            let p = Problem::of(&grid, Cell::new(0, 0), &cfg);
+            for a in 0..=u8::MAX {
+                for b in 0..=u8::MAX {
+                    assert_eq!(p.step(a, b), rule.step(a, b), "{a}→{b} {rule:?}");
+                }
+            }
+        }
+    }
 
     /// A restart raises `base` above every value held, so the last query's
     /// cells read as not reached; when the next query could overflow
