@@ -1195,7 +1195,7 @@ impl<Q: OpenQueue, G: Slot> SearchState<Q, G> {
             self.orthogonal(p, (search, sink), from, 3, sides[3]),
         ];
         if p.moves == Moves::Eight {
-            self.diagonals(p, (search, sink), (e.g, here, ha), reach);
+            self.diagonals(p, (search, sink), from, sides, reach);
         }
         true
     }
@@ -1232,44 +1232,67 @@ impl<Q: OpenQueue, G: Slot> SearchState<Q, G> {
         }
     }
 
-    /// The diagonal moves from `here` (height `ha`, cost `g0`), given the
-    /// heights of the orthogonal neighbours reachable from it.
+    /// The diagonal moves from `here` (height `ha`, cost `g0`), given its
+    /// orthogonal neighbours (whether on the map, and where) and their
+    /// heights if reachable from it, each written out as the orthogonal
+    /// ones are.
     #[inline(always)]
     fn diagonals<S: Sink<PathEvent>>(
         &mut self,
         p: &Problem,
         (search, sink): (u32, &mut S),
-        (g0, here, ha): (u64, Cell, u8),
+        from: (u64, Cell, u8),
+        sides: [(bool, u32); 4],
         reach: [Option<u8>; 4],
     ) {
-        for (k, (dx, dy)) in DIAGS.iter().enumerate() {
-            let (nx, ny) = (here.x + dx, here.y + dy);
-            if nx < 0 || ny < 0 || nx >= p.width as i32 || ny >= p.height as i32 {
-                continue;
+        // Up-left, up-right, down-right, down-left: on the map if both
+        // orthogonal cells beside it (across x, across y) are.
+        let (l, u, r, d) = (sides[0], sides[1], sides[2], sides[3]);
+        let corners = [
+            (l.0 && u.0, u.1.wrapping_sub(1), [reach[0], reach[1]]),
+            (r.0 && u.0, u.1.wrapping_add(1), [reach[2], reach[1]]),
+            (r.0 && d.0, d.1.wrapping_add(1), [reach[2], reach[3]]),
+            (l.0 && d.0, d.1.wrapping_sub(1), [reach[0], reach[3]]),
+        ];
+        let mut go = |k: usize| self.diagonal(p, (search, &mut *sink), from, k, corners[k]);
+        go(0);
+        go(1);
+        go(2);
+        go(3);
+    }
+
+    /// The diagonal move `k` (of [`DIAGS`]) from `here` (height `ha`, cost
+    /// `g0`) to cell `n`, if `on` the map; `beside` are the heights of the
+    /// orthogonal cells beside it, if reachable from `here`.
+    #[inline(always)]
+    fn diagonal<S: Sink<PathEvent>>(
+        &mut self,
+        p: &Problem,
+        (search, sink): (u32, &mut S),
+        (g0, here, ha): (u64, Cell, u8),
+        k: usize,
+        (on, n, beside): (bool, u32, [Option<u8>; 2]),
+    ) {
+        if !on {
+            return;
+        }
+        let (nx, ny) = (here.x + DIAGS[k].0, here.y + DIAGS[k].1);
+        let hb = p.terrain[n as usize];
+        let into = |h: Option<u8>| h.is_some_and(|h| p.step(h, hb).is_ok());
+        let step = if hb == WALL {
+            Err(Blocked::Wall)
+        } else if !beside.into_iter().all(into) {
+            Err(Blocked::Corner)
+        } else {
+            p.step(ha, hb)
+        };
+        match step {
+            Ok(cost) => {
+                let g = g0 + cost as u64 * SQRT2_16;
+                let back = (DIAG_LINK + (k + 2) % 4) as u8;
+                self.relax(p, (search, sink), (n, nx, ny), g, back);
             }
-            let n = ny as u32 * p.width + nx as u32;
-            let hb = p.terrain[n as usize];
-            // The orthogonal cells beside the diagonal: across x, across y.
-            let beside = [
-                reach[if *dx < 0 { 0 } else { 2 }],
-                reach[if *dy < 0 { 1 } else { 3 }],
-            ];
-            let into = |h: Option<u8>| h.is_some_and(|h| p.rule.cost(h, hb).is_ok());
-            let step = if hb == WALL {
-                Err(Blocked::Wall)
-            } else if !beside.into_iter().all(into) {
-                Err(Blocked::Corner)
-            } else {
-                p.rule.cost(ha, hb)
-            };
-            match step {
-                Ok(cost) => {
-                    let g = g0 + cost as u64 * SQRT2_16;
-                    let back = (DIAG_LINK + (k + 2) % 4) as u8;
-                    self.relax(p, (search, sink), (n, nx, ny), g, back);
-                }
-                Err(why) => skipped(sink, search, Cell::new(nx, ny), why),
-            }
+            Err(why) => skipped(sink, search, Cell::new(nx, ny), why),
         }
     }
 
