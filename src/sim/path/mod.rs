@@ -1451,7 +1451,7 @@ fn room(p: &Problem) -> u64 {
 pub trait Slot: Copy + Into<u64> + core::fmt::Debug + PartialEq + Eq + 'static {
     /// The largest value it holds.
     const MAX: u64;
-    /// `v`, which [`SearchState::restart`] keeps at most [`Slot::MAX`]
+    /// `v`, which a search's restart keeps at most [`Slot::MAX`]
     /// (a larger one panics: an overflow is never silent).
     fn of(v: u64) -> Self;
 }
