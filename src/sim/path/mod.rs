@@ -633,6 +633,12 @@ impl CostRule {
 impl<'a> Problem<'a> {
     /// One search of `cfg` on `grid` towards `goal`.
     fn of(grid: &'a Grid, goal: Cell, cfg: &SearchConfig) -> Problem<'a> {
+        Problem::with(grid, goal, cfg, cfg.rule.steps())
+    }
+
+    /// [`Problem::of`] with its rule's table already built (a lesson's
+    /// search steps once a tick: its table is built once).
+    fn with(grid: &'a Grid, goal: Cell, cfg: &SearchConfig, steps: Steps) -> Problem<'a> {
         Problem {
             terrain: grid.terrain(),
             width: grid.width(),
@@ -643,7 +649,7 @@ impl<'a> Problem<'a> {
             tie_break: cfg.tie_break,
             closed_set: cfg.closed_set,
             moves: cfg.moves,
-            steps: cfg.rule.steps(),
+            steps,
         }
     }
 }
@@ -1711,6 +1717,8 @@ fn run_to_end<Q: OpenQueue, G: Slot, S: Sink<PathEvent>>(
 pub struct PathSim {
     cfg: PathConfig,
     state: PathState,
+    /// Each search's move costs ([`CostRule::steps`]), built once.
+    steps: Vec<Steps>,
 }
 
 impl PathSim {
@@ -1718,14 +1726,20 @@ impl PathSim {
     pub fn new(cfg: PathConfig) -> Result<PathSim, String> {
         cfg.check()?;
         let start = cfg.start.y as u32 * cfg.grid.width() + cfg.start.x as u32;
+        let steps: Vec<Steps> = cfg.searches.iter().map(|s| s.rule.steps()).collect();
         let searches = cfg
             .searches
             .iter()
-            .map(|s| SearchState::new(&problem(&cfg, s), start, Heap::default()))
+            .zip(&steps)
+            .map(|(s, &t)| {
+                let p = Problem::with(&cfg.grid, cfg.goal, s, t);
+                SearchState::new(&p, start, Heap::default())
+            })
             .collect();
         Ok(PathSim {
             cfg,
             state: PathState { tick: 0, searches },
+            steps,
         })
     }
 
@@ -1738,6 +1752,7 @@ impl PathSim {
         let fresh = PathSim::new(cfg)?;
         self.cfg = fresh.cfg;
         self.state.searches = fresh.state.searches;
+        self.steps = fresh.steps;
         Ok(())
     }
 
@@ -1821,21 +1836,6 @@ impl PathSim {
     }
 }
 
-fn problem<'a>(cfg: &'a PathConfig, s: &SearchConfig) -> Problem<'a> {
-    Problem {
-        terrain: cfg.grid.terrain(),
-        width: cfg.grid.width(),
-        height: cfg.grid.height(),
-        goal: cfg.goal,
-        rule: s.rule,
-        heuristic: s.heuristic,
-        tie_break: s.tie_break,
-        closed_set: s.closed_set,
-        moves: s.moves,
-        steps: s.rule.steps(),
-    }
-}
-
 impl Sim for PathSim {
     type State = PathState;
     type Event = PathEvent;
@@ -1853,7 +1853,8 @@ impl Sim for PathSim {
             if S::ENABLED && self.state.tick == 0 && !sc.heuristic.is_admissible(sc.moves) {
                 sink.record(PathEvent::NotAdmissible { search: i as u32 });
             }
-            st.step(&problem(&self.cfg, sc), i as u32, sink);
+            let p = Problem::with(&self.cfg.grid, self.cfg.goal, sc, self.steps[i]);
+            st.step(&p, i as u32, sink);
         }
         self.state.tick += 1;
     }
