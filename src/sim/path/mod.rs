@@ -230,8 +230,14 @@ impl Heuristic {
     /// `h` in 16-bit fixed point, rounded down.
     #[inline(always)]
     pub fn h16(&self, dx: u32, dy: u32) -> u64 {
-        let base = match self.kind {
-            HeuristicKind::Zero => return 0,
+        self.weigh(self.plain16(dx, dy))
+    }
+
+    /// The shape's `h16` (weight 1).
+    #[inline(always)]
+    fn plain16(&self, dx: u32, dy: u32) -> u64 {
+        match self.kind {
+            HeuristicKind::Zero => 0,
             HeuristicKind::Manhattan => ((dx + dy) as u64) << 16,
             HeuristicKind::Octile => {
                 let (lo, hi) = (dx.min(dy) as u64, dx.max(dy) as u64);
@@ -241,7 +247,12 @@ impl Heuristic {
                 let d2 = dx as u64 * dx as u64 + dy as u64 * dy as u64;
                 crate::num::rsqrt::isqrt_u64(d2 << 32)
             }
-        };
+        }
+    }
+
+    /// A shape's `h16` times the weight, rounded down.
+    #[inline(always)]
+    fn weigh(&self, base: u64) -> u64 {
         if self.weight == Fx::ONE {
             base
         } else {
@@ -516,6 +527,78 @@ pub struct SearchState<Q = Heap, G = u64> {
     /// The largest value written into `g` so far (for the next `base`).
     #[serde(skip)]
     top: u64,
+    /// A plain run's Euclidean distances, kept between queries (a cache,
+    /// not part of the state).
+    #[serde(skip)]
+    roots: Roots,
+}
+
+/// The Euclidean `h16` by `min(|dx|, |dy|)` and `max(|dx|, |dy|)`, filled
+/// as pushes ask (an entry holds `h16 + 1`; 0: not computed yet). It is a
+/// function of the two distances alone, so what one query fills serves
+/// every later one, on any map, and a push loads a root instead of taking
+/// one (a square root is a chain of five dependent multiplies, and the
+/// next pop waits for it).
+///
+/// Kept for maps whose longer side is at most [`ROOTS_SIDE`]: the table
+/// is then at most 512 KiB (2 bytes a cell of the square on that side).
+/// On a 1024² map its 2 MiB cost more in cache misses than the roots
+/// they save (measured: 8 % slower).
+#[derive(Clone, Debug, Default)]
+struct Roots {
+    table: Vec<u32>,
+    /// Whether this query reads it (the Euclidean shape, a map that fits).
+    on: bool,
+}
+
+/// The longest map side [`Roots`] are kept for.
+const ROOTS_SIDE: usize = 512;
+
+/// A cache holds no state: any two are equal.
+impl PartialEq for Roots {
+    fn eq(&self, _: &Roots) -> bool {
+        true
+    }
+}
+
+impl Eq for Roots {}
+
+impl Roots {
+    /// Turned on, and sized, if the query on `p` reads it.
+    fn prepare(&mut self, p: &Problem) {
+        let side = p.width.max(p.height) as usize;
+        self.on = p.heuristic.kind == HeuristicKind::Euclidean && side <= ROOTS_SIDE;
+        let len = side * (side + 1) / 2;
+        if self.on && self.table.len() < len {
+            self.table = vec![0; len]; // zeroed by the allocator, lazily
+        }
+    }
+
+    /// The bytes it holds while on.
+    fn bytes(&self) -> usize {
+        if self.on {
+            self.table.capacity() * 4
+        } else {
+            0
+        }
+    }
+
+    /// `p`'s `h16` at `(x, y)`, its root computed if not yet known.
+    #[inline(always)]
+    fn h16(&mut self, p: &Problem, x: i32, y: i32) -> u64 {
+        let (dx, dy) = (x.abs_diff(p.goal.x), y.abs_diff(p.goal.y));
+        let (lo, hi) = (dx.min(dy) as usize, dx.max(dy) as usize);
+        let i = hi * (hi + 1) / 2 + lo;
+        let plain = match self.table[i] {
+            0 => {
+                let h = p.heuristic.plain16(dx, dy);
+                self.table[i] = h as u32 + 1; // < 2²⁶ on a side of 512
+                h
+            }
+            v => v as u64 - 1,
+        };
+        p.heuristic.weigh(plain)
+    }
 }
 
 /// Everything that changes in a path scenario.
@@ -895,10 +978,11 @@ impl OpenQueue for Buckets {
 /// without wrapping onto itself.
 ///
 /// A slice ahead of the cursor is an unsorted array a push appends to.
-/// When the pops reach it, its entries are dealt into 64 narrower
-/// buckets (pushes into the cursor's slice go there too); the bucket being
-/// drained is sorted once by the full key and popped from its end, and a
-/// push into it is inserted in key order. Slices and buckets are drained in
+/// When the pops reach it, a slice of at most [`WHOLE`] entries is sorted
+/// whole; a larger one is dealt into 64 narrower buckets (pushes into the
+/// cursor's slice go there too). The slice or bucket being drained is
+/// sorted once by the full key and popped from its end, and a push into it
+/// is inserted in key order. Slices and buckets are drained in
 /// order and each bucket in key order, so the pops are exactly the heap's.
 /// A push is an append, and a pop a share of sorting a bucket of two or
 /// three entries (the default rule's buckets are 1/1024 of a unit).
@@ -947,6 +1031,10 @@ const FINE_BITS: u32 = 6;
 
 /// A slice's buckets.
 const FINE: usize = 1 << FINE_BITS;
+
+/// The most entries a slice may hold to be sorted whole rather than
+/// dealt into its buckets.
+const WHOLE: usize = 6;
 
 impl Calendar {
     /// The slice width (as a shift of `f16`) for a search, if its `f` range
@@ -1003,27 +1091,37 @@ impl Calendar {
     }
 
     /// Moves the cursor to the next slice holding entries and deals them
-    /// into the buckets (which are empty), keeping their push order.
-    fn advance(&mut self) {
+    /// into the buckets (which are empty), keeping their push order; or,
+    /// if it holds at most [`WHOLE`] entries, makes them all `now`, sorted,
+    /// and returns true.
+    fn advance(&mut self) -> bool {
         let at = (self.cursor - self.origin) as usize & self.mask;
         let ahead = self.next_held(at);
         self.cursor += ahead as u64;
         let i = (at + ahead) & self.mask;
         self.words[i / 64] &= !(1 << (i % 64));
         let mut slice = core::mem::take(&mut self.ring[i]);
+        if slice.len() <= WHOLE {
+            core::mem::swap(&mut self.now, &mut slice);
+            self.ring[i] = slice; // `now`'s empty memory
+            self.at = FINE as u32 - 1;
+            self.now.sort_unstable_by_key(|e| core::cmp::Reverse(e.key));
+            return true;
+        }
         for e in slice.drain(..) {
             let j = self.bucket(&e);
             self.fine[j as usize].push(e);
             self.fine_bits |= 1 << j;
         }
         self.ring[i] = slice; // empty, its memory kept
+        false
     }
 
     /// Makes the next bucket holding entries `now`, sorted.
     #[inline]
     fn refill(&mut self) {
-        if self.fine_bits == 0 {
-            self.advance();
+        if self.fine_bits == 0 && self.advance() {
+            return;
         }
         let j = self.fine_bits.trailing_zeros();
         self.fine_bits &= !(1 << j);
@@ -1052,8 +1150,7 @@ impl OpenQueue for Calendar {
             return;
         }
         let j = self.bucket(&e);
-        debug_assert!(j >= self.at);
-        if j == self.at {
+        if j <= self.at {
             let at = self.now.partition_point(|x| x.key > e.key);
             self.now.insert(at, e);
         } else {
@@ -1122,7 +1219,11 @@ impl<Q: OpenQueue> SearchState<Q> {
 impl<Q: OpenQueue, G: Slot> SearchState<Q, G> {
     #[inline(always)]
     fn push(&mut self, p: &Problem, cell: u32, x: i32, y: i32, g: u64) -> u64 {
-        let h16 = p.h16(x, y);
+        let h16 = if self.roots.on {
+            self.roots.h16(p, x, y)
+        } else {
+            p.h16(x, y)
+        };
         let f16 = (g << (16 - p.moves.frac_bits())) + h16;
         let tie = p.tie(g, h16, self.seq);
         let e = OpenEntry {
@@ -1423,6 +1524,7 @@ impl<Q: OpenQueue, G: Slot> SearchState<Q, G> {
         }
         self.base = self.top + 1;
         self.top = self.base;
+        self.roots.prepare(p);
         self.open.clear();
         self.seq = 0;
         self.current = None;
@@ -1509,6 +1611,7 @@ impl<Q, G> SearchState<Q, G> {
             status: Status::Searching,
             base: 0,
             top: 0,
+            roots: Roots::default(),
         }
     }
 }
@@ -1589,7 +1692,10 @@ impl<Q: OpenQueue, G: Slot> SearchState<Q, G> {
             },
             path: self.path(width, goal),
             expanded: self.expanded,
-            bytes: self.g.capacity() * size_of::<G>() + self.link.capacity() + self.open.bytes(),
+            bytes: self.g.capacity() * size_of::<G>()
+                + self.link.capacity()
+                + self.open.bytes()
+                + self.roots.bytes(),
         }
     }
 }
@@ -1941,6 +2047,53 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// A table of roots answers what the heuristic computes, whether the
+    /// entry is filled by the ask or was by an earlier one (for another
+    /// goal and weight), up to the far corner of the largest map it is
+    /// kept for; it is off for other shapes and larger maps.
+    #[test]
+    fn roots_are_the_heuristics() {
+        let side = ROOTS_SIDE as u32;
+        let grid = Grid::open(side, side);
+        let mut roots = Roots::default();
+        let mut rng = Pcg32::new(18, 7);
+        for round in 0..40 {
+            let heuristic = Heuristic {
+                kind: HeuristicKind::Euclidean,
+                weight: Fx::from_bits((rng.next_u64() >> (31 + round % 2)) as i64),
+            };
+            let cfg = SearchConfig {
+                heuristic,
+                ..SearchConfig::default()
+            };
+            let corner = (side - 1) * (round % 2);
+            let goal = Cell::new(corner as i32, rng.below(side) as i32);
+            let p = Problem::of(&grid, goal, &cfg);
+            roots.prepare(&p);
+            assert!(roots.on);
+            for _ in 0..2000 {
+                let (x, y) = (rng.below(side) as i32, rng.below(side) as i32);
+                assert_eq!(roots.h16(&p, x, y), p.h16(x, y), "{x},{y} → {goal}");
+                assert_eq!(roots.h16(&p, x, y), p.h16(x, y), "{x},{y} → {goal}");
+            }
+            let far = (side as i32 - 1 - goal.x, side as i32 - 1);
+            assert_eq!(roots.h16(&p, far.0, far.1), p.h16(far.0, far.1));
+        }
+        let manhattan = SearchConfig {
+            heuristic: Heuristic::plain(HeuristicKind::Manhattan),
+            ..SearchConfig::default()
+        };
+        roots.prepare(&Problem::of(&grid, Cell::new(0, 0), &manhattan));
+        assert!(!roots.on);
+        let big = Grid::open(side + 1, 1);
+        roots.prepare(&Problem::of(
+            &big,
+            Cell::new(0, 0),
+            &SearchConfig::default(),
+        ));
+        assert!(!roots.on);
     }
 
     /// A restart raises `base` above every value held, so the last query's
