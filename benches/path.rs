@@ -14,7 +14,8 @@
 //! same heuristic; and short trips on a generated 1024² map (3 + 4 cells
 //! apart, and start = goal), where a query should cost what it touches.
 //!
-//! Prints `RATIO` lines (time ours / peer: below 1 is faster) and `MEMORY`
+//! Prints `RATIO` lines (time ours / peer, the median over runs timed back
+//! to back: below 1 is faster) and `MEMORY`
 //! lines. `PATH_BENCH_QUICK=1` runs only the 256² map and the short trips;
 //! `PATH_BENCH_SIDES=1024,2048` picks the generated maps; `PATH_BENCH_MAPS=1`
 //! runs only the Moving AI maps.
@@ -90,8 +91,10 @@ fn peer(g: &Grid, start: Cell, goal: Cell, c: &SearchConfig) -> Option<u64> {
     .map(|(_, cost)| cost >> (16 - c.moves.frac_bits()))
 }
 
-/// Median of alternating timed runs of `a` and `b`.
-fn alternate(budget: Duration, mut a: impl FnMut(), mut b: impl FnMut()) -> (f64, f64) {
+/// Alternating timed runs of `a` and `b`: the median time of each, and
+/// the median of the ratios `a / b` of runs timed back to back (so a
+/// slow spell of a shared machine slows both sides of a ratio).
+fn alternate(budget: Duration, mut a: impl FnMut(), mut b: impl FnMut()) -> (f64, f64, f64) {
     let (mut ta, mut tb) = (Vec::new(), Vec::new());
     a();
     b();
@@ -104,11 +107,17 @@ fn alternate(budget: Duration, mut a: impl FnMut(), mut b: impl FnMut()) -> (f64
         b();
         tb.push(t.elapsed());
     }
+    let mut ratios: Vec<f64> = ta
+        .iter()
+        .zip(&tb)
+        .map(|(a, b)| a.as_secs_f64() / b.as_secs_f64().max(1e-9))
+        .collect();
+    ratios.sort_by(f64::total_cmp);
     let median = |v: &mut Vec<Duration>| {
         v.sort();
         v[v.len() / 2].as_secs_f64()
     };
-    (median(&mut ta), median(&mut tb))
+    (median(&mut ta), median(&mut tb), ratios[ratios.len() / 2])
 }
 
 fn compare(side: u32) {
@@ -126,7 +135,7 @@ fn compare(side: u32) {
         };
         let ours = search(&g, start, goal, &c, &mut NoTrace);
         assert_eq!(ours.cost, peer(&g, start, goal, &c), "same cost");
-        let (a, b) = alternate(
+        let (a, b, r) = alternate(
             budget,
             || {
                 black_box(search(&g, start, goal, &c, &mut NoTrace));
@@ -142,8 +151,8 @@ fn compare(side: u32) {
             ours.expanded,
             a * 1e3,
             b * 1e3,
-            a / b,
-            b / a
+            r,
+            1.0 / r
         );
     }
     traced(&g, start, goal, budget);
@@ -162,7 +171,7 @@ fn traced(g: &Grid, start: Cell, goal: Cell, budget: Duration) {
     // as a viewer would: the figure is the cost of producing the trace,
     // not of the allocator growing a fresh vector to hundreds of MB.
     let mut events: Vec<PathEvent> = Vec::new();
-    let (t, u) = alternate(
+    let (t, u, r) = alternate(
         budget,
         || {
             events.clear();
@@ -178,7 +187,7 @@ fn traced(g: &Grid, start: Cell, goal: Cell, budget: Duration) {
         "RATIO path {side}x{side} traced {:>9.2} ms   untraced {:>9.2} ms   ratio {:.2}x (full trace into a reused Vec, {} events)",
         t * 1e3,
         u * 1e3,
-        t / u,
+        r,
         events.len()
     );
     let cells = (side * side) as usize;
@@ -239,14 +248,14 @@ fn trips(what: &str, g: &Grid, trips: &[(Cell, Cell)], kind: HeuristicKind, move
             black_box(search(g, s, t, c, &mut NoTrace));
         }
     };
-    let (a, b) = alternate(budget, || all(&c), peer_all);
+    let (a, b, r) = alternate(budget, || all(&c), peer_all);
     let fresh = || {
         for &(s, t) in trips {
             black_box(Searcher::new().search(g, s, t, &c, &mut NoTrace));
         }
     };
-    let (f, _) = alternate(budget, fresh, peer_all);
-    let (l, _) = alternate(budget, || all(&deep), peer_all);
+    let (f, _, rf) = alternate(budget, fresh, peer_all);
+    let (l, _, rl) = alternate(budget, || all(&deep), peer_all);
     let n = trips.len() as f64;
     let each = |e: u64| e / trips.len() as u64;
     println!(
@@ -257,12 +266,12 @@ fn trips(what: &str, g: &Grid, trips: &[(Cell, Cell)], kind: HeuristicKind, move
         b * 1e3 / n,
         each(expanded),
         a * 1e3 / n,
-        a / b,
+        r,
         f * 1e3 / n,
-        f / b,
+        rf,
         each(deep_expanded),
         l * 1e3 / n,
-        l / b
+        rl
     );
 }
 
