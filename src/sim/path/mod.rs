@@ -1764,8 +1764,9 @@ pub struct Outcome {
 /// cost its whole size once the allocator recycles memory; measured: 7 ms
 /// for a 46-cell query on a 1024² map by the third call). That memory is
 /// held until the thread ends: the largest map searched, about 5 bytes a
-/// cell (9 when costs need a `u64`; a [`Searcher`] of your own frees its
-/// memory when dropped).
+/// cell (9 when costs need a `u64`), and with the Euclidean heuristic on
+/// maps up to 512 a side its table of roots, at most 512 KiB (a
+/// [`Searcher`] of your own frees its memory when dropped).
 pub fn search<S: Sink<PathEvent>>(
     grid: &Grid,
     start: Cell,
