@@ -715,12 +715,14 @@ impl CostRule {
 
 impl<'a> Problem<'a> {
     /// One search of `cfg` on `grid` towards `goal`.
+    #[cfg(test)]
     fn of(grid: &'a Grid, goal: Cell, cfg: &SearchConfig) -> Problem<'a> {
         Problem::with(grid, goal, cfg, cfg.rule.steps())
     }
 
-    /// [`Problem::of`] with its rule's table already built (a lesson's
-    /// search steps once a tick: its table is built once).
+    /// One search of `cfg` on `grid` towards `goal`, with its rule's table
+    /// already built: a lesson's search steps once a tick and a
+    /// [`Searcher`] answers query after query, and each builds it once.
     fn with(grid: &'a Grid, goal: Cell, cfg: &SearchConfig, steps: Steps) -> Problem<'a> {
         Problem {
             terrain: grid.terrain(),
@@ -1600,6 +1602,9 @@ pub struct Searcher {
     /// The same, for maps whose costs fit a `u32` ([`narrow`]).
     calendar32: SearchState<Calendar, u32>,
     buckets32: SearchState<Buckets, u32>,
+    /// The last query's rule and its table of move costs (a short query
+    /// would spend a third of its time building it again).
+    steps: Option<(CostRule, Steps)>,
 }
 
 impl<Q: OpenQueue, G> Default for SearchState<Q, G> {
@@ -1642,7 +1647,11 @@ impl Searcher {
         cfg: &SearchConfig,
         sink: &mut S,
     ) -> Outcome {
-        let (p, start) = begin(grid, (start, goal), cfg, sink);
+        let steps = match self.steps {
+            Some((rule, steps)) if rule == cfg.rule => steps,
+            _ => self.steps.insert((cfg.rule, cfg.rule.steps())).1,
+        };
+        let (p, start) = begin(grid, (start, goal), cfg, steps, sink);
         let narrow = narrow(&p);
         if buckets_apply(cfg) {
             let span = bucket_span(cfg);
@@ -1716,9 +1725,10 @@ fn begin<'a, S: Sink<PathEvent>>(
     grid: &'a Grid,
     (start, goal): (Cell, Cell),
     cfg: &SearchConfig,
+    steps: Steps,
     sink: &mut S,
 ) -> (Problem<'a>, u32) {
-    let p = Problem::of(grid, goal, cfg);
+    let p = Problem::with(grid, goal, cfg, steps);
     if S::ENABLED && !cfg.heuristic.is_admissible(cfg.moves) {
         sink.record(PathEvent::NotAdmissible { search: 0 });
     }
