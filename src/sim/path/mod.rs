@@ -980,7 +980,7 @@ impl OpenQueue for Buckets {
 /// without wrapping onto itself.
 ///
 /// A slice ahead of the cursor is an unsorted array a push appends to.
-/// When the pops reach it, a slice of at most [`WHOLE`] entries is sorted
+/// When the pops reach it, a slice of at most 6 entries is sorted
 /// whole; a larger one is dealt into 64 narrower buckets (pushes into the
 /// cursor's slice go there too). The slice or bucket being drained is
 /// sorted once by the full key and popped from its end, and a push into it
