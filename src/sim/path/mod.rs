@@ -1156,6 +1156,9 @@ impl OpenQueue for Calendar {
             return;
         }
         let j = self.bucket(&e);
+        // Below `at` only while a whole slice is drained (`at` is then the
+        // last bucket).
+        debug_assert!(j >= self.at || self.at == FINE as u32 - 1);
         if j <= self.at {
             // In a long bucket (ties on whole `f`), a push is most often the
             // next pop (larger-g ties: one more step from here): no search.
