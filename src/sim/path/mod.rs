@@ -541,7 +541,8 @@ pub struct SearchState<Q = Heap, G = u64> {
 /// next pop waits for it).
 ///
 /// Kept for maps whose longer side is at most [`ROOTS_SIDE`]: the table
-/// is then at most 512 KiB (2 bytes a cell of the square on that side).
+/// is then at most 525,312 bytes (about 2 bytes a cell of the square on
+/// that side).
 /// On a 1024² map its 2 MiB cost more in cache misses than the roots
 /// they save (measured: 8 % slower).
 #[derive(Clone, Debug, Default)]
@@ -583,21 +584,21 @@ impl Roots {
         }
     }
 
-    /// `p`'s `h16` at `(x, y)`, its root computed if not yet known.
+    /// `heuristic`'s `h16` at distances `dx`, `dy` from the goal, its
+    /// root computed if not yet known.
     #[inline(always)]
-    fn h16(&mut self, p: &Problem, x: i32, y: i32) -> u64 {
-        let (dx, dy) = (x.abs_diff(p.goal.x), y.abs_diff(p.goal.y));
+    fn h16(&mut self, heuristic: Heuristic, dx: u32, dy: u32) -> u64 {
         let (lo, hi) = (dx.min(dy) as usize, dx.max(dy) as usize);
         let i = hi * (hi + 1) / 2 + lo;
         let plain = match self.table[i] {
             0 => {
-                let h = p.heuristic.plain16(dx, dy);
+                let h = heuristic.plain16(dx, dy);
                 self.table[i] = h as u32 + 1; // < 2²⁶ on a side of 512
                 h
             }
             v => v as u64 - 1,
         };
-        p.heuristic.weigh(plain)
+        heuristic.weigh(plain)
     }
 }
 
@@ -754,10 +755,17 @@ impl Problem<'_> {
         self.rule.step(a, b)
     }
 
+    /// `|dx|` and `|dy|` from `(x, y)` to the goal.
     #[inline(always)]
+    fn distances(&self, x: i32, y: i32) -> (u32, u32) {
+        (x.abs_diff(self.goal.x), y.abs_diff(self.goal.y))
+    }
+
+    /// The heuristic at `(x, y)`, computed.
+    #[cfg(test)]
     fn h16(&self, x: i32, y: i32) -> u64 {
-        self.heuristic
-            .h16(x.abs_diff(self.goal.x), y.abs_diff(self.goal.y))
+        let (dx, dy) = self.distances(x, y);
+        self.heuristic.h16(dx, dy)
     }
 
     #[inline(always)]
@@ -1234,10 +1242,11 @@ impl<Q: OpenQueue> SearchState<Q> {
 impl<Q: OpenQueue, G: Slot> SearchState<Q, G> {
     #[inline(always)]
     fn push(&mut self, p: &Problem, cell: u32, x: i32, y: i32, g: u64) -> u64 {
+        let (dx, dy) = p.distances(x, y);
         let h16 = if self.roots.on {
-            self.roots.h16(p, x, y)
+            self.roots.h16(p.heuristic, dx, dy)
         } else {
-            p.h16(x, y)
+            p.heuristic.h16(dx, dy)
         };
         let f16 = (g << (16 - p.moves.frac_bits())) + h16;
         let tie = p.tie(g, h16, self.seq);
@@ -1778,7 +1787,7 @@ pub struct Outcome {
 /// for a 46-cell query on a 1024² map by the third call). That memory is
 /// held until the thread ends: the largest map searched, about 5 bytes a
 /// cell (9 when costs need a `u64`), and with the Euclidean heuristic on
-/// maps up to 512 a side its table of roots, at most 512 KiB (a
+/// maps up to 512 a side its table of roots, at most 513 KiB (a
 /// [`Searcher`] of your own frees its memory when dropped).
 pub fn search<S: Sink<PathEvent>>(
     grid: &Grid,
@@ -2097,13 +2106,17 @@ mod tests {
             let p = Problem::of(&grid, goal, &cfg);
             roots.prepare(&p);
             assert!(roots.on);
+            let mut read = |x: i32, y: i32| {
+                let (dx, dy) = p.distances(x, y);
+                roots.h16(p.heuristic, dx, dy)
+            };
             for _ in 0..2000 {
                 let (x, y) = (rng.below(side) as i32, rng.below(side) as i32);
-                assert_eq!(roots.h16(&p, x, y), p.h16(x, y), "{x},{y} → {goal}");
-                assert_eq!(roots.h16(&p, x, y), p.h16(x, y), "{x},{y} → {goal}");
+                assert_eq!(read(x, y), p.h16(x, y), "{x},{y} → {goal}");
+                assert_eq!(read(x, y), p.h16(x, y), "{x},{y} → {goal}");
             }
             let far = (side as i32 - 1 - goal.x, side as i32 - 1);
-            assert_eq!(roots.h16(&p, far.0, far.1), p.h16(far.0, far.1));
+            assert_eq!(read(far.0, far.1), p.h16(far.0, far.1));
         }
         let manhattan = SearchConfig {
             heuristic: Heuristic::plain(HeuristicKind::Manhattan),
