@@ -706,6 +706,86 @@ fn moving_ai_maze_lengths_match_the_benchmark() {
     assert!(checked > 250, "{checked}");
 }
 
+/// In a maze's corridors an untraced run finds a cell's ways on by a mask
+/// and leaves out the way back (see `Pace` in `src/sim/path`); a traced
+/// run never does. On the Moving AI maze, bare and with heights strewn on
+/// its open cells (so the rule blocks climbs in corridors, and charges
+/// them), both give the same cost, path and expansions for every
+/// tie-break under Manhattan distances (which tie on `f` often, so the
+/// order of pushes shows) and Euclidean ones, with and without a closed
+/// set, and the same searcher keeps its pace from query to query.
+#[test]
+fn untraced_runs_in_a_maze_give_the_traced_search() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/maps/");
+    let read = |f: &str| std::fs::read_to_string(format!("{dir}{f}")).unwrap();
+    let bare = Grid::read(&read("maze512-1-0.map")).unwrap();
+    let mut hilly = bare.clone();
+    let mut rng = Pcg32::new(31, 7);
+    for y in 0..512 {
+        for x in 0..512 {
+            let c = Cell::new(x, y);
+            if !hilly.is_wall(c) {
+                hilly.set_height(c, rng.below(4) as u8);
+            }
+        }
+    }
+    let scen = read("maze512-1-0.map.scen");
+    let trips: Vec<(Cell, Cell)> = scen
+        .lines()
+        .skip(1)
+        .step_by(2500)
+        .map(|line| {
+            let f: Vec<i32> = line
+                .split('\t')
+                .skip(4)
+                .take(4)
+                .map(|v| v.parse().unwrap())
+                .collect();
+            (Cell::new(f[0], f[1]), Cell::new(f[2], f[3]))
+        })
+        .collect();
+    assert!(trips.len() >= 5, "{}", trips.len());
+    let mut searcher = Searcher::new();
+    let mut found = 0;
+    for (grid, rule) in [
+        (&bare, CostRule::default()),
+        (
+            &hilly,
+            CostRule {
+                max_climb: 1,
+                uphill_weight: 3,
+                ..CostRule::default()
+            },
+        ),
+    ] {
+        for kind in [HeuristicKind::Manhattan, HeuristicKind::Euclidean] {
+            for &(_, tie_break) in TieBreak::NAMES {
+                for closed_set in [true, false] {
+                    let cfg = SearchConfig {
+                        rule,
+                        tie_break,
+                        closed_set,
+                        heuristic: Heuristic::plain(kind),
+                        ..SearchConfig::default()
+                    };
+                    for &(from, to) in &trips {
+                        let mut events = Vec::new();
+                        let traced = searcher.search(grid, from, to, &cfg, &mut events);
+                        let plain = searcher.search(grid, from, to, &cfg, &mut NoTrace);
+                        assert_eq!(
+                            (plain.cost, &plain.path, plain.expanded),
+                            (traced.cost, &traced.path, traced.expanded),
+                            "{from} → {to} {cfg:?}"
+                        );
+                        found += usize::from(plain.cost.is_some());
+                    }
+                }
+            }
+        }
+    }
+    assert!(found > trips.len() * 16, "{found}");
+}
+
 /// One `Searcher` asked query after query (over 1,500, on maps of
 /// changing sizes, under every heuristic, tie-break and closed-set switch)
 /// answers each exactly as a fresh one: the same cost, path, expansions

@@ -38,7 +38,10 @@
 //! (Manhattan or zero, weight 1); [`Calendar`] for any other consistent
 //! one (every admissible heuristic here, the default Euclidean included,
 //! with any tie-break); the heap only for an inconsistent heuristic
-//! (`w > 1`) or huge move costs.
+//! (`w > 1`) or huge move costs. An untraced 4-way run in a maze's
+//! corridors finds a cell's ways on by a mask (a speed choice, taken from
+//! the cells it expands): the same pushes
+//! in the same order, with fewer mispredicted branches.
 //!
 //! The article's defects are not copied: there is an explicit closed set
 //! (`closed_set = false` is the article's list without one: every popped
@@ -531,6 +534,58 @@ pub struct SearchState<Q = Heap, G = u64> {
     /// not part of the state).
     #[serde(skip)]
     roots: Roots,
+    /// How an untraced run expands a cell (a speed choice, not state).
+    #[serde(skip)]
+    pace: Pace,
+}
+
+/// How an untraced 4-way run expands a cell: a choice of speed alone, for
+/// both ways relax the same neighbours in the same order, with the same
+/// result.
+///
+/// In a maze's corridors most cells have one way on besides the way
+/// back. There [`SearchState::corridor`] finds a cell's open neighbours
+/// without a branch, into a mask, and relaxes only those: in
+/// `maze512-1-0` that halves the mispredicted branches and a query takes
+/// a quarter less time. In open country the four moves written out
+/// predict better (the mask's loop was 6–16 % slower on the other Moving
+/// AI maps). A run tells which it is in from the cells it expands: every
+/// one while in corridors, every [`PACE_SAMPLE`]th otherwise.
+#[derive(Clone, Copy, Debug, Default)]
+struct Pace {
+    /// Whether cells are expanded as in corridors.
+    corridors: bool,
+    /// +1 per sampled cell with at most one way on, −1 per other, kept
+    /// within ±[`PACE_TURN`]; the pace turns at either bound.
+    score: i8,
+}
+
+/// Open country samples one expansion in this many.
+const PACE_SAMPLE: u32 = 32;
+
+/// The bound of [`Pace::score`], at which the pace turns.
+const PACE_TURN: i8 = 8;
+
+/// A pace holds no state: any two are equal.
+impl PartialEq for Pace {
+    fn eq(&self, _: &Pace) -> bool {
+        true
+    }
+}
+
+impl Eq for Pace {}
+
+impl Pace {
+    /// Counts a cell with the open neighbours `ways` (a mask, the way back
+    /// left out).
+    #[inline(always)]
+    fn count(&mut self, ways: u32) {
+        let one = ways & ways.wrapping_sub(1) == 0;
+        self.score = (self.score + if one { 1 } else { -1 }).clamp(-PACE_TURN, PACE_TURN);
+        if self.score.abs() == PACE_TURN {
+            self.corridors = self.score > 0;
+        }
+    }
 }
 
 /// The Euclidean `h16` by `min(|dx|, |dy|)` and `max(|dx|, |dy|)`, filled
@@ -1262,9 +1317,15 @@ impl<Q: OpenQueue, G: Slot> SearchState<Q, G> {
         h16
     }
 
-    /// One expansion. Returns false once the search has ended.
+    /// One expansion, at the corridor pace if `CORRIDORS` (see [`Pace`]).
+    /// Returns false once the search has ended.
     #[inline(always)]
-    fn step<S: Sink<PathEvent>>(&mut self, p: &Problem, search: u32, sink: &mut S) -> bool {
+    fn step<S: Sink<PathEvent>, const CORRIDORS: bool>(
+        &mut self,
+        p: &Problem,
+        search: u32,
+        sink: &mut S,
+    ) -> bool {
         if self.status != Status::Searching {
             return false;
         }
@@ -1306,6 +1367,15 @@ impl<Q: OpenQueue, G: Slot> SearchState<Q, G> {
             return false;
         }
         let ha = p.terrain[c];
+        let plain = !S::ENABLED && p.moves == Moves::Four && ha <= MAX_HEIGHT;
+        if CORRIDORS && plain {
+            self.corridor(p, (search, sink), e.g, here, e.cell, ha);
+            return true;
+        }
+        if plain && self.expanded.is_multiple_of(PACE_SAMPLE) {
+            let (_, _, ways) = self.ways(p, here, e.cell);
+            self.pace.count(ways);
+        }
         let (w, h) = (p.width as i32, p.height as i32);
         // Per direction (left, up, right, down): whether its neighbour is
         // on the map (a cell outside is not a neighbour at all), and where.
@@ -1357,6 +1427,86 @@ impl<Q: OpenQueue, G: Slot> SearchState<Q, G> {
                 None
             }
         }
+    }
+
+    /// The orthogonal moves from `here` (cell `c`, height `ha` ≤
+    /// [`MAX_HEIGHT`], cost `g0`) of an untraced run, at [`Pace`]'s
+    /// corridor pace: the neighbours on the map that are no wall, less the
+    /// way back to the parent, are found without a branch, into a mask,
+    /// then relaxed in the documented order. The way back never lowers
+    /// the parent's `g` (it holds at most `g0` less the move's cost, and
+    /// moving back costs at least 1 more), so leaving it out changes
+    /// nothing; a move the rule blocks is skipped as before.
+    #[inline(always)]
+    fn corridor<S: Sink<PathEvent>>(
+        &mut self,
+        p: &Problem,
+        (search, sink): (u32, &mut S),
+        g0: u64,
+        here: Cell,
+        c: u32,
+        ha: u8,
+    ) {
+        let (heights, at, mut ways) = self.ways(p, here, c);
+        self.pace.count(ways);
+        while ways != 0 {
+            let d = ways.trailing_zeros() as usize;
+            ways &= ways - 1;
+            let cost = p.steps[(heights[d] + MAX_HEIGHT - ha) as usize];
+            if cost != 0 {
+                let (nx, ny) = (here.x + DIRS[d].0, here.y + DIRS[d].1);
+                let back = ((d + 2) % 4) as u8;
+                self.relax(
+                    p,
+                    (search, &mut *sink),
+                    (at[d], nx, ny),
+                    g0 + cost as u64,
+                    back,
+                );
+            }
+        }
+    }
+
+    /// The orthogonal neighbours of `here` (cell `c`) found without a
+    /// branch: their terrain, their cells, and a mask of those on the map
+    /// that are no wall, less the way back to the parent (bit `d` for
+    /// direction `d` of [`DIRS`]).
+    #[inline(always)]
+    fn ways(&self, p: &Problem, here: Cell, c: u32) -> ([u8; 4], [u32; 4], u32) {
+        let (w, h) = (p.width as i32, p.height as i32);
+        let on = [here.x > 0, here.y > 0, here.x + 1 < w, here.y + 1 < h];
+        let at = [
+            c.wrapping_sub(1),
+            c.wrapping_sub(p.width),
+            c + 1,
+            c + p.width,
+        ];
+        let mut heights = [WALL; 4];
+        let mut ways = 0u32;
+        for d in 0..4 {
+            let hb = p.terrain[if on[d] { at[d] } else { c } as usize];
+            heights[d] = hb;
+            ways |= ((on[d] & (hb <= MAX_HEIGHT)) as u32) << d;
+        }
+        let back = self.link[c as usize] & !CLOSED; // 0–3, or NO_PARENT
+        (heights, at, ways & !(1 << back))
+    }
+
+    /// Expands at one pace (corridors or not) until the pace turns or the
+    /// search ends; whether it ended. A loop of its own per pace: the
+    /// other pace's code in the same loop made open country 6 % slower.
+    #[inline(never)]
+    fn run_at<S: Sink<PathEvent>, const CORRIDORS: bool>(
+        &mut self,
+        p: &Problem,
+        sink: &mut S,
+    ) -> bool {
+        while self.pace.corridors == CORRIDORS {
+            if !self.step::<S, CORRIDORS>(p, 0, sink) {
+                return true;
+            }
+        }
+        false
     }
 
     /// The diagonal moves from `here` (height `ha`, cost `g0`), given its
@@ -1639,6 +1789,7 @@ impl<Q, G> SearchState<Q, G> {
             base: 0,
             top: 0,
             roots: Roots::default(),
+            pace: Pace::default(),
         }
     }
 }
@@ -1839,7 +1990,10 @@ pub fn buckets_apply(cfg: &SearchConfig) -> bool {
         }
 }
 
-/// Runs a plain search from `start` (an index) to `goal` on `s`'s memory.
+/// Runs a plain search from `start` (an index) to `goal` on `s`'s memory:
+/// an untraced 4-way one at the [`Pace`] its cells call for, in one loop
+/// per pace; a traced or 8-way one as a lesson steps (the pace is for
+/// untraced 4-way runs alone).
 fn run_to_end<Q: OpenQueue, G: Slot, S: Sink<PathEvent>>(
     s: &mut SearchState<Q, G>,
     p: &Problem,
@@ -1847,7 +2001,11 @@ fn run_to_end<Q: OpenQueue, G: Slot, S: Sink<PathEvent>>(
     sink: &mut S,
 ) -> Outcome {
     s.restart(p, start);
-    while s.step(p, 0, sink) {}
+    if S::ENABLED || p.moves != Moves::Four {
+        while s.step::<S, false>(p, 0, sink) {}
+    } else {
+        while !s.run_at::<S, false>(p, sink) && !s.run_at::<S, true>(p, sink) {}
+    }
     s.outcome(p.width, goal)
 }
 
@@ -1993,7 +2151,7 @@ impl Sim for PathSim {
                 sink.record(PathEvent::NotAdmissible { search: i as u32 });
             }
             let p = Problem::with(&self.cfg.grid, self.cfg.goal, sc, self.steps[i]);
-            st.step(&p, i as u32, sink);
+            st.step::<S, false>(&p, i as u32, sink);
         }
         self.state.tick += 1;
     }
@@ -2144,7 +2302,7 @@ mod tests {
         let mut s = SearchState::empty(Heap::default());
         s.restart(&p, 0);
         assert_eq!((s.base, s.g[0], s.g.len()), (1, 1, 8));
-        while s.step(&p, 0, &mut crate::sim::NoTrace) {}
+        while s.step::<_, false>(&p, 0, &mut crate::sim::NoTrace) {}
         assert_eq!(s.status, Status::Found(4));
         let top = s.top;
         assert!(top >= 5);
@@ -2259,5 +2417,57 @@ mod tests {
         let big = generate(64, 64, 1, 1);
         assert!(narrow(&Problem::of(&big, Cell::new(0, 0), &cfg)));
         assert!(!narrow(&Problem::of(&big, Cell::new(0, 0), &eight)));
+    }
+
+    /// A serpentine corridor 41 cells a side: every cell has one way on.
+    fn serpentine() -> Grid {
+        let n = 41;
+        let mut g = Grid::open(n as u32, n as u32);
+        for y in 0..n {
+            for x in 0..n {
+                let edge = x == 0 || y == 0 || x == n - 1 || y == n - 1;
+                let bend = if y % 4 == 2 { n - 2 } else { 1 };
+                if edge || (y % 2 == 0 && x != bend) {
+                    g.set_wall(Cell::new(x, y));
+                }
+            }
+        }
+        g
+    }
+
+    /// A serpentine turns a plain run to the corridor pace and open ground
+    /// turns it back, and at either pace, and with the pace carried from
+    /// the last query, an untraced run gives what a traced run (which
+    /// never takes it) gives, for every tie-break.
+    #[test]
+    fn corridors_turn_the_pace_and_change_no_result() {
+        let (maze, open) = (serpentine(), Grid::open(64, 64));
+        let runs = [
+            (&maze, Cell::new(1, 1), Cell::new(39, 39), true),
+            (&open, Cell::new(0, 0), Cell::new(63, 63), false),
+            (&maze, Cell::new(39, 39), Cell::new(1, 3), true),
+        ];
+        for (_, tie_break) in TieBreak::NAMES {
+            let cfg = SearchConfig {
+                tie_break: *tie_break,
+                ..SearchConfig::default()
+            };
+            let mut s = Searcher::new();
+            for &(grid, from, to, corridors) in &runs {
+                let traced = s.search(grid, from, to, &cfg, &mut Vec::new());
+                let plain = s.search(grid, from, to, &cfg, &mut crate::sim::NoTrace);
+                assert_eq!(
+                    (plain.cost, &plain.path, plain.expanded),
+                    (traced.cost, &traced.path, traced.expanded),
+                    "{from} → {to} {tie_break:?}"
+                );
+                assert_eq!(s.calendar32.pace.corridors, corridors, "{from} → {to}");
+            }
+        }
+        // The path winds through every row but the last.
+        let cfg = SearchConfig::default();
+        let ends = (Cell::new(1, 1), Cell::new(39, 39));
+        let wound = search(&maze, ends.0, ends.1, &cfg, &mut crate::sim::NoTrace);
+        assert_eq!(wound.path.len(), 19 * 39 + 19 + 1);
     }
 }
