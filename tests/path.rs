@@ -713,7 +713,8 @@ fn moving_ai_maze_lengths_match_the_benchmark() {
 /// them), both give the same cost, path and expansions for every
 /// tie-break under Manhattan distances (which tie on `f` often, so the
 /// order of pushes shows) and Euclidean ones, with and without a closed
-/// set, and the same searcher keeps its pace from query to query.
+/// set, on one searcher asked query after query (the state it ends each
+/// query in is compared whole by a unit test, on smaller mazes).
 #[test]
 fn untraced_runs_in_a_maze_give_the_traced_search() {
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/maps/");

@@ -540,8 +540,8 @@ pub struct SearchState<Q = Heap, G = u64> {
 }
 
 /// How an untraced 4-way run expands a cell: a choice of speed alone, for
-/// both ways relax the same neighbours in the same order, with the same
-/// result.
+/// both ways make the same pushes in the same order, so the search and
+/// its result are the same.
 ///
 /// In a maze's corridors most cells have one way on besides the way
 /// back. There [`SearchState::corridor`] finds a cell's open neighbours
@@ -962,7 +962,7 @@ impl Buckets {
 }
 
 impl OpenQueue for Buckets {
-    #[inline]
+    #[inline(always)]
     fn push(&mut self, e: OpenEntry) {
         let f = e.f16() >> 16;
         if !self.started {
@@ -978,7 +978,7 @@ impl OpenQueue for Buckets {
         self.peak_cap = self.peak_cap.max(self.cap);
         self.len += 1;
     }
-    #[inline]
+    #[inline(always)]
     fn pop(&mut self) -> Option<OpenEntry> {
         if self.len == 0 {
             return None;
@@ -1317,8 +1317,9 @@ impl<Q: OpenQueue, G: Slot> SearchState<Q, G> {
         h16
     }
 
-    /// One expansion, at the corridor pace if `CORRIDORS` (see [`Pace`]).
-    /// Returns false once the search has ended.
+    /// One expansion, at the corridor pace if `CORRIDORS` (see [`Pace`];
+    /// an untraced 4-way run, from a cell holding a height). Returns false
+    /// once the search has ended.
     #[inline(always)]
     fn step<S: Sink<PathEvent>, const CORRIDORS: bool>(
         &mut self,
@@ -1431,12 +1432,13 @@ impl<Q: OpenQueue, G: Slot> SearchState<Q, G> {
 
     /// The orthogonal moves from `here` (cell `c`, height `ha` ≤
     /// [`MAX_HEIGHT`], cost `g0`) of an untraced run, at [`Pace`]'s
-    /// corridor pace: the neighbours on the map that are no wall, less the
-    /// way back to the parent, are found without a branch, into a mask,
-    /// then relaxed in the documented order. The way back never lowers
-    /// the parent's `g` (it holds at most `g0` less the move's cost, and
-    /// moving back costs at least 1 more), so leaving it out changes
-    /// nothing; a move the rule blocks is skipped as before.
+    /// corridor pace: the neighbours on the map that are not [`WALL`],
+    /// less the way back to the parent, are found without a branch, into a
+    /// mask, then offered their moves as [`Problem::step`] prices them, in
+    /// the documented order. The way back never lowers the parent's `g`
+    /// (the parent holds at most `g0` less the move's cost, and moving back
+    /// costs no less), so leaving it out changes nothing; a move the rule
+    /// blocks is skipped as before.
     #[inline(always)]
     fn corridor<S: Sink<PathEvent>>(
         &mut self,
@@ -1452,8 +1454,7 @@ impl<Q: OpenQueue, G: Slot> SearchState<Q, G> {
         while ways != 0 {
             let d = ways.trailing_zeros() as usize;
             ways &= ways - 1;
-            let cost = p.steps[(heights[d] + MAX_HEIGHT - ha) as usize];
-            if cost != 0 {
+            if let Ok(cost) = p.step(ha, heights[d]) {
                 let (nx, ny) = (here.x + DIRS[d].0, here.y + DIRS[d].1);
                 let back = ((d + 2) % 4) as u8;
                 self.relax(
@@ -1469,7 +1470,7 @@ impl<Q: OpenQueue, G: Slot> SearchState<Q, G> {
 
     /// The orthogonal neighbours of `here` (cell `c`) found without a
     /// branch: their terrain, their cells, and a mask of those on the map
-    /// that are no wall, less the way back to the parent (bit `d` for
+    /// that are not [`WALL`], less the way back to the parent (bit `d` for
     /// direction `d` of [`DIRS`]).
     #[inline(always)]
     fn ways(&self, p: &Problem, here: Cell, c: u32) -> ([u8; 4], [u32; 4], u32) {
@@ -1486,7 +1487,7 @@ impl<Q: OpenQueue, G: Slot> SearchState<Q, G> {
         for d in 0..4 {
             let hb = p.terrain[if on[d] { at[d] } else { c } as usize];
             heights[d] = hb;
-            ways |= ((on[d] & (hb <= MAX_HEIGHT)) as u32) << d;
+            ways |= ((on[d] & (hb != WALL)) as u32) << d;
         }
         let back = self.link[c as usize] & !CLOSED; // 0–3, or NO_PARENT
         (heights, at, ways & !(1 << back))
@@ -2417,6 +2418,142 @@ mod tests {
         let big = generate(64, 64, 1, 1);
         assert!(narrow(&Problem::of(&big, Cell::new(0, 0), &cfg)));
         assert!(!narrow(&Problem::of(&big, Cell::new(0, 0), &eight)));
+    }
+
+    /// A maze `2k − 1` cells a side without a border (its corridors run
+    /// along the map's edges), carved by a seeded depth-first walk, with
+    /// `loops` walls knocked out (so cells are reached twice and improved)
+    /// and heights 0–3 strewn on its open cells.
+    fn maze(k: i32, loops: u32, seed: u64) -> Grid {
+        let n = 2 * k - 1;
+        let mut g = Grid::open(n as u32, n as u32);
+        for y in 0..n {
+            for x in 0..n {
+                if x % 2 == 1 || y % 2 == 1 {
+                    g.set_wall(Cell::new(x, y));
+                }
+            }
+        }
+        let mut rng = Pcg32::new(seed, 3);
+        let (mut seen, mut trail) = (vec![false; (k * k) as usize], vec![(0, 0)]);
+        seen[0] = true;
+        while let Some(&(x, y)) = trail.last() {
+            let next: Vec<(i32, i32)> = DIRS
+                .iter()
+                .map(|&(dx, dy)| (x + dx, y + dy))
+                .filter(|&(a, b)| a >= 0 && b >= 0 && a < k && b < k && !seen[(b * k + a) as usize])
+                .collect();
+            let Some(&(a, b)) = next.get(rng.below(next.len().max(1) as u32) as usize) else {
+                trail.pop();
+                continue;
+            };
+            seen[(b * k + a) as usize] = true;
+            g.set_height(Cell::new(x + a, y + b), 0); // the wall between
+            trail.push((a, b));
+        }
+        for _ in 0..loops {
+            let (x, y) = (rng.below(n as u32) as i32, rng.below(n as u32) as i32);
+            g.set_height(Cell::new(x, y), 0);
+        }
+        for y in 0..n {
+            for x in 0..n {
+                let c = Cell::new(x, y);
+                if !g.is_wall(c) {
+                    g.set_height(c, rng.below(4) as u8);
+                }
+            }
+        }
+        g
+    }
+
+    /// Whether two searches hold the same state after a query: costs,
+    /// links, counters, the offset of their costs, and the open list's
+    /// entries where they lie.
+    fn same<Q: OpenQueue, G: Slot>(a: &SearchState<Q, G>, b: &SearchState<Q, G>) -> bool {
+        (&a.g, &a.link, a.seq, a.expanded, a.status, a.base, a.top)
+            == (&b.g, &b.link, b.seq, b.expanded, b.status, b.base, b.top)
+            && a.open.entries() == b.open.entries()
+    }
+
+    /// The corridor pace changes nothing but speed: on borderless mazes
+    /// with loops and heights, a searcher asked untraced (the pace on, as
+    /// asserted) ends every query in the very state of one asked the same
+    /// queries traced (which never takes the pace), for every heuristic
+    /// (a weight over 1 runs on the heap and reopens cells), tie-break,
+    /// rule and closed-set switch; and so do strips one cell wide.
+    #[test]
+    fn the_corridor_pace_leaves_the_search_as_it_was() {
+        let mut rng = Pcg32::new(40, 2);
+        let (mut traced, mut plain) = (Searcher::new(), Searcher::new());
+        let heuristics = [
+            Heuristic::plain(HeuristicKind::Manhattan),
+            Heuristic::plain(HeuristicKind::Euclidean),
+            Heuristic::plain(HeuristicKind::Zero),
+            Heuristic {
+                kind: HeuristicKind::Euclidean,
+                weight: Fx::from_int(2),
+            },
+        ];
+        let (mut queries, mut paced) = (0, 0);
+        for round in 0..24u64 {
+            let grid = maze(12 + round as i32 % 5, 12, round);
+            let rule = CostRule {
+                max_climb: [9, 1, 2][round as usize % 3],
+                uphill_weight: rng.below(4),
+                ..CostRule::default()
+            };
+            for (h, &(_, tie_break)) in heuristics.iter().zip(TieBreak::NAMES.iter().cycle()) {
+                let cfg = SearchConfig {
+                    rule,
+                    heuristic: *h,
+                    tie_break,
+                    closed_set: rng.below(3) != 0,
+                    ..SearchConfig::default()
+                };
+                let open = |rng: &mut Pcg32| loop {
+                    let n = grid.width();
+                    let c = Cell::new(rng.below(n) as i32, rng.below(n) as i32);
+                    if !grid.is_wall(c) {
+                        break c;
+                    }
+                };
+                let (from, to) = (open(&mut rng), open(&mut rng));
+                let a = traced.search(&grid, from, to, &cfg, &mut Vec::new());
+                let b = plain.search(&grid, from, to, &cfg, &mut crate::sim::NoTrace);
+                assert_eq!(a, b, "{from} → {to} {cfg:?}");
+                assert!(same(&traced.heap, &plain.heap), "{from} → {to} {cfg:?}");
+                assert!(same(&traced.calendar, &plain.calendar));
+                assert!(same(&traced.calendar32, &plain.calendar32));
+                assert!(same(&traced.buckets32, &plain.buckets32));
+                let paces = [plain.heap.pace, plain.calendar32.pace, plain.buckets32.pace];
+                paced += paces.iter().filter(|p| p.corridors).count();
+                queries += 1;
+            }
+        }
+        assert!(
+            queries >= 96 && paced >= queries / 2,
+            "{paced} of {queries}"
+        );
+        for (w, h) in [(1, 40), (40, 1)] {
+            let strip = Grid::open(w, h);
+            let to = Cell::new(w as i32 - 1, h as i32 - 1);
+            let a = traced.search(
+                &strip,
+                to,
+                Cell::new(0, 0),
+                &SearchConfig::default(),
+                &mut Vec::new(),
+            );
+            let b = plain.search(
+                &strip,
+                to,
+                Cell::new(0, 0),
+                &SearchConfig::default(),
+                &mut crate::sim::NoTrace,
+            );
+            assert_eq!(a, b);
+            assert!(same(&traced.calendar32, &plain.calendar32));
+        }
     }
 
     /// A serpentine corridor 41 cells a side: every cell has one way on.
