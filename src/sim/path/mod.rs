@@ -566,14 +566,21 @@ const PACE_SAMPLE: u32 = 32;
 /// The bound of [`Pace::score`], at which the pace turns.
 const PACE_TURN: i8 = 8;
 
-/// A pace holds no state: any two are equal.
-impl PartialEq for Pace {
-    fn eq(&self, _: &Pace) -> bool {
-        true
-    }
+/// Equality for what a search keeps beside its state (a cache, a speed
+/// choice): it holds no state, so any two are equal.
+macro_rules! no_state {
+    ($($t:ty),*) => {$(
+        impl PartialEq for $t {
+            fn eq(&self, _: &$t) -> bool {
+                true
+            }
+        }
+
+        impl Eq for $t {}
+    )*};
 }
 
-impl Eq for Pace {}
+no_state!(Pace, Roots);
 
 impl Pace {
     /// Counts a cell with the open neighbours `ways` (a mask, the way back
@@ -609,15 +616,6 @@ struct Roots {
 
 /// The longest map side [`Roots`] are kept for.
 const ROOTS_SIDE: usize = 512;
-
-/// A cache holds no state: any two are equal.
-impl PartialEq for Roots {
-    fn eq(&self, _: &Roots) -> bool {
-        true
-    }
-}
-
-impl Eq for Roots {}
 
 impl Roots {
     /// Turned on, and sized, if the query on `p` reads it.
