@@ -40,8 +40,8 @@
 //! with any tie-break); the heap only for an inconsistent heuristic
 //! (`w > 1`) or huge move costs. An untraced 4-way run in a maze's
 //! corridors finds a cell's ways on by a mask (a speed choice, taken from
-//! the cells it expands): the same pushes
-//! in the same order, with fewer mispredicted branches.
+//! the cells it expands): the same pushes in the same order, with fewer
+//! mispredicted branches.
 //!
 //! The article's defects are not copied: there is an explicit closed set
 //! (`closed_set = false` is the article's list without one: every popped
