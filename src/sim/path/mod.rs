@@ -734,6 +734,7 @@ pub enum PathEvent {
 }
 
 /// One search's fixed inputs, borrowed for a step.
+#[derive(Clone, Copy)]
 struct Problem<'a> {
     terrain: &'a [u8],
     width: u32,
@@ -1500,6 +1501,13 @@ impl<Q: OpenQueue, G: Slot> SearchState<Q, G> {
         p: &Problem,
         sink: &mut S,
     ) -> bool {
+        // Every run at a pace is 4-way; said here, the costs' shifts and the
+        // diagonals' code fold away (arena, Berlin: 9 % fewer instructions).
+        debug_assert_eq!(p.moves, Moves::Four);
+        let p = &Problem {
+            moves: Moves::Four,
+            ..*p
+        };
         while self.pace.corridors == CORRIDORS {
             if !self.step::<S, CORRIDORS>(p, 0, sink) {
                 return true;
@@ -1623,26 +1631,42 @@ impl<Q: OpenQueue, G: Slot> SearchState<Q, G> {
         if !matches!(self.status, Status::Found(_)) {
             return Vec::new();
         }
-        let mut out: Vec<Cell> = core::iter::once(goal)
-            .chain(self.parents(width, goal))
-            .collect();
-        out.reverse();
+        // Counted first, so it is written once, from its end, into memory
+        // of its length (collected and reversed, a short query's path had
+        // cost it 4 % more instructions, the vector grown and copied).
+        let mut out = vec![goal; 1 + self.links(width, goal).count()];
+        let before_goal = out.iter_mut().rev().skip(1);
+        for (slot, cell) in before_goal.zip(self.parents(width, goal)) {
+            *slot = cell;
+        }
         out
     }
 
-    /// The cells from `at`'s parent back to the start, following the links
-    /// (endless if the links form a loop, which a search never makes and
-    /// [`PathSim::restore`] refuses).
-    fn parents(&self, width: u32, at: Cell) -> impl Iterator<Item = Cell> + '_ {
-        let mut at = at;
+    /// The links followed from `at` back to the start, each the direction
+    /// from a cell to its parent (endless if the links form a loop, which a
+    /// search never makes and [`PathSim::restore`] refuses).
+    fn links(&self, width: u32, at: Cell) -> impl Iterator<Item = u8> + '_ {
+        // Each link's step in cell indices (added wrapping: most are
+        // negative).
+        let steps = LINKS.map(|(dx, dy)| (dy * width as i32 + dx) as u32);
+        let mut i = at.y as u32 * width + at.x as u32;
         core::iter::from_fn(move || {
-            let link = self.link[(at.y as u32 * width + at.x as u32) as usize] & !CLOSED;
+            let link = self.link[i as usize] & !CLOSED;
             if link == NO_PARENT {
                 return None;
             }
+            i = i.wrapping_add(steps[link as usize]);
+            Some(link)
+        })
+    }
+
+    /// The cells from `at`'s parent back to the start (see
+    /// [`SearchState::links`]).
+    fn parents(&self, width: u32, at: Cell) -> impl Iterator<Item = Cell> + '_ {
+        self.links(width, at).scan(at, |at, link| {
             let (dx, dy) = LINKS[link as usize];
-            at = Cell::new(at.x + dx, at.y + dy);
-            Some(at)
+            *at = Cell::new(at.x + dx, at.y + dy);
+            Some(*at)
         })
     }
 
@@ -2000,7 +2024,14 @@ fn run_to_end<Q: OpenQueue, G: Slot, S: Sink<PathEvent>>(
     sink: &mut S,
 ) -> Outcome {
     s.restart(p, start);
-    if S::ENABLED || p.moves != Moves::Four {
+    if S::ENABLED {
+        while s.step::<S, false>(p, 0, sink) {}
+    } else if p.moves == Moves::Eight {
+        // Said here, the costs' shifts fold away.
+        let p = &Problem {
+            moves: Moves::Eight,
+            ..*p
+        };
         while s.step::<S, false>(p, 0, sink) {}
     } else {
         while !s.run_at::<S, false>(p, sink) && !s.run_at::<S, true>(p, sink) {}
