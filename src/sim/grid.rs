@@ -52,7 +52,12 @@ pub const MAX_HEIGHT: u8 = 9;
 pub const MAX_SIDE: u32 = 4096;
 
 /// A rectangular grid of heights (0–9) and walls.
+///
+/// Deserialized, it is checked as [`Grid::read`] checks a map: sides of 1 to
+/// [`MAX_SIDE`], a terrain byte per cell, each a height or [`WALL`] (the
+/// searches' cost bounds rely on it).
 #[derive(Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+#[serde(try_from = "RawGrid")]
 pub struct Grid {
     width: u32,
     height: u32,
@@ -78,6 +83,42 @@ impl fmt::Display for GridError {
 }
 
 impl std::error::Error for GridError {}
+
+/// A [`Grid`]'s fields as serialized, before they are checked.
+#[derive(Deserialize)]
+struct RawGrid {
+    width: u32,
+    height: u32,
+    cells: Vec<u8>,
+}
+
+impl TryFrom<RawGrid> for Grid {
+    type Error = String;
+
+    fn try_from(g: RawGrid) -> Result<Grid, String> {
+        let (w, h) = (g.width, g.height);
+        if !(1..=MAX_SIDE).contains(&w) || !(1..=MAX_SIDE).contains(&h) {
+            return Err(format!("a grid of {w}×{h} cells: 1 to {MAX_SIDE} a side"));
+        }
+        if g.cells.len() != (w * h) as usize {
+            let n = g.cells.len();
+            return Err(format!("a {w}×{h} grid with {n} cells"));
+        }
+        let odd = g.cells.iter().position(|&c| c > MAX_HEIGHT && c != WALL);
+        if let Some(i) = odd {
+            let (x, y) = (i as u32 % w, i as u32 / w);
+            let v = g.cells[i];
+            return Err(format!(
+                "cell ({x},{y}) holds {v}: not a height (0-{MAX_HEIGHT}) nor a wall ({WALL})"
+            ));
+        }
+        Ok(Grid {
+            width: w,
+            height: h,
+            cells: g.cells,
+        })
+    }
+}
 
 impl Grid {
     /// An open grid: every cell at height 0. Sides are clamped to
@@ -435,5 +476,21 @@ mod tests {
         assert!(e.message.contains("'x'"), "{e}");
         assert!(Grid::parse("\n\n").is_err());
         assert!(Grid::parse("\n00").is_err());
+    }
+
+    #[test]
+    fn a_deserialized_grid_is_checked_as_a_map_is() {
+        let good = Grid::parse("0#\n95").unwrap();
+        let json = serde_json::to_string(&good).unwrap();
+        assert_eq!(serde_json::from_str::<Grid>(&json).unwrap(), good);
+        let bad = |w: u32, h: u32, cells: &[u8]| {
+            let raw = serde_json::json!({ "width": w, "height": h, "cells": cells });
+            serde_json::from_value::<Grid>(raw).unwrap_err().to_string()
+        };
+        let e = bad(2, 2, &[0, 255, 9, 10]);
+        assert!(e.contains("cell (1,1) holds 10"), "{e}");
+        assert!(bad(2, 2, &[0, 255, 9]).contains("a 2×2 grid with 3 cells"));
+        assert!(bad(0, 1, &[]).contains("1 to 4096 a side"));
+        assert!(bad(4097, 1, &[0; 4097]).contains("1 to 4096 a side"));
     }
 }
