@@ -1670,16 +1670,16 @@ impl<Q: OpenQueue, G: Slot> SearchState<Q, G> {
     /// from a cell to its parent (endless if the links form a loop, which a
     /// search never makes and [`PathSim::restore`] refuses).
     fn links(&self, width: u32, at: Cell) -> impl Iterator<Item = u8> + '_ {
-        // Each link's step in cell indices (added wrapping: most are
-        // negative).
-        let steps = LINKS.map(|(dx, dy)| (dy * width as i32 + dx) as u32);
         let mut i = at.y as u32 * width + at.x as u32;
         core::iter::from_fn(move || {
             let link = self.link[i as usize] & !CLOSED;
             if link == NO_PARENT {
                 return None;
             }
-            i = i.wrapping_add(steps[link as usize]);
+            // The link's step in cell indices, added wrapping (most are
+            // negative).
+            let (dx, dy) = LINKS[link as usize];
+            i = i.wrapping_add((dy as u32).wrapping_mul(width).wrapping_add(dx as u32));
             Some(link)
         })
     }
