@@ -511,8 +511,9 @@ fn skipped<S: Sink<PathEvent>>(sink: &mut S, search: u32, cell: Cell, why: Block
 pub struct SearchState<Q = Heap, G = u64> {
     /// Best known cost from the start per cell (`u64::MAX`: not reached).
     pub g: Vec<G>,
-    /// Per cell: the direction to its parent (0–3, or [`NO_PARENT`]) in the
-    /// low bits, [`CLOSED`] when expanded.
+    /// Per cell: the direction to its parent (0–3; under 8-way moves a
+    /// diagonal, `DIAG_LINK` + 0–3; or [`NO_PARENT`]) in the low bits,
+    /// [`CLOSED`] when expanded (see [`link_offset`]).
     pub link: Vec<u8>,
     /// The open list (stale copies included; see the module docs).
     pub open: Q,
@@ -1087,8 +1088,10 @@ impl OpenQueue for Buckets {
 /// whole; a larger one is dealt into 64 narrower buckets (pushes into the
 /// cursor's slice go there too). The slice or bucket being drained is
 /// sorted once by the full key and popped from its end, and a push into it
-/// is inserted in key order (one above all of a long one is appended to a
-/// second list, which it takes, reversed, once empty). Slices and buckets are drained in
+/// is inserted in key order (one above all of a long one, and any above
+/// it while the second list holds entries, goes to that list, in key
+/// order: most often appended; the bucket takes it, reversed, once
+/// empty). Slices and buckets are drained in
 /// order and each bucket in key order, so the pops are exactly the heap's.
 /// A push is an append, and a pop a share of sorting a bucket of two or
 /// three entries (the default rule's buckets are 1/1024 of a unit).
@@ -1565,11 +1568,14 @@ impl<Q: OpenQueue, G: Slot> SearchState<Q, G> {
     /// terrain and cells and the mask of those [`SearchState::corridor`]
     /// moved to: only the diagonals with both cells beside them in it are
     /// tried, by [`Problem::corner`]. The mask leaves out the way back, and
-    /// so the two diagonals beside it, which changes nothing either: each
-    /// is a cell next to the parent, which offered it a move when it
-    /// offered this cell one (the rule allows it, as it allows the corner),
-    /// from at most `g0` less that move's cost; and a climb costs no less
-    /// split in two, nor a move times √2.
+    /// so the two diagonals beside it, which changes nothing either. The
+    /// parent (by the current link) was expanded, at some `g` no more than
+    /// this cell's less the move's cost (and no more than `g0`, which a
+    /// stale entry may hold above it). Each of the two cells is next to
+    /// it, and the corner rule lets the parent move there, so the parent
+    /// offered it that move from that `g` (or, being the parent's own
+    /// parent, it holds less than that `g`); a climb costs no less split
+    /// in two, nor a move times √2, so the way round never costs less.
     #[inline(always)]
     fn corners<S: Sink<PathEvent>>(
         &mut self,
@@ -1603,8 +1609,8 @@ impl<Q: OpenQueue, G: Slot> SearchState<Q, G> {
 
     /// The orthogonal neighbours of `here` (cell `c`) found without a
     /// branch: their terrain, their cells, and a mask of those on the map
-    /// that are not [`WALL`], less the way back to the parent (bit `d` for
-    /// direction `d` of [`DIRS`]).
+    /// that are not [`WALL`] (bit `d` for direction `d` of [`DIRS`]), and
+    /// its link to its parent (the way back when below 4).
     #[inline(always)]
     fn ways(&self, p: &Problem, here: Cell, c: u32) -> ([u8; 4], [u32; 4], u32, u8) {
         let (w, h) = (p.width as i32, p.height as i32);
@@ -1736,9 +1742,11 @@ impl<Q: OpenQueue, G: Slot> SearchState<Q, G> {
         (on, n, beside): (bool, u32, [Option<u8>; 2]),
     ) {
         let (nx, ny) = (here.x + DIAGS[k].0, here.y + DIAGS[k].1);
-        if !S::ENABLED {
+        if !S::ENABLED && ha <= MAX_HEIGHT {
             // Untraced, the rule from two tables (the cells beside it
-            // reached implies it is on the map).
+            // reached implies it is on the map; a cell that is no height,
+            // expanded only from a restored state, asks the rule as a
+            // traced run does).
             let [Some(h1), Some(h2)] = beside else {
                 return;
             };
@@ -2613,6 +2621,24 @@ mod tests {
                     assert_eq!(keys(cal.entries()), keys(heap.entries()), "round {round}");
                 }
             }
+            if round % 2 == 1 {
+                // A query ends with entries held: they all go, and the
+                // next query starts afresh, below the last one's pops.
+                cal.clear();
+                heap.clear();
+                assert!(cal.entries().is_empty(), "round {round}");
+                for seq in 0..40 {
+                    let e = OpenEntry {
+                        key: 1 << 80 | seq as u128,
+                        g: 0,
+                        cell: seq,
+                        x: 0,
+                        y: 0,
+                    };
+                    cal.push(e);
+                    heap.push(e);
+                }
+            }
             while let Some(e) = heap.pop() {
                 assert_eq!(cal.pop(), Some(e), "round {round}");
             }
@@ -2859,6 +2885,9 @@ mod tests {
                     }
                 };
                 let (from, to) = (open(&mut rng), open(&mut rng));
+                // A fresh searcher finds what the reused ones find (the
+                // bytes they hold differ).
+                let fresh = Searcher::new().search(&grid, from, to, &cfg, &mut crate::sim::NoTrace);
                 // Each query run at both paces from its start (a small
                 // map's queries are too short for the samples to turn it).
                 let mut a = None;
@@ -2872,6 +2901,8 @@ mod tests {
                         (pace, pace, pace);
                     let b = plain.search(&grid, from, to, &cfg, &mut crate::sim::NoTrace);
                     assert_eq!(*a, b, "{from} → {to} {cfg:?} {pace:?}");
+                    let found = |o: &Outcome| (o.cost, o.path.clone(), o.expanded);
+                    assert_eq!(found(&fresh), found(&b), "{from} → {to} {cfg:?}");
                     assert!(same(&traced.heap, &plain.heap), "{from} → {to} {cfg:?}");
                     assert!(same(&traced.calendar, &plain.calendar));
                     assert!(same(&traced.calendar32, &plain.calendar32));
