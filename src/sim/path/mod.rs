@@ -1742,11 +1742,12 @@ impl<Q: OpenQueue, G: Slot> SearchState<Q, G> {
         (on, n, beside): (bool, u32, [Option<u8>; 2]),
     ) {
         let (nx, ny) = (here.x + DIAGS[k].0, here.y + DIAGS[k].1);
-        if !S::ENABLED && ha <= MAX_HEIGHT {
-            // Untraced, the rule from two tables (the cells beside it
-            // reached implies it is on the map; a cell that is no height,
-            // expanded only from a restored state, asks the rule as a
-            // traced run does).
+        if !S::ENABLED {
+            // Untraced, the rule from two tables: the cells beside it
+            // reached implies it is on the map, and an expanded cell holds
+            // a height (a search starts on an open cell and pushes only
+            // onto heights, and a restored state's open entries are
+            // checked).
             let [Some(h1), Some(h2)] = beside else {
                 return;
             };
@@ -2329,6 +2330,15 @@ impl PathSim {
                 return fail(format!(
                     "an open entry names cell {} at ({}, {})",
                     e.cell, e.x, e.y
+                ));
+            }
+            // Searches expand only cells holding a height (the untraced
+            // runs' tables rely on it): none starts or is pushed in a wall.
+            let terrain = self.cfg.grid.terrain();
+            if let Some(e) = s.open.0.iter().find(|e| terrain[e.cell as usize] == WALL) {
+                return fail(format!(
+                    "an open entry is in the wall at ({}, {})",
+                    e.x, e.y
                 ));
             }
             if s.current.is_some_and(|c| c as usize >= cells) {
@@ -2918,6 +2928,30 @@ mod tests {
             paced >= queries / 4 && diagonal >= queries / 4,
             "{paced} paced, {diagonal} with diagonals, of {queries}"
         );
+    }
+
+    /// A restored state with an open entry in a wall is refused (no search
+    /// expands a cell that holds no height, and untraced runs rely on it).
+    #[test]
+    fn restore_refuses_an_open_entry_in_a_wall() {
+        let cfg = PathConfig {
+            grid: Grid::parse("000\n0#0\n000").unwrap(),
+            start: Cell::new(0, 0),
+            goal: Cell::new(2, 2),
+            searches: vec![SearchConfig {
+                moves: Moves::Eight,
+                heuristic: Heuristic::plain(HeuristicKind::Octile),
+                ..SearchConfig::default()
+            }],
+        };
+        let mut sim = PathSim::new(cfg).unwrap();
+        sim.step(&mut crate::sim::NoTrace);
+        let mut st = sim.state().clone();
+        assert!(sim.restore(st.clone()).is_ok());
+        let e = &mut st.searches[0].open.0[0];
+        (e.cell, e.x, e.y) = (4, 1, 1);
+        let why = sim.restore(st).unwrap_err();
+        assert!(why.contains("in the wall at (1, 1)"), "{why}");
     }
 
     /// A serpentine corridor 41 cells a side: every cell has one way on.
