@@ -1468,8 +1468,8 @@ impl<Q: OpenQueue, G: Slot> SearchState<Q, G> {
             return true;
         }
         if plain && self.expanded.is_multiple_of(PACE_SAMPLE) {
-            let (_, _, open, back) = self.ways(p, here, e.cell);
-            self.pace.count(open & !(1 << back));
+            let (_, _, ways) = self.ways(p, here, e.cell);
+            self.pace.count(ways);
         }
         let (w, h) = (p.width as i32, p.height as i32);
         // Per direction (left, up, right, down): whether its neighbour is
@@ -1545,8 +1545,7 @@ impl<Q: OpenQueue, G: Slot> SearchState<Q, G> {
         c: u32,
         ha: u8,
     ) -> ([u8; 4], [u32; 4], u32) {
-        let (heights, at, open, back) = self.ways(p, here, c);
-        let mut ways = open & !(1 << back);
+        let (heights, at, mut ways) = self.ways(p, here, c);
         self.pace.count(ways);
         let mut reach = 0;
         while ways != 0 {
@@ -1592,27 +1591,20 @@ impl<Q: OpenQueue, G: Slot> SearchState<Q, G> {
             let k = both.trailing_zeros() as usize;
             both &= both - 1;
             let (d1, d2) = BESIDE[k];
-            let n = if k == 0 || k == 3 {
-                at[d2].wrapping_sub(1)
-            } else {
-                at[d2] + 1
-            };
-            let hb = p.terrain[n as usize];
-            if let Some(cost) = p.corner(ha, hb, [heights[d1], heights[d2]]) {
-                let (nx, ny) = (here.x + DIAGS[k].0, here.y + DIAGS[k].1);
-                let back = (DIAG_LINK + (k + 2) % 4) as u8;
-                let g = g0 + cost as u64 * SQRT2_16;
-                self.relax(p, (search, &mut *sink), (n, nx, ny), g, back);
+            // Across x from the cell above or below.
+            let n = at[d2].wrapping_add_signed(DIAGS[k].0);
+            if let Some(cost) = p.corner(ha, p.terrain[n as usize], [heights[d1], heights[d2]]) {
+                self.relax_diagonal(p, (search, &mut *sink), (g0, here), (k, n), cost);
             }
         }
     }
 
     /// The orthogonal neighbours of `here` (cell `c`) found without a
     /// branch: their terrain, their cells, and a mask of those on the map
-    /// that are not [`WALL`] (bit `d` for direction `d` of [`DIRS`]), and
-    /// its link to its parent (the way back when below 4).
+    /// that are not [`WALL`], less the way back to the parent (bit `d` for
+    /// direction `d` of [`DIRS`]; a diagonal parent leaves out none).
     #[inline(always)]
-    fn ways(&self, p: &Problem, here: Cell, c: u32) -> ([u8; 4], [u32; 4], u32, u8) {
+    fn ways(&self, p: &Problem, here: Cell, c: u32) -> ([u8; 4], [u32; 4], u32) {
         let (w, h) = (p.width as i32, p.height as i32);
         let on = [here.x > 0, here.y > 0, here.x + 1 < w, here.y + 1 < h];
         let at = [
@@ -1629,7 +1621,7 @@ impl<Q: OpenQueue, G: Slot> SearchState<Q, G> {
             ways |= ((on[d] & (hb != WALL)) as u32) << d;
         }
         let back = self.link[c as usize] & !CLOSED; // 0–8
-        (heights, at, ways, back)
+        (heights, at, ways & !(1 << back))
     }
 
     /// Expands at one pace (corridors or not) until the pace turns or the
@@ -1741,7 +1733,6 @@ impl<Q: OpenQueue, G: Slot> SearchState<Q, G> {
         k: usize,
         (on, n, beside): (bool, u32, [Option<u8>; 2]),
     ) {
-        let (nx, ny) = (here.x + DIAGS[k].0, here.y + DIAGS[k].1);
         if !S::ENABLED {
             // Untraced, the rule from two tables: the cells beside it
             // reached implies it is on the map, and an expanded cell holds
@@ -1751,11 +1742,8 @@ impl<Q: OpenQueue, G: Slot> SearchState<Q, G> {
             let [Some(h1), Some(h2)] = beside else {
                 return;
             };
-            let hb = p.terrain[n as usize];
-            if let Some(cost) = p.corner(ha, hb, [h1, h2]) {
-                let g = g0 + cost as u64 * SQRT2_16;
-                let back = (DIAG_LINK + (k + 2) % 4) as u8;
-                self.relax(p, (search, sink), (n, nx, ny), g, back);
+            if let Some(cost) = p.corner(ha, p.terrain[n as usize], [h1, h2]) {
+                self.relax_diagonal(p, (search, sink), (g0, here), (k, n), cost);
             }
             return;
         }
@@ -1772,13 +1760,33 @@ impl<Q: OpenQueue, G: Slot> SearchState<Q, G> {
             p.step(ha, hb)
         };
         match step {
-            Ok(cost) => {
-                let g = g0 + cost as u64 * SQRT2_16;
-                let back = (DIAG_LINK + (k + 2) % 4) as u8;
-                self.relax(p, (search, sink), (n, nx, ny), g, back);
+            Ok(cost) => self.relax_diagonal(p, (search, sink), (g0, here), (k, n), cost),
+            Err(why) => {
+                let (dx, dy) = DIAGS[k];
+                skipped(sink, search, Cell::new(here.x + dx, here.y + dy), why);
             }
-            Err(why) => skipped(sink, search, Cell::new(nx, ny), why),
         }
+    }
+
+    /// The diagonal move `k` (of [`DIAGS`]) from `here` (cost `g0`) to
+    /// cell `n`, which the rule prices at `cost`, offered as [`relax`]
+    /// does: at `cost` × √2, with the link back along the opposite
+    /// diagonal.
+    ///
+    /// [`relax`]: SearchState::relax
+    #[inline(always)]
+    fn relax_diagonal<S: Sink<PathEvent>>(
+        &mut self,
+        p: &Problem,
+        (search, sink): (u32, &mut S),
+        (g0, here): (u64, Cell),
+        (k, n): (usize, u32),
+        cost: u32,
+    ) {
+        let (nx, ny) = (here.x + DIAGS[k].0, here.y + DIAGS[k].1);
+        let g = g0 + cost as u64 * SQRT2_16;
+        let back = (DIAG_LINK + (k + 2) % 4) as u8;
+        self.relax(p, (search, sink), (n, nx, ny), g, back);
     }
 
     /// Offers cell `n` at `(nx, ny)` the cost `g` through the link `back`:
