@@ -1086,13 +1086,14 @@ impl OpenQueue for Buckets {
 /// A slice ahead of the cursor is an unsorted array a push appends to.
 /// When the pops reach it, a slice of at most 6 entries is sorted
 /// whole; a larger one is dealt into 64 narrower buckets (pushes into the
-/// cursor's slice go there too). The slice or bucket being drained is
-/// sorted once by the full key and popped from its end, and a push into it
-/// is inserted in key order (one above all of a long one, and any above
-/// it while the second list holds entries, goes to that list, in key
-/// order: most often appended; the bucket takes it, reversed, once
-/// empty). Slices and buckets are drained in
-/// order and each bucket in key order, so the pops are exactly the heap's.
+/// cursor's slice go there too). The slice or bucket being drained is put
+/// once into the order of its full keys (a long one reversed if pushed in
+/// that order, or sorted by packed keys if all of one `f`) and popped from
+/// its end, and a push into it is inserted in key order (one above all of
+/// a long one, and any above it while the second list holds entries, goes
+/// to that list, in key order: most often appended; the bucket takes it,
+/// reversed, once empty). Slices and buckets are drained in order and
+/// each bucket in key order, so the pops are exactly the heap's.
 /// A push is an append, and a pop a share of sorting a bucket of two or
 /// three entries (the default rule's buckets are 1/1024 of a unit).
 /// `tests/path.rs` checks that a search on it tells exactly the heap's
@@ -1132,10 +1133,14 @@ pub struct Calendar {
     /// 8-way query's instructions on `random512-10-0`, octile, FIFO ties).
     /// `now` takes them, reversed, once it is empty.
     later: Vec<OpenEntry>,
-    /// [`Calendar::sort_now`]'s packed keys.
+    /// [`Calendar::sort_long`]'s packed keys.
     keys: Vec<u64>,
-    /// [`Calendar::sort_now`]'s sorted bucket, then `now`'s old memory.
+    /// [`Calendar::sort_long`]'s sorted bucket, then `now`'s old memory.
     spare: Vec<OpenEntry>,
+    /// How many long buckets each way of [`Calendar::sort_long`] sorted
+    /// (reversed, packed, whole keys), for the tests to see each taken.
+    #[cfg(test)]
+    long_sorts: [u32; 3],
 }
 
 /// The most slices a calendar's span may need at a unit's width (as a
@@ -1156,8 +1161,8 @@ const FINE: usize = 1 << FINE_BITS;
 /// compared with its next pop (below, a binary search is as cheap).
 const LONG: usize = 16;
 
-/// The most entries of a bucket sorted as they are rather than by packed
-/// keys.
+/// The most entries of a drained bucket sorted by their whole keys without
+/// first looking for rising keys or one `f` ([`Calendar::sort_long`]).
 const SHORT: usize = 8;
 
 /// The most entries a slice may hold to be sorted whole rather than
@@ -1310,6 +1315,16 @@ impl Calendar {
         for w in now.windows(2) {
             rising &= w[0].key < w[1].key;
             tied &= w[1].f16() == f;
+        }
+        #[cfg(test)]
+        {
+            self.long_sorts[if rising {
+                0
+            } else if tied {
+                1
+            } else {
+                2
+            }] += 1;
         }
         if rising {
             self.now.reverse();
@@ -2642,18 +2657,24 @@ mod tests {
     #[test]
     fn the_calendar_pops_in_the_heaps_order() {
         let mut rng = Pcg32::new(18, 9);
+        let mut sorts = std::collections::BTreeMap::new();
         for round in 0..160u32 {
             let shift = 10 + rng.below(3);
             let (mut cal, mut heap) = (Calendar::with_shift(shift), Heap::default());
             // Pushes up to `spread` steps of `step` above the last pop's
-            // `f`: whole units the last, so buckets ahead fill with ties.
-            let (spread, step) = [
+            // `f`: whole units (buckets ahead fill with ties, dealt), or
+            // whole buckets (the cursor's slice's buckets fill with ties,
+            // dealt, then pushed).
+            let modes = [
                 (0, 1),
                 (1 << 4, 1),
                 (1 << 10, 1),
                 (1 << 16, 1),
                 (3, 1 << 16),
-            ][round as usize % 5];
+            ];
+            let (spread, step) = *modes
+                .get(round as usize % 6)
+                .unwrap_or(&(4, 1 << (shift - FINE_BITS)));
             let (mut f, mut seq, mut deeper) = (7u64 << 16, 0u32, u32::MAX);
             let mut popped = 0;
             for i in 0..2000 {
@@ -2722,7 +2743,15 @@ mod tests {
             }
             assert_eq!(cal.pop(), None);
             assert!(popped > 500);
+            for (way, n) in ["reversed", "packed", "whole keys"]
+                .iter()
+                .zip(cal.long_sorts)
+            {
+                sorts.entry(*way).and_modify(|s| *s += n).or_insert(n);
+            }
         }
+        // Each way of sorting a long bucket was taken, and often.
+        assert!(sorts.values().all(|&n| n > 100), "{sorts:?}");
     }
 
     /// Costs kept in `u32` are cleared before `base + g` could pass
