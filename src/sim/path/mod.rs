@@ -1143,6 +1143,12 @@ pub struct Calendar {
     long_sorts: [u32; 3],
 }
 
+/// Sorts `v` by key from largest to smallest (the next pop last).
+#[inline(always)]
+fn by_key(v: &mut [OpenEntry]) {
+    v.sort_unstable_by_key(|e| core::cmp::Reverse(e.key));
+}
+
 /// The most slices a calendar's span may need at a unit's width (as a
 /// power of two): wider spans (weights over about 450) run on the heap.
 const SLICES: u32 = 12;
@@ -1238,7 +1244,7 @@ impl Calendar {
             core::mem::swap(&mut self.now, &mut slice);
             self.ring[i] = slice; // `now`'s empty memory
             self.at = FINE as u32 - 1;
-            self.now.sort_unstable_by_key(|e| core::cmp::Reverse(e.key));
+            by_key(&mut self.now);
             return true;
         }
         for e in slice.drain(..) {
@@ -1290,7 +1296,7 @@ impl Calendar {
         self.at = j;
         core::mem::swap(&mut self.now, &mut self.fine[j as usize]);
         if self.now.len() <= SHORT {
-            self.now.sort_unstable_by_key(|e| core::cmp::Reverse(e.key));
+            by_key(&mut self.now);
         } else {
             self.sort_long();
         }
@@ -1311,7 +1317,6 @@ impl Calendar {
         let now = &self.now;
         let (f, n) = (now[0].f16(), now.len());
         let (mut rising, mut tied) = (true, n <= u32::MAX as usize);
-
         for w in now.windows(2) {
             rising &= w[0].key < w[1].key;
             tied &= w[1].f16() == f;
@@ -1340,7 +1345,7 @@ impl Calendar {
             core::mem::swap(&mut self.now, &mut self.spare);
             self.spare.clear();
         } else {
-            self.now.sort_unstable_by_key(|e| core::cmp::Reverse(e.key));
+            by_key(&mut self.now);
         }
     }
 }
@@ -1572,18 +1577,15 @@ impl<Q: OpenQueue, G: Slot> SearchState<Q, G> {
         if !on {
             return None;
         }
-        let (nx, ny) = (here.x + DIRS[dir].0, here.y + DIRS[dir].1);
         let hb = p.terrain[n as usize];
         match p.step(ha, hb) {
             Ok(cost) => {
-                let g = g0 + ((cost as u64) << p.moves.frac_bits());
-                // The direction back to `here` is the opposite of `dir`.
-                let back = ((dir + 2) % 4) as u8;
-                self.relax(p, (search, sink), (n, nx, ny), g, back);
+                self.relax_orthogonal(p, (search, sink), (g0, here), (dir, n), cost);
                 Some(hb)
             }
             Err(why) => {
-                skipped(sink, search, Cell::new(nx, ny), why);
+                let (dx, dy) = DIRS[dir];
+                skipped(sink, search, Cell::new(here.x + dx, here.y + dy), why);
                 None
             }
         }
@@ -1618,10 +1620,7 @@ impl<Q: OpenQueue, G: Slot> SearchState<Q, G> {
             ways &= ways - 1;
             if let Ok(cost) = p.step(ha, heights[d]) {
                 reach |= 1 << d;
-                let (nx, ny) = (here.x + DIRS[d].0, here.y + DIRS[d].1);
-                let back = ((d + 2) % 4) as u8;
-                let g = g0 + ((cost as u64) << p.moves.frac_bits());
-                self.relax(p, (search, &mut *sink), (at[d], nx, ny), g, back);
+                self.relax_orthogonal(p, (search, &mut *sink), (g0, here), (d, at[d]), cost);
             }
         }
         (heights, at, reach)
@@ -1831,6 +1830,26 @@ impl<Q: OpenQueue, G: Slot> SearchState<Q, G> {
                 skipped(sink, search, Cell::new(here.x + dx, here.y + dy), why);
             }
         }
+    }
+
+    /// The orthogonal move `dir` (of [`DIRS`]) from `here` (cost `g0`) to
+    /// cell `n`, which the rule prices at `cost`, offered as [`relax`]
+    /// does, with the link back the opposite way.
+    ///
+    /// [`relax`]: SearchState::relax
+    #[inline(always)]
+    fn relax_orthogonal<S: Sink<PathEvent>>(
+        &mut self,
+        p: &Problem,
+        (search, sink): (u32, &mut S),
+        (g0, here): (u64, Cell),
+        (dir, n): (usize, u32),
+        cost: u32,
+    ) {
+        let (nx, ny) = (here.x + DIRS[dir].0, here.y + DIRS[dir].1);
+        let g = g0 + ((cost as u64) << p.moves.frac_bits());
+        let back = ((dir + 2) % 4) as u8;
+        self.relax(p, (search, sink), (n, nx, ny), g, back);
     }
 
     /// The diagonal move `k` (of [`DIAGS`]) from `here` (cost `g0`) to
