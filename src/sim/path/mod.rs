@@ -513,7 +513,9 @@ pub struct SearchState<Q = Heap, G = u64> {
     pub g: Vec<G>,
     /// Per cell: the direction to its parent (0–3; under 8-way moves a
     /// diagonal, `DIAG_LINK` + 0–3; or [`NO_PARENT`]) in the low bits,
-    /// [`CLOSED`] when expanded (see [`link_offset`]).
+    /// [`CLOSED`] when expanded (see [`link_offset`]; a plain run's
+    /// untraced loops leave it unset: only a lesson's states and a traced
+    /// run's events tell it, and the pops do not need it).
     pub link: Vec<u8>,
     /// The open list (stale copies included; see the module docs).
     pub open: Q,
