@@ -514,7 +514,7 @@ pub struct SearchState<Q = Heap, G = u64> {
     /// Per cell: the direction to its parent (0–3; under 8-way moves a
     /// diagonal, `DIAG_LINK` + 0–3; or [`NO_PARENT`]) in the low bits,
     /// [`CLOSED`] when expanded (see [`link_offset`]; a plain run's
-    /// untraced loops leave it unset: only a lesson's states and a traced
+    /// untraced loops do not set it: only a lesson's states and a traced
     /// run's events tell it, and the pops do not need it).
     pub link: Vec<u8>,
     /// The open list (stale copies included; see the module docs).
@@ -770,9 +770,10 @@ struct Problem<'a> {
     moves: Moves,
     /// Whether an expansion marks its cell [`CLOSED`]: in a lesson's search
     /// and a traced run, whose states and events tell it; a plain run's
-    /// untraced loops never read the mark (its pops need only the `g`
-    /// check: a cell's entries hold strictly falling `g`s, so at most one
-    /// matches what it holds, and once popped it is gone).
+    /// untraced loops need no mark (their pops need only the `g` check: a
+    /// cell's entries hold strictly falling `g`s, so at most one matches
+    /// what it holds, and once popped it is gone; a cell reopened later
+    /// holds a new, lower `g`).
     marks: bool,
     /// The rule's moves, tabled.
     steps: Steps,
@@ -2913,12 +2914,6 @@ mod tests {
             && a.open.entries() == b.open.entries()
     }
 
-    /// The corridor pace changes nothing but speed: on borderless mazes
-    /// with loops and heights, a searcher asked untraced (the pace on, as
-    /// asserted) ends every query in the very state of one asked the same
-    /// queries traced (which never takes the pace), for every heuristic
-    /// (a weight over 1 runs on the heap and reopens cells), tie-break,
-    /// rule and closed-set switch; and so do strips one cell wide.
     /// The corridor pace's count keeps the score and turns as the general
     /// one does, from every score the pace can hold and every mask.
     #[test]
@@ -2940,6 +2935,14 @@ mod tests {
         assert_eq!(turned, 11); // from −7, each mask of two ways or more
     }
 
+    /// The corridor pace changes nothing but speed: on borderless mazes
+    /// with loops and heights, a searcher asked untraced (the pace on, as
+    /// asserted) ends every query in the very state of one asked the same
+    /// queries traced (which never takes the pace), for every heuristic
+    /// (a weight over 1 runs on the heap), tie-break, rule and closed-set
+    /// switch; and so do strips one cell wide, and open terrain where a
+    /// weighted heuristic reopens cells (as asserted), which the untraced
+    /// run's pops tell from their `g` alone.
     #[test]
     fn the_corridor_pace_leaves_the_search_as_it_was() {
         let mut rng = Pcg32::new(40, 2);
@@ -2993,6 +2996,38 @@ mod tests {
             queries >= 96 && paced >= queries / 2,
             "{paced} of {queries}"
         );
+        // Open terrain with heights, where a weighted heuristic reopens
+        // cells: the pops' `g` check alone keeps the untraced run exact.
+        let mut reopened = 0;
+        for seed in 0..8 {
+            let grid = generate(24, 24, 5, seed);
+            let cfg = SearchConfig {
+                rule: CostRule {
+                    max_climb: 9,
+                    uphill_weight: 10,
+                    ..CostRule::default()
+                },
+                heuristic: Heuristic {
+                    kind: HeuristicKind::Euclidean,
+                    weight: Fx::from_int(2),
+                },
+                moves: [Moves::Four, Moves::Eight][seed as usize % 2],
+                ..SearchConfig::default()
+            };
+            let (from, to) = (Cell::new(0, 0), Cell::new(23, 23));
+            if grid.is_wall(from) || grid.is_wall(to) {
+                continue;
+            }
+            let mut events = Vec::new();
+            let a = traced.search(&grid, from, to, &cfg, &mut events);
+            let b = plain.search(&grid, from, to, &cfg, &mut crate::sim::NoTrace);
+            assert_eq!(a, b, "{cfg:?}");
+            assert!(same(&traced.heap, &plain.heap), "{cfg:?}");
+            reopened += (events.iter())
+                .filter(|e| matches!(e, PathEvent::Improved { reopened: true, .. }))
+                .count();
+        }
+        assert!(reopened >= 10, "{reopened} cells reopened");
         for (w, h) in [(1, 40), (40, 1)] {
             let strip = Grid::open(w, h);
             let to = Cell::new(w as i32 - 1, h as i32 - 1);
