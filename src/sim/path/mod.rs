@@ -1708,7 +1708,10 @@ impl<Q: OpenQueue, G: Slot> SearchState<Q, G> {
         ];
         let mut heights = [WALL; 4];
         let mut ways = 0u32;
-        // 1 ≤ v ≤ side − 2, in one comparison.
+        // 1 ≤ v ≤ side − 2, in one comparison. The two loops are written
+        // out: as one closure taking `on` (all true away from the edge), the
+        // instructions were the same but the mispredicted branches 37–80 %
+        // more, and the time 7 % more (`maze512-1-0`).
         let inner = |v: i32, side: i32| ((v - 1) as u32) < (side as u32).saturating_sub(2);
         if inner(here.x, w) & inner(here.y, h) {
             for d in 0..4 {
