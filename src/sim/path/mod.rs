@@ -2153,8 +2153,11 @@ impl Slot for u32 {
 /// per-cell arrays are kept between queries and never cleared (each query
 /// raises the offset its costs are stored at, so older values read as "not
 /// reached"), and fresh ones come zeroed from the allocator, so a query
-/// costs about what it touches, not the whole map. Each query tells the same story as on a fresh searcher,
-/// and as a lesson's search on its heap (`tests/path.rs` checks both).
+/// costs about what it touches, not the whole map. Costs are kept in a
+/// `u32` when they fit (an untraced 8-way query on a large map tries it,
+/// and runs again on a `u64` if they outgrow it). Each query tells the
+/// same story as on a fresh searcher, and as a lesson's search on its
+/// heap (`tests/path.rs` checks both).
 #[derive(Debug, Default)]
 pub struct Searcher {
     heap: SearchState<Heap>,
@@ -2256,8 +2259,10 @@ impl Searcher {
     /// half a `u32` unless they pass 32,768 moves' worth (a long trip on a
     /// Moving AI map costs under 5,000), and then it stops and runs again
     /// on `u64`, as a traced one always does (its events already told).
-    /// Half the memory to fetch: 6–7 % less time on `maze512-1-0`'s long
-    /// trips. After a query that outgrew it, the next
+    /// Half the memory to fetch: `maze512-1-0`'s 8-way long trips take a
+    /// tenth less time timed as the path benchmark does (between the
+    /// crate's runs, which evict ours from the caches), 2–5 % less alone.
+    /// After a query that outgrew it, the next
     /// [`WIDE_AFTER_OVERFLOW`] run on `u64` at once (a game whose queries
     /// outgrow it pays for the wasted try on one query in nine).
     fn hopeful<S: Sink<PathEvent>>(&mut self, p: &Problem) -> bool {
@@ -2371,9 +2376,10 @@ pub struct Outcome {
 /// for a 46-cell query on a 1024² map by the third call). That memory is
 /// held until the thread ends: the largest map searched, about 5 bytes a
 /// cell (9 when costs need a `u64`: a traced 8-way query on a map over
-/// about 48² cells, or an untraced one whose costs outgrow a `u32`), and with the Euclidean heuristic on
-/// maps up to 512 a side its table of roots, at most 513 KiB (a
-/// [`Searcher`] of your own frees its memory when dropped).
+/// about 48² cells, or an untraced one whose costs outgrow a `u32`), and
+/// with the Euclidean heuristic on maps up to 512 a side its table of
+/// roots, at most 513 KiB (a [`Searcher`] of your own frees its memory
+/// when dropped).
 pub fn search<S: Sink<PathEvent>>(
     grid: &Grid,
     start: Cell,
@@ -2992,9 +2998,9 @@ mod tests {
 
     /// Whether two searches of the last query hold the same state though
     /// they keep their costs in different types at different offsets:
-    /// each cell's cost as reached (relative to its `base`), the links
-    /// and marks of the cells reached, the counters, the highest cost and
-    /// the open list's entries.
+    /// each cell's cost as reached (relative to its `base`), the links of
+    /// the cells reached (without the closed mark), the counters, the
+    /// highest cost and the open list's entries.
     fn same_costs<Q: OpenQueue, G: Slot, H: Slot>(
         a: &SearchState<Q, G>,
         b: &SearchState<Q, H>,
