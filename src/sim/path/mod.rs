@@ -1753,21 +1753,7 @@ impl<Q: OpenQueue, G: Slot> SearchState<Q, G> {
             marks: false,
             ..*p
         };
-        // The default options (the plain Euclidean heuristic, FIFO ties)
-        // said here too, in a loop of their own: the heuristic's and the
-        // tie-break's choices fold away (3-4 % fewer instructions; with a
-        // second pair so folded, Manhattan with larger-g ties, the Euclidean
-        // runs took 7-13 % more: LLVM then inlined less).
-        let euclidean = Heuristic::plain(HeuristicKind::Euclidean);
-        if p.heuristic == euclidean && p.tie_break == TieBreak::Fifo {
-            let p = Problem {
-                heuristic: euclidean,
-                tie_break: TieBreak::Fifo,
-                ..p
-            };
-            return self.run_on::<S, CORRIDORS>(&p, sink);
-        }
-        self.run_on::<S, CORRIDORS>(&p, sink)
+        self.run_on::<S, CORRIDORS>(&p, HeuristicKind::Euclidean, sink)
     }
 
     /// [`SearchState::run_at`] for 8-way moves (their own loops: the
@@ -1784,24 +1770,40 @@ impl<Q: OpenQueue, G: Slot> SearchState<Q, G> {
             marks: false,
             ..*p
         };
-        // The default options of 8-way moves (the plain octile heuristic,
-        // FIFO ties) in a loop of their own, as `run_at` does: 5-7 % fewer
-        // instructions on `maze512-1-0` and `random512-10-0`.
-        let octile = Heuristic::plain(HeuristicKind::Octile);
-        if p.heuristic == octile && p.tie_break == TieBreak::Fifo {
-            let p = Problem {
-                heuristic: octile,
-                tie_break: TieBreak::Fifo,
-                ..p
-            };
-            return self.run_on::<S, CORRIDORS>(&p, sink);
-        }
-        self.run_on::<S, CORRIDORS>(&p, sink)
+        self.run_on::<S, CORRIDORS>(&p, HeuristicKind::Octile, sink)
     }
 
-    /// [`SearchState::run_at`]'s loop on `p`.
+    /// [`SearchState::run_at`]'s loop on `p`, in a copy of its own for the
+    /// moves' default options (the plain `default` heuristic, FIFO ties),
+    /// said as constants so that the heuristic's and the tie-break's
+    /// choices fold away: 3-4 % fewer instructions for 4-way moves
+    /// (Euclidean), 5-7 % for 8-way (octile) on `maze512-1-0` and
+    /// `random512-10-0`. A second pair so folded (Manhattan or octile with
+    /// larger-g ties) made the default's loop slower: LLVM then inlined
+    /// less (4-way Euclidean: 7-13 % more time; 8-way octile: 80 % more
+    /// mispredicted branches).
     #[inline(always)]
     fn run_on<S: Sink<PathEvent>, const CORRIDORS: bool>(
+        &mut self,
+        p: &Problem,
+        default: HeuristicKind,
+        sink: &mut S,
+    ) -> bool {
+        let plain = Heuristic::plain(default);
+        if p.heuristic == plain && p.tie_break == TieBreak::Fifo {
+            let p = Problem {
+                heuristic: plain,
+                tie_break: TieBreak::Fifo,
+                ..*p
+            };
+            return self.run_loop::<S, CORRIDORS>(&p, sink);
+        }
+        self.run_loop::<S, CORRIDORS>(p, sink)
+    }
+
+    /// [`SearchState::run_on`]'s loop.
+    #[inline(always)]
+    fn run_loop<S: Sink<PathEvent>, const CORRIDORS: bool>(
         &mut self,
         p: &Problem,
         sink: &mut S,
@@ -2081,13 +2083,11 @@ impl<Q: OpenQueue, G: Slot> SearchState<Q, G> {
     /// cost a query reached, so short queries rarely).
     fn restart(&mut self, p: &Problem, start: u32) {
         let cells = p.width as usize * p.height as usize;
-        // The room a query is given above `base`: the most it can reach;
-        // for a narrower `G`, at most half of it (a `u32` for 8-way moves,
-        // whose costs may outgrow that: such a query stops, `overflow`).
-        let need = match G::MAX {
-            u64::MAX => room(p),
-            max => room(p).min(max / 2),
-        };
+        // The room a query is given above `base`: the most it can reach,
+        // or half of `G` if less (a `u32` for 8-way moves, whose costs may
+        // outgrow that: such a query stops, `overflow`; a `u64` always
+        // holds `room`, under 2⁵⁸ on a map of at most 4096² cells).
+        let need = room(p).min(G::MAX / 2);
         let fits = |top: u64| top.checked_add(1 + need).is_some_and(|t| t <= G::MAX);
         if self.g.len() != cells || !fits(self.top) {
             self.g = vec![G::of(0); cells];
@@ -2201,6 +2201,9 @@ impl<Q, G> SearchState<Q, G> {
     }
 }
 
+/// Queries on `u64` after a hopeful one outgrew a `u32` ([`Searcher::hopeful`]).
+const WIDE_AFTER_OVERFLOW: u32 = 8;
+
 impl Searcher {
     /// A searcher with no memory yet (the first query sizes it).
     pub fn new() -> Searcher {
@@ -2248,12 +2251,7 @@ impl Searcher {
             run_to_end(s, &p, (start, goal), sink)
         }
     }
-}
 
-/// Queries on `u64` after a hopeful one outgrew a `u32` ([`Searcher::hopeful`]).
-const WIDE_AFTER_OVERFLOW: u32 = 8;
-
-impl Searcher {
     /// Whether a query on `p` that [`narrow`] leaves on `u64` tries `u32`
     /// first: an untraced 8-way one. Its costs, in 2⁻¹⁶ units, fit in
     /// half a `u32` unless they pass 32,768 moves' worth (a long trip on a
@@ -3005,17 +3003,12 @@ mod tests {
         a: &SearchState<Q, G>,
         b: &SearchState<Q, H>,
     ) -> bool {
-        let reached = |base: u64, g: u64| (g >= base).then(|| g - base);
-        let cells = |s: &[u64], link: &[u8], base: u64| {
-            let reached = s.iter().map(|&g| reached(base, g));
-            reached
-                .zip(link)
-                .map(|(g, &l)| g.map(|g| (g, l & !CLOSED)))
-                .collect::<Vec<_>>()
-        };
-        let wide = |s: &[G]| s.iter().map(|&g| g.into()).collect::<Vec<u64>>();
-        let wide_b = |s: &[H]| s.iter().map(|&g| g.into()).collect::<Vec<u64>>();
-        cells(&wide(&a.g), &a.link, a.base) == cells(&wide_b(&b.g), &b.link, b.base)
+        fn reached<Q, G: Slot>(s: &SearchState<Q, G>) -> Vec<Option<(u64, u8)>> {
+            let cost = s.g.iter().map(|&g| g.into().checked_sub(s.base));
+            let link = s.link.iter().map(|l| l & !CLOSED);
+            cost.zip(link).map(|(g, l)| Some((g?, l))).collect()
+        }
+        reached(a) == reached(b)
             && (a.seq, a.expanded, a.status, a.top - a.base)
                 == (b.seq, b.expanded, b.status, b.top - b.base)
             && a.open.entries() == b.open.entries()
@@ -3288,13 +3281,12 @@ mod tests {
             let b = plain.search(&grid, from, to, &cfg, &mut crate::sim::NoTrace);
             let found = |o: &Outcome| (o.cost, o.path.clone(), o.expanded);
             assert_eq!(found(&a), found(&b), "{from} → {to}");
-            let narrow = &plain.calendar32;
-            if plain.calendar.base != wide_base {
+            let (narrow, wide) = (&plain.calendar32, plain.calendar.base != wide_base);
+            if wide {
                 assert!(same_costs(&traced.calendar, &plain.calendar));
             } else {
                 assert!(same_costs(&traced.calendar, narrow));
             }
-            let wide = plain.calendar.base != wide_base;
             let cost = b.cost.unwrap() >> 16;
             (cost, plain.wide_for, narrow.overflowed, wide, narrow.base)
         };
