@@ -108,7 +108,10 @@ pub fn sqrt_wide(n: u128) -> u64 {
 /// `⌊√n⌋` exactly, for `n < 2⁶²`: [`inv_sqrt_u64`]'s estimate (within
 /// two units there), then corrected by comparing squares, so the result is
 /// the integer square root whatever the estimate. Several times faster
-/// than `u64::isqrt` (the default A* heuristic takes one per push).
+/// than `u64::isqrt` (the default A* heuristic takes one per push). The
+/// correction's loops are nearly always left at once, so they predict
+/// well: five candidates compared without a branch took 3 % more time on
+/// the path benchmark's 1024² map.
 #[inline]
 pub fn isqrt_u64(n: u64) -> u64 {
     debug_assert!(n < 1 << 62);
