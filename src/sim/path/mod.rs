@@ -1589,9 +1589,10 @@ impl<Q: OpenQueue, G: Slot> SearchState<Q, G> {
         // (whose exit branch is often mispredicted). Nor does a mask of the
         // moves that improve, found without a branch (the four neighbours'
         // costs loaded and compared first), pay here: `random512-10-0`
-        // mispredicted 43 % fewer branches, but the queries took up to 18 %
-        // more time (Euclidean; Manhattan up to 37 %), for every compare
-        // waits on its load, which a predicted branch runs past.
+        // mispredicted 43 % fewer branches, but with the Euclidean heuristic
+        // arena, Berlin and the path benchmark's 1024² map took 10–18 % more
+        // time (Manhattan: 8–37 % more on every map), for every compare waits
+        // on its load, which a predicted branch runs past.
         let from = (e.g, here, ha);
         let mut go = |dir: usize| self.orthogonal(p, (search, &mut *sink), from, dir, sides[dir]);
         let reach = [go(0), go(1), go(2), go(3)];
