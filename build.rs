@@ -6,7 +6,8 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 fn main() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("lessons");
+    let root = std::env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR");
+    let dir = Path::new(&root).join("lessons");
     println!("cargo::rerun-if-changed=lessons");
     let mut names: Vec<String> = std::fs::read_dir(&dir)
         .expect("lessons/ must exist")
@@ -22,11 +23,15 @@ fn main() {
     for n in &names {
         println!("cargo::rerun-if-changed=lessons/{n}");
         let stem = n.trim_end_matches(".toml");
-        let path = dir.join(n);
+        // Named from the manifest directory when the crate compiles, not
+        // as an absolute path now: a checkout that moves, or a target
+        // directory shared by two checkouts, reuses this file unchanged.
         writeln!(
             out,
-            "    BundledLesson {{ id: {stem:?}, path: \"lessons/{n}\", source: include_str!({:?}) }},",
-            path.display().to_string()
+            "    BundledLesson {{ id: {stem:?}, path: {:?}, \
+             source: include_str!(concat!(env!(\"CARGO_MANIFEST_DIR\"), {:?})) }},",
+            format!("lessons/{n}"),
+            format!("/lessons/{n}"),
         )
         .unwrap();
     }
