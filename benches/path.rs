@@ -15,8 +15,8 @@
 //! apart, and start = goal), where a query should cost what it touches.
 //!
 //! Prints `RATIO` lines (time ours / peer, the median over runs timed back
-//! to back: below 1 is faster) and `MEMORY`
-//! lines. `PATH_BENCH_QUICK=1` runs only the 256² map and the short trips;
+//! to back: below 1 is faster) and `MEMORY` lines (per generated map, and
+//! per Moving AI map, moves and heuristic). `PATH_BENCH_QUICK=1` runs only the 256² map and the short trips;
 //! `PATH_BENCH_SIDES=1024,2048` picks the generated maps; `PATH_BENCH_MAPS=1`
 //! runs only the Moving AI maps.
 
@@ -275,6 +275,30 @@ fn trips(what: &str, g: &Grid, trips: &[(Cell, Cell)], kind: HeuristicKind, move
     );
 }
 
+/// The most memory one of `trips` held (with `kind` and `moves`), each
+/// asked of a fresh [`Searcher`], whose arrays are sized to this map (the
+/// one `search` keeps may have grown on a larger map earlier).
+fn memory(map: &str, g: &Grid, trips: &[(Cell, Cell)], kind: HeuristicKind, moves: Moves) {
+    let c = SearchConfig {
+        heuristic: Heuristic::plain(kind),
+        moves,
+        ..cfg()
+    };
+    let most = trips
+        .iter()
+        .map(|&(s, t)| Searcher::new().search(g, s, t, &c, &mut NoTrace).bytes)
+        .max()
+        .unwrap_or(0);
+    let cells = (g.width() * g.height()) as f64;
+    println!(
+        "MEMORY path {map:<32} {}-way h={:<9} {:.2} bytes/cell (search {:.2} + map 1.00; the most of its long trips)",
+        if moves == Moves::Eight { 8 } else { 4 },
+        name(kind),
+        (most as f64 + cells) / cells,
+        most as f64 / cells
+    );
+}
+
 /// Each Moving AI map: ten short trips (the first scenarios, bucket 0-1)
 /// and ten long ones (the last, the highest bucket).
 fn real_maps() {
@@ -304,6 +328,7 @@ fn real_maps() {
                 moves,
             );
             trips(&format!("{m} long (bucket {last})"), &g, &long, kind, moves);
+            memory(m, &g, &long, kind, moves);
         }
     }
 }
