@@ -37,6 +37,23 @@ fn cfg() -> SearchConfig {
     }
 }
 
+/// The benchmark's search with the plain heuristic `kind` and `moves`.
+fn with(kind: HeuristicKind, moves: Moves) -> SearchConfig {
+    SearchConfig {
+        heuristic: Heuristic::plain(kind),
+        moves,
+        ..cfg()
+    }
+}
+
+/// How many neighbours `moves` reach (for the printed lines).
+fn ways(moves: Moves) -> u32 {
+    match moves {
+        Moves::Four => 4,
+        Moves::Eight => 8,
+    }
+}
+
 /// The open cell nearest to `c` along the diagonal.
 fn open_near(g: &Grid, c: Cell, step: i32) -> Cell {
     let mut c = c;
@@ -129,10 +146,7 @@ fn compare(side: u32) {
     );
     let budget = Duration::from_millis(if side >= 2048 { 6000 } else { 2500 });
     for kind in [HeuristicKind::Euclidean, HeuristicKind::Manhattan] {
-        let c = SearchConfig {
-            heuristic: Heuristic::plain(kind),
-            ..cfg()
-        };
+        let c = with(kind, Moves::Four);
         let ours = search(&g, start, goal, &c, &mut NoTrace);
         assert_eq!(ours.cost, peer(&g, start, goal, &c), "same cost");
         let (a, b, r) = alternate(
@@ -221,11 +235,7 @@ fn scenarios(text: &str) -> Vec<(u32, Cell, Cell)> {
 /// query (what the first query in a process pays), and `search` with the
 /// crate's own tie rule (larger `g`).
 fn trips(what: &str, g: &Grid, trips: &[(Cell, Cell)], kind: HeuristicKind, moves: Moves) {
-    let c = SearchConfig {
-        heuristic: Heuristic::plain(kind),
-        moves,
-        ..cfg()
-    };
+    let c = with(kind, moves);
     let deep = SearchConfig {
         tie_break: TieBreak::LargerG,
         ..c.clone()
@@ -260,7 +270,7 @@ fn trips(what: &str, g: &Grid, trips: &[(Cell, Cell)], kind: HeuristicKind, move
     let each = |e: u64| e / trips.len() as u64;
     println!(
         "RATIO path {what:<32} {}-way h={:<9} {} trips  pathfinding::astar {:>8.3} ms   flockstep fifo {:>8} expanded: {:>8.3} ms ({:.3}x), fresh Searcher {:>8.3} ms ({:.3}x)   larger_g {:>8} expanded: {:>8.3} ms ({:.3}x)   (per trip; ratio = time ours/peer)",
-        if moves == Moves::Eight { 8 } else { 4 },
+        ways(moves),
         name(kind),
         trips.len(),
         b * 1e3 / n,
@@ -279,11 +289,7 @@ fn trips(what: &str, g: &Grid, trips: &[(Cell, Cell)], kind: HeuristicKind, move
 /// asked of a fresh [`Searcher`], whose arrays are sized to this map (the
 /// one `search` keeps may have grown on a larger map earlier).
 fn memory(map: &str, g: &Grid, trips: &[(Cell, Cell)], kind: HeuristicKind, moves: Moves) {
-    let c = SearchConfig {
-        heuristic: Heuristic::plain(kind),
-        moves,
-        ..cfg()
-    };
+    let c = with(kind, moves);
     let most = trips
         .iter()
         .map(|&(s, t)| Searcher::new().search(g, s, t, &c, &mut NoTrace).bytes)
@@ -292,7 +298,7 @@ fn memory(map: &str, g: &Grid, trips: &[(Cell, Cell)], kind: HeuristicKind, move
     let cells = (g.width() * g.height()) as f64;
     println!(
         "MEMORY path {map:<32} {}-way h={:<9} {:.2} bytes/cell (search {:.2} + map 1.00; the most of its long trips)",
-        if moves == Moves::Eight { 8 } else { 4 },
+        ways(moves),
         name(kind),
         (most as f64 + cells) / cells,
         most as f64 / cells
