@@ -1177,6 +1177,64 @@ fn by_key(v: &mut [OpenEntry]) {
     v.sort_unstable_by_key(|e| core::cmp::Reverse(e.key));
 }
 
+/// Sorts `v`, at most [`SHORT`] entries of one slice `2^shift` wide in
+/// push order, as [`by_key`] does, without a branch on the keys: each
+/// entry's `f` within the slice, tie key and place are packed in a `u64`
+/// (places order the push counters the same way), a sorting network
+/// orders them, and the entries are gathered in reverse. An insertion
+/// sort's branches on the keys are mispredicted often; measured against
+/// it, `maze512-1-0` took 4–6 % less time (4-way Euclidean) and 3–4 %
+/// less (8-way octile), the other maps within 2 % either way.
+#[inline(always)]
+fn sort_small(v: &mut Vec<OpenEntry>, spare: &mut Vec<OpenEntry>, shift: u32) {
+    const _: () = assert!(SLICES + 16 - RING + 32 + 3 <= 64 && SHORT <= 8);
+    let n = v.len();
+    debug_assert!(n <= SHORT && shift <= SLICES + 16 - RING);
+    if n < 2 {
+        return;
+    }
+    let low = (1u64 << shift) - 1;
+    let mut k = [u64::MAX; 8];
+    for (i, e) in v.iter().enumerate() {
+        k[i] = (e.f16() & low) << 35 | (e.key as u64 >> 32) << 3 | i as u64;
+    }
+    if n <= 4 {
+        network(&mut k, &NET4);
+    } else {
+        network(&mut k, &NET8);
+    }
+    spare.clear();
+    spare.extend(k[..n].iter().rev().map(|&key| v[key as usize & 7]));
+    core::mem::swap(v, spare);
+}
+
+/// A sorting network of four (the optimal one, five comparators, in three
+/// layers).
+const NET4: [(u8, u8); 5] = [(0, 1), (2, 3), (0, 2), (1, 3), (1, 2)];
+
+/// A sorting network of eight (the optimal one, 19 comparators, in six
+/// layers).
+#[rustfmt::skip]
+const NET8: [(u8, u8); 19] = [
+    (0, 2), (1, 3), (4, 6), (5, 7), // one line a layer: these four at once
+    (0, 4), (1, 5), (2, 6), (3, 7),
+    (0, 1), (2, 3), (4, 5), (6, 7),
+    (2, 4), (3, 5),
+    (1, 4), (3, 6),
+    (1, 2), (3, 4), (5, 6),
+];
+
+/// Applies the comparators `net` to `k` (each a min and a max: no branch).
+#[inline(always)]
+fn network<const N: usize>(k: &mut [u64; 8], net: &[(u8, u8); N]) {
+    for &(a, b) in net {
+        let (a, b) = (a as usize, b as usize);
+        let (x, y) = (k[a], k[b]);
+        k[a] = x.min(y);
+        k[b] = x.max(y);
+    }
+}
+
 /// `e`'s bucket in its slice of a calendar whose slices are `2^shift` wide.
 #[inline(always)]
 fn fine_bucket(e: &OpenEntry, shift: u32) -> usize {
@@ -1203,7 +1261,7 @@ const FINE: usize = 1 << FINE_BITS;
 /// compared with its next pop (below, a binary search is as cheap).
 const LONG: usize = 16;
 
-/// The most entries of a drained bucket sorted by their whole keys without
+/// The most entries of a drained bucket sorted by [`sort_small`], without
 /// first looking for rising keys or one `f` ([`Calendar::sort_long`]).
 const SHORT: usize = 8;
 
@@ -1280,7 +1338,7 @@ impl Calendar {
             core::mem::swap(&mut self.now, &mut slice);
             self.ring[i] = slice; // `now`'s empty memory
             self.at = FINE as u32 - 1;
-            by_key(&mut self.now);
+            sort_small(&mut self.now, &mut self.spare, self.shift);
             return true;
         }
         // The shift, the bits and the buckets held in locals (the buckets as
@@ -1342,7 +1400,7 @@ impl Calendar {
         self.at = j;
         core::mem::swap(&mut self.now, &mut self.fine[j as usize]);
         if self.now.len() <= SHORT {
-            by_key(&mut self.now);
+            sort_small(&mut self.now, &mut self.spare, self.shift);
         } else {
             self.sort_long();
         }
@@ -2815,6 +2873,43 @@ mod tests {
         let wide = Grid::parse("00000\n00000").unwrap();
         s.restart(&Problem::of(&wide, Cell::new(0, 0), &cfg), 3);
         assert_eq!((s.g.len(), s.base), (10, 1));
+    }
+
+    /// `sort_small` orders a short run of one slice's entries as `by_key`
+    /// does, at every length it takes and every slice width, whether the
+    /// entries share their `f` and tie keys or not.
+    #[test]
+    fn a_short_bucket_sorts_as_its_keys_do() {
+        let mut rng = Pcg32::new(7, 11);
+        let mut spare = Vec::new();
+        for round in 0..20_000u32 {
+            let shift = 10 + rng.below(SLICES + 16 - RING - 9);
+            let slice = rng.next_u64() >> 40; // the slice's f16 >> shift
+            let n = (round % (SHORT as u32 + 1)) as usize;
+            // Few distinct values, so that f and tie keys repeat.
+            let f_low = |rng: &mut Pcg32| match rng.below(3) {
+                0 => 0,
+                1 => (1 << shift) - 1,
+                _ => rng.next_u64() >> (64 - shift),
+            };
+            let mut v: Vec<OpenEntry> = (0..n as u32)
+                .map(|seq| {
+                    let f16 = slice << shift | f_low(&mut rng);
+                    let tie = [0, u32::MAX, rng.next_u32()][rng.below(3) as usize];
+                    OpenEntry {
+                        key: (f16 as u128) << 64 | (tie as u128) << 32 | seq as u128,
+                        g: seq as u64,
+                        cell: seq,
+                        x: 0,
+                        y: 0,
+                    }
+                })
+                .collect();
+            let mut want = v.clone();
+            by_key(&mut want);
+            sort_small(&mut v, &mut spare, shift);
+            assert_eq!(v, want, "round {round}, shift {shift}");
+        }
     }
 
     /// The calendar pops exactly the heap's order, and holds the heap's
