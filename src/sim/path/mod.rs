@@ -1112,15 +1112,16 @@ impl OpenQueue for Buckets {
 /// without wrapping onto itself.
 ///
 /// A slice ahead of the cursor is an unsorted array a push appends to.
-/// When the pops reach it, a slice of at most 6 entries is sorted
-/// whole; a larger one is dealt into 64 narrower buckets (pushes into the
-/// cursor's slice go there too). The slice or bucket being drained is put
-/// once into the order of its full keys (a long one reversed if pushed in
-/// that order, or sorted by packed keys if all of one `f`) and popped from
-/// its end, and a push into it is inserted in key order (one above all of
-/// a long one, and any above it while the second list holds entries, goes
-/// to that list, in key order: most often appended; the bucket takes it,
-/// reversed, once empty). Slices and buckets are drained in order and
+/// When the pops reach it, a slice of at most 16 entries (`WHOLE`) is
+/// sorted whole; a larger one is dealt into 64 narrower buckets (pushes
+/// into the cursor's slice go there too). The slice or bucket being
+/// drained is put once into the order of its full keys (a short one by
+/// keys packed in a `u64` each, up to 8 by a sorting network; a long one
+/// reversed if pushed in that order, or sorted by packed keys if all of
+/// one `f`) and popped from its end, and a push into it is inserted in
+/// key order (one above all of a long one, and any above it while the
+/// second list holds entries, goes to that list, in key order: most often
+/// appended; the bucket takes it, reversed, once empty). Slices and buckets are drained in order and
 /// each bucket in key order, so the pops are exactly the heap's.
 /// A push is an append, and a pop a share of sorting a bucket of two or
 /// three entries (the default rule's buckets are 1/1024 of a unit).
