@@ -1121,8 +1121,9 @@ impl OpenQueue for Buckets {
 /// one `f`) and popped from its end, and a push into it is inserted in
 /// key order (one above all of a long one, and any above it while the
 /// second list holds entries, goes to that list, in key order: most often
-/// appended; the bucket takes it, reversed, once empty). Slices and buckets are drained in order and
-/// each bucket in key order, so the pops are exactly the heap's.
+/// appended; the bucket takes it, reversed, once empty). Slices and
+/// buckets are drained in order and each bucket in key order, so the pops
+/// are exactly the heap's.
 /// A push is an append, and a pop a share of sorting a bucket of two or
 /// three entries (the default rule's buckets are 1/1024 of a unit).
 /// `tests/path.rs` checks that a search on it tells exactly the heap's
