@@ -16,9 +16,9 @@
 //!
 //! Prints `RATIO` lines (time ours / peer, the median over runs timed back
 //! to back: below 1 is faster) and `MEMORY` lines (per generated map, and
-//! per Moving AI map, moves and heuristic). `PATH_BENCH_QUICK=1` runs only the 256² map and the short trips;
-//! `PATH_BENCH_SIDES=1024,2048` picks the generated maps; `PATH_BENCH_MAPS=1`
-//! runs only the Moving AI maps.
+//! per Moving AI map, moves and heuristic). `PATH_BENCH_QUICK=1` runs only
+//! the 256² map and the short trips; `PATH_BENCH_SIDES=1024,2048` picks the
+//! generated maps; `PATH_BENCH_MAPS=1` runs only the Moving AI maps.
 
 use criterion::{Criterion, criterion_group};
 use flockstep::sim::path::{

@@ -1198,15 +1198,32 @@ fn sort_small(v: &mut Vec<OpenEntry>, spare: &mut Vec<OpenEntry>, shift: u32) {
     let low = (1u64 << shift) - 1;
     let mut k = [u64::MAX; 8];
     for (i, e) in v.iter().enumerate() {
-        k[i] = (e.f16() & low) << 35 | (e.key as u64 >> 32) << 3 | i as u64;
+        k[i] = packed(e, low, 3, i);
     }
     if n <= 4 {
         network(&mut k, &NET4);
     } else {
         network(&mut k, &NET8);
     }
+    gather(v, spare, &k[..n], 3);
+}
+
+/// `e`'s key within one slice in a `u64`: its `f` there (`f16 & low`),
+/// its tie key, then its place `i` in push order in `place` bits (places
+/// order the push counters the same way).
+#[inline(always)]
+fn packed(e: &OpenEntry, low: u64, place: u32, i: usize) -> u64 {
+    (e.f16() & low) << (32 + place) | (e.key as u64 >> 32) << place | i as u64
+}
+
+/// Puts `v` in the order of `sorted`, its entries' packed keys from
+/// smallest to largest, reversed (the next pop last): each entry is found
+/// by its place, the key's low `place` bits. `spare` takes `v`'s memory.
+#[inline(always)]
+fn gather(v: &mut Vec<OpenEntry>, spare: &mut Vec<OpenEntry>, sorted: &[u64], place: u32) {
+    let mask = (1u64 << place) - 1;
     spare.clear();
-    spare.extend(k[..n].iter().rev().map(|&key| v[key as usize & 7]));
+    spare.extend(sorted.iter().rev().map(|&k| v[(k & mask) as usize]));
     core::mem::swap(v, spare);
 }
 
@@ -1424,18 +1441,11 @@ impl Calendar {
         const _: () = assert!(SLICES + 16 - RING + 32 + 12 <= 64 && WHOLE <= 1 << 12);
         debug_assert!(self.now.len() <= WHOLE);
         let low = (1u64 << self.shift) - 1;
-        let now = &self.now;
+        let placed = self.now.iter().enumerate();
         self.keys.clear();
-        self.keys.extend(
-            now.iter()
-                .enumerate()
-                .map(|(i, e)| (e.f16() & low) << 44 | (e.key as u64 >> 32) << 12 | i as u64),
-        );
+        self.keys.extend(placed.map(|(i, e)| packed(e, low, 12, i)));
         self.keys.sort_unstable();
-        self.spare.clear();
-        self.spare
-            .extend(self.keys.iter().rev().map(|&k| now[k as usize & 0xFFF]));
-        core::mem::swap(&mut self.now, &mut self.spare);
+        gather(&mut self.now, &mut self.spare, &self.keys, 12);
     }
 
     /// Sorts `now`, a bucket of more than [`SHORT`] entries in push order,
@@ -1470,16 +1480,14 @@ impl Calendar {
         if rising {
             self.now.reverse();
         } else if tied {
+            // One `f`: the tie key and a place of 32 bits (`packed` less
+            // its `f`, for buckets of up to 2³² entries).
             self.keys.clear();
             let placed = now.iter().enumerate();
             self.keys
                 .extend(placed.map(|(i, e)| e.key as u64 & !(u32::MAX as u64) | i as u64));
             self.keys.sort_unstable();
-            self.spare.clear();
-            self.spare
-                .extend(self.keys.iter().rev().map(|&k| now[k as u32 as usize]));
-            core::mem::swap(&mut self.now, &mut self.spare);
-            self.spare.clear();
+            gather(&mut self.now, &mut self.spare, &self.keys, 32);
         } else {
             by_key(&mut self.now);
         }
