@@ -1119,11 +1119,10 @@ impl OpenQueue for Buckets {
 /// keys packed in a `u64` each, up to 8 by a sorting network; a long one
 /// reversed if pushed in that order, or sorted by packed keys if all of
 /// one `f`) and popped from its end, and a push into it is inserted in
-/// key order (one above all of a long one, and any above it while the
-/// second list holds entries, goes to that list, in key order: most often
-/// appended; the bucket takes it, reversed, once empty). Slices and
-/// buckets are drained in order and each bucket in key order, so the pops
-/// are exactly the heap's.
+/// key order (one above all of it goes to a second list, in key order:
+/// most often appended; the bucket takes that list, reversed, once
+/// empty). Slices and buckets are drained in order and each bucket in key
+/// order, so the pops are exactly the heap's.
 /// A push is an append, and a pop a share of sorting a bucket of two or
 /// three entries (the default rule's buckets are 1/1024 of a unit).
 /// `tests/path.rs` checks that a search on it tells exactly the heap's
@@ -1387,13 +1386,16 @@ impl Calendar {
     }
 
     /// Puts `e`, whose key falls at `at` in `now`, into the bucket being
-    /// drained: at `at`; or, if its key is above all of `now` while `now`
-    /// is long or `later` in use, into `later`. Not inlined: with its code
-    /// at each push, Manhattan runs with larger-g ties took 5–8 % more
-    /// time.
+    /// drained: at `at`; or, if its key is above all of `now` (`at` is 0),
+    /// into `later`, however short `now` is. Until 2026-11 a short `now`
+    /// (16 or fewer, `later` empty) took it at its front, moving all of
+    /// it: with FIFO ties, each push onto the plateau of one `f` an
+    /// octile search crosses on open maps (half of `random512-10-0`'s were
+    /// onto 16 or fewer). Not inlined: with its code at each push,
+    /// Manhattan runs with larger-g ties took 5–8 % more time.
     #[inline(never)]
     fn insert_at(&mut self, at: usize, e: OpenEntry) {
-        if at != 0 || self.now.len() <= LONG && self.later.is_empty() {
+        if at != 0 {
             self.now.insert(at, e);
             return;
         }
@@ -1522,6 +1524,10 @@ impl OpenQueue for Calendar {
             let n = self.now.len();
             if n > LONG && self.now[n - 1].key > e.key {
                 self.now.push(e);
+            } else if self.now.first().is_none_or(|x| x.key <= e.key) {
+                // Above all of `now` (its first key is its largest): no
+                // search, for FIFO ties push most often here.
+                self.insert_at(0, e);
             } else {
                 let at = self.now.partition_point(|x| x.key > e.key);
                 self.insert_at(at, e);
