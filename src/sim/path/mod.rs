@@ -1386,13 +1386,14 @@ impl Calendar {
     }
 
     /// Puts `e`, whose key falls at `at` in `now`, into the bucket being
-    /// drained: at `at`; or, if its key is above all of `now` (`at` is 0),
-    /// into `later`, however short `now` is. Until 2026-11 a short `now`
-    /// (16 or fewer, `later` empty) took it at its front, moving all of
-    /// it: with FIFO ties, each push onto the plateau of one `f` an
-    /// octile search crosses on open maps (half of `random512-10-0`'s were
-    /// onto 16 or fewer). Not inlined: with its code at each push,
-    /// Manhattan runs with larger-g ties took 5–8 % more time.
+    /// drained: at `at`; or, if its key is above all of `now` (`at` is 0,
+    /// as [`OpenQueue::push`] finds with one compare), into `later`,
+    /// however short `now` is. With FIFO ties, each push onto the plateau
+    /// of one `f` that an octile search crosses on open maps is such a
+    /// push; a short `now` (16 or fewer, `later` empty) used to take it at
+    /// its front, moving all of it, and `random512-10-0`'s 8-way long
+    /// trips took 5–8 % more time so. Not inlined: with its code at each
+    /// push, Manhattan runs with larger-g ties took 5–8 % more time.
     #[inline(never)]
     fn insert_at(&mut self, at: usize, e: OpenEntry) {
         if at != 0 {
@@ -1525,8 +1526,8 @@ impl OpenQueue for Calendar {
             if n > LONG && self.now[n - 1].key > e.key {
                 self.now.push(e);
             } else if self.now.first().is_none_or(|x| x.key <= e.key) {
-                // Above all of `now` (its first key is its largest): no
-                // search, for FIFO ties push most often here.
+                // Above all of `now` (its first key is its largest),
+                // found without a search: most pushes with FIFO ties.
                 self.insert_at(0, e);
             } else {
                 let at = self.now.partition_point(|x| x.key > e.key);
