@@ -668,7 +668,7 @@ fn scen_checks_the_published_lengths() {
         "{out}"
     );
     assert!(
-        out.contains("match     160 of 160 within 0.00010000"),
+        out.contains("match     160 of 160 within half a unit of the last digit"),
         "{out}"
     );
     assert!(out.contains("ns per expansion"), "{out}");
@@ -684,10 +684,20 @@ fn scen_checks_the_published_lengths() {
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
     let out = stdout(&o);
     assert!(
-        out.contains("differ    line 30 (bucket 2): (1,24) → (6,32): ours 10.07106780, off by -0.00103220, published 10.07210000"),
+        out.contains("differ    line 30 (bucket 2): (1,24) → (6,32): ours 10.0710678119, off by -0.0010321881 (more than 0.0000500000), published 10.0721"),
         "{out}"
     );
     assert!(out.contains("match     159 of 160"), "{out}");
+    // Issue 43: a length written with fewer decimals (as the StarCraft
+    // files write theirs, `100.828`) matches to its own last digit...
+    let short = text.replacen("\t10.0711\n", "\t10.071\n", 1);
+    let file = TempLesson::new("arena.map.scen", &short);
+    let o = flockstep(&["scen", file.path(), "--map", &map]);
+    assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
+    // ...unless --tolerance asks for more of every line.
+    let o = flockstep(&["scen", file.path(), "--map", &map, "--tolerance", "0.00001"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stdout(&o));
+    assert!(stdout(&o).contains("line 30 (bucket 2)"), "{}", stdout(&o));
     // Without --map, the map must be beside the file.
     rejects(
         &["scen", file.path()],

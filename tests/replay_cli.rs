@@ -80,6 +80,48 @@ fn record_info_dump_verify() {
     assert_eq!(text(&o.stdout).matches(": ok, ticks 0..=").count(), 2);
 }
 
+/// Issue 43: `dump --json` failed with "number out of range" on every
+/// path replay, whose open-list keys are `u128`s. Every sim's golden
+/// replay dumps as JSON, whole and by field, and a key reads back exactly
+/// (as a decimal string) and equals the text dump's.
+#[test]
+fn dump_json_of_every_sim_prints_wide_numbers_exactly() {
+    for id in ["flock-separation", "path-open-list", "line-of-sight"] {
+        let f = golden(id);
+        let o = flockstep(&["dump", &f, "--tick", "5", "--json"]);
+        assert_eq!(o.status.code(), Some(0), "{id}: {}", text(&o.stderr));
+        let v: serde_json::Value = serde_json::from_slice(&o.stdout)
+            .unwrap_or_else(|e| panic!("{id}: not JSON ({e}): {}", text(&o.stdout)));
+        assert_eq!(v["tick"], 5, "{id}");
+        assert!(v["state"].is_array() || v["state"].is_object(), "{id}: {v}");
+    }
+    let f = golden("path-open-list");
+    let field = "searches[0].open[0].key";
+    let o = flockstep(&["dump", &f, "--tick", "5", "--field", field]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    let line = text(&o.stdout);
+    let digits = line
+        .lines()
+        .find_map(|l| l.strip_prefix(&format!("{field} = ")))
+        .unwrap_or_else(|| panic!("no {field} in:\n{line}"))
+        .to_owned();
+    let key: u128 = digits.parse().unwrap();
+    assert!(key > u128::from(u64::MAX), "a key past 64 bits: {key}");
+    let o = flockstep(&["dump", &f, "--tick", "5", "--field", field, "--json"]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(
+        v["fields"][0]["value"],
+        serde_json::Value::from(digits.clone())
+    );
+    let o = flockstep(&["dump", &f, "--tick", "5", "--json"]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let whole = v["state"]["searches"][0]["open"][0]["key"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    assert_eq!(whole, digits);
+}
+
 #[test]
 fn info_of_the_format_1_0_recording() {
     let f = Path::new(env!("CARGO_MANIFEST_DIR")).join("recordings/formats/v1.0-flock.fsr");

@@ -244,15 +244,20 @@ pub enum Command {
         #[arg(long, value_name = "NAME", default_value = "fifo", value_parser = ["fifo", "lifo", "larger_g", "smaller_h"])]
         tie_break: String,
         /// The largest difference from a published length that still
-        /// matches (the files print 4 or 8 decimals)
-        #[arg(long, value_name = "LENGTH", default_value = "0.0001", value_parser = parse_tolerance)]
-        tolerance: u64,
+        /// matches, for every line. Default: each line's own precision,
+        /// half a unit of the last digit it wrote (100.828 matches
+        /// 100.8275–100.8285), with a diagonal counted as √2 or as the
+        /// benchmark's files count it, 1.414213562
+        #[arg(long, value_name = "LENGTH", value_parser = parse_tolerance)]
+        tolerance: Option<u128>,
     },
 }
 
-/// Parses `--tolerance` into 10⁻⁸ units.
-fn parse_tolerance(s: &str) -> Result<u64, String> {
-    scen::parse_e8(s).ok_or_else(|| format!("`{s}` is not a decimal ≥ 0 (such as 0.0001)"))
+/// Parses `--tolerance` into 10⁻¹⁸ units.
+fn parse_tolerance(s: &str) -> Result<u128, String> {
+    scen::parse_length(s)
+        .map(|(v, _)| v)
+        .ok_or_else(|| format!("`{s}` is not a decimal ≥ 0 (such as 0.0001)"))
 }
 
 /// Parses a window size `WxH` (each 64-8192).

@@ -314,7 +314,8 @@ pub fn dump(path: &Path, tick: u64, field: Option<&str>, json: bool) -> Result<S
 
 /// A field's value in `dump --json`: numbers as numbers (fixed-point
 /// numbers as their raw I32F32 bits, angles as raw turns, as in the whole
-/// state's JSON), names and variants as strings.
+/// state's JSON), 128-bit numbers (the open list's keys) as decimal
+/// strings, names and variants as strings.
 fn json_value(v: &fields::Value) -> serde_json::Value {
     use fields::Value as V;
     use serde_json::Value as J;
@@ -322,6 +323,7 @@ fn json_value(v: &fields::Value) -> serde_json::Value {
         V::Bool(b) => J::from(*b),
         V::Int(i) => i64::try_from(*i).map_or_else(|_| J::from(i.to_string()), J::from),
         V::Uint(u) => u64::try_from(*u).map_or_else(|_| J::from(u.to_string()), J::from),
+        V::Wide(u) => J::from(u.to_string()),
         V::Fx(bits) => J::from(*bits),
         V::Angle(a) => J::from(*a),
         V::Char(c) => J::from(c.to_string()),

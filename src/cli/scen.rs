@@ -5,7 +5,15 @@
 //! A `.scen` file is a `version` line, then one scenario per line, nine
 //! tab-separated fields: bucket, map, map width, map height, start x,
 //! start y, goal x, goal y, optimal length (8-way moves, diagonals √2, no
-//! corner cutting; printed to 4 or 8 decimals).
+//! corner cutting), rounded to 0 to 8 decimals. A length matches when ours
+//! is within half a unit of the last digit the line wrote (`100.828`
+//! stands for 100.8275–100.8285), unless `--tolerance` sets one bound for
+//! every line. The files' generator counts a diagonal as 1.414213562, not
+//! √2: every one of the 5,768 lengths of the three 8-decimal files here
+//! that cross open ground is `straight + 1.414213562 · diagonals` rounded
+//! to 8 places, up to 1.5·10⁻⁷ below the true length on a long path. So
+//! on a flat map our length is the range from that count to the true
+//! one, and it matches when the range reaches the published number's.
 
 use super::{Failure, bad, load_map};
 use crate::sim::path::{Moves, SearchConfig, Searcher, TieBreak};
@@ -17,9 +25,17 @@ use std::time::{Duration, Instant};
 /// The largest `.scen` file read (the benchmark's largest are a few MB).
 const MAX_SCEN_BYTES: u64 = 64 << 20;
 
-/// √2 · 10⁸, rounded: a diagonal's length in the units lengths are
-/// compared in (10⁻⁸, the files' finest decimals).
-const SQRT2_E8: u64 = 141_421_356;
+/// Lengths are compared in units of 10⁻¹⁸: finer than any file's last
+/// digit by ten orders, so a sum of a million diagonals is still exact
+/// to well under 10⁻⁸.
+const UNIT: u128 = 1_000_000_000_000_000_000;
+
+/// √2 · 10¹⁸, rounded (√2 = 1.41421356237309504880…): a diagonal's
+/// length in [`UNIT`]s.
+const SQRT2: u128 = 1_414_213_562_373_095_049;
+
+/// The most decimals a length is read to (more are rounded).
+const PLACES: u32 = 18;
 
 /// One scenario of the file.
 struct Scenario {
@@ -27,18 +43,49 @@ struct Scenario {
     bucket: u32,
     from: Cell,
     to: Cell,
-    /// The published optimal length, in 10⁻⁸.
-    length: u64,
+    /// The published optimal length, in [`UNIT`]s.
+    length: u128,
+    /// How many decimals the file wrote it with.
+    places: u32,
 }
+
+impl Scenario {
+    /// How far our length may be from the published one: `fixed`, else
+    /// half a unit of the published length's last digit.
+    fn tolerance(&self, fixed: Option<u128>) -> u128 {
+        fixed.unwrap_or_else(|| UNIT / 2 / 10u128.pow(self.places.min(PLACES)))
+    }
+
+    /// Whether our length (a range, see [`Ours`]) comes within the
+    /// tolerance of the published one.
+    fn matches(&self, ours: Ours, fixed: Option<u128>) -> bool {
+        let tol = self.tolerance(fixed);
+        ours.low <= self.length + tol && self.length <= ours.high + tol
+    }
+}
+
+/// Our length, as a range in [`UNIT`]s: on a flat map from the length
+/// with a diagonal counted as the benchmark's files count it,
+/// 1.414213562, to the true one; with heights, the cost (both ends).
+#[derive(Clone, Copy, Debug)]
+struct Ours {
+    low: u128,
+    high: u128,
+}
+
+/// A diagonal as the benchmark's generator counts it (√2 to 9 decimals),
+/// in [`UNIT`]s.
+const FILE_SQRT2: u128 = 1_414_213_562_000_000_000;
 
 /// Runs every scenario of `scen` on `map` (default: the map the file
 /// names, looked up beside it) with `cfg`; mismatches beyond `tolerance`
-/// (10⁻⁸ units) fail with exit code 1 after the full report.
+/// ([`UNIT`]s; `None`: each line's own precision, see
+/// [`Scenario::tolerance`]) fail with exit code 1 after the full report.
 pub fn run(
     scen: &str,
     map: Option<&str>,
     cfg: &SearchConfig,
-    tolerance: u64,
+    tolerance: Option<u128>,
 ) -> Result<String, Failure> {
     let text = read_text(scen)?;
     let ((named, size), list) = parse(scen, &text)?;
@@ -96,8 +143,8 @@ pub fn run(
 #[derive(Default)]
 struct Tally {
     differ: usize,
-    ours: u64,
-    published: u64,
+    ours: u128,
+    published: u128,
     expanded: u64,
     time: Duration,
 }
@@ -108,7 +155,7 @@ fn run_all(
     grid: &Grid,
     list: &[Scenario],
     cfg: &SearchConfig,
-    tolerance: u64,
+    tolerance: Option<u128>,
     out: &mut String,
 ) -> Tally {
     let flat = grid
@@ -122,17 +169,22 @@ fn run_all(
         let o = searcher.search(grid, s.from, s.to, cfg, &mut NoTrace);
         t.time += start.elapsed();
         t.expanded += u64::from(o.expanded);
-        let ours = o.cost.map(|c| length_e8(c, &o.path, cfg.moves, flat));
+        let ours = o.cost.map(|c| length_of(c, &o.path, cfg.moves, flat));
         t.published += s.length;
-        t.ours += ours.unwrap_or(0);
-        if ours.is_some_and(|l| l.abs_diff(s.length) <= tolerance) {
+        t.ours += ours.map_or(0, |l| l.high);
+        if ours.is_some_and(|l| s.matches(l, tolerance)) {
             continue;
         }
         t.differ += 1;
-        let ours = match ours {
+        let ours = match ours.map(|l| l.high) {
             Some(l) => {
                 let sign = if l >= s.length { '+' } else { '-' };
-                format!("{}, off by {sign}{}", e8(l), e8(l.abs_diff(s.length)))
+                format!(
+                    "{}, off by {sign}{} (more than {})",
+                    decimal(l, 10),
+                    decimal(l.abs_diff(s.length), 10),
+                    decimal(s.tolerance(tolerance), 10)
+                )
             }
             None => "unreachable".into(),
         };
@@ -143,46 +195,51 @@ fn run_all(
             s.bucket,
             s.from,
             s.to,
-            e8(s.length)
+            decimal(s.length, s.places)
         );
     }
     t
 }
 
-/// Our length in 10⁻⁸ units. On a flat map (the benchmark's), from the
-/// path's moves: straight ones count 1, diagonals √2 (so the comparison
-/// does not carry our 16-bit √2); with heights, the cost itself.
-fn length_e8(cost: u64, path: &[Cell], moves: Moves, flat: bool) -> u64 {
+/// Our length (see [`Ours`]). On a flat map (the benchmark's), from the
+/// path's moves: straight ones count 1, diagonals √2 or the files'
+/// 1.414213562 (so the comparison does not carry our 16-bit √2); with
+/// heights, the cost itself.
+fn length_of(cost: u64, path: &[Cell], moves: Moves, flat: bool) -> Ours {
     if flat {
-        path.windows(2)
-            .map(|w| {
-                if w[0].x != w[1].x && w[0].y != w[1].y {
-                    SQRT2_E8
-                } else {
-                    100_000_000
-                }
-            })
-            .sum()
+        let diagonals = path
+            .windows(2)
+            .filter(|w| w[0].x != w[1].x && w[0].y != w[1].y)
+            .count() as u128;
+        let straight = path.len().saturating_sub(1) as u128 - diagonals;
+        Ours {
+            low: straight * UNIT + diagonals * FILE_SQRT2,
+            high: straight * UNIT + diagonals * SQRT2,
+        }
     } else {
         let bits = moves.frac_bits();
-        ((cost as u128 * 100_000_000 + ((1u128 << bits) >> 1)) >> bits) as u64
+        let c = (u128::from(cost) * UNIT + ((1u128 << bits) >> 1)) >> bits;
+        Ours { low: c, high: c }
     }
 }
 
 /// The summary lines.
-fn report(out: &mut String, t: &Tally, n: usize, tolerance: u64) {
+fn report(out: &mut String, t: &Tally, n: usize, tolerance: Option<u128>) {
+    let within = match tolerance {
+        Some(tol) => format!("within {} of", decimal(tol, 10)),
+        None => "within half a unit of the last digit of".to_owned(),
+    };
     let _ = writeln!(
         out,
-        "match     {} of {n} within {} of the published optimal length",
+        "match     {} of {n} {within} the published optimal length",
         n - t.differ,
-        e8(tolerance)
     );
     let _ = writeln!(out, "differ    {}", t.differ);
     let _ = writeln!(
         out,
         "length    ours {} in all, published {}",
-        e8(t.ours),
-        e8(t.published)
+        decimal(t.ours, 8),
+        decimal(t.published, 8)
     );
     let ns = t.time.as_nanos();
     let per = ns.checked_div(u128::from(t.expanded)).unwrap_or(0);
@@ -195,14 +252,22 @@ fn report(out: &mut String, t: &Tally, n: usize, tolerance: u64) {
     );
 }
 
-/// A length in 10⁻⁸ units as a decimal with 8 places.
-fn e8(v: u64) -> String {
-    format!("{}.{:08}", v / 100_000_000, v % 100_000_000)
+/// A length in [`UNIT`]s as a decimal with `places` places (at most 18),
+/// rounded half up; no point when `places` is 0.
+fn decimal(v: u128, places: u32) -> String {
+    let places = places.min(PLACES);
+    let step = 10u128.pow(PLACES - places);
+    let v = (v + step / 2) / step;
+    let unit = 10u128.pow(places);
+    if places == 0 {
+        return v.to_string();
+    }
+    format!("{}.{:0w$}", v / unit, v % unit, w = places as usize)
 }
 
-/// Parses a non-negative decimal (up to 8 places are kept, rounded half
-/// up beyond) into 10⁻⁸ units.
-pub fn parse_e8(s: &str) -> Option<u64> {
+/// Parses a non-negative decimal into [`UNIT`]s (up to 18 places are
+/// kept, rounded half up beyond) and the number of decimals written.
+pub fn parse_length(s: &str) -> Option<(u128, u32)> {
     let (whole, frac) = s.split_once('.').unwrap_or((s, ""));
     if whole.is_empty() && frac.is_empty()
         || !whole
@@ -212,22 +277,23 @@ pub fn parse_e8(s: &str) -> Option<u64> {
     {
         return None;
     }
-    let w: u64 = if whole.is_empty() {
+    let w: u128 = if whole.is_empty() {
         0
     } else {
-        whole.parse().ok()?
+        whole.parse::<u64>().ok()?.into()
     };
-    let mut f = 0u64;
+    let mut f = 0u128;
     for (i, b) in frac.bytes().enumerate() {
-        let d = u64::from(b - b'0');
+        let d = u128::from(b - b'0');
         match i {
-            0..8 => f = f * 10 + d,
-            8 => f += u64::from(d >= 5),
+            0..18 => f = f * 10 + d,
+            18 => f += u128::from(d >= 5),
             _ => {}
         }
     }
-    f *= 10u64.pow(8 - frac.len().min(8) as u32);
-    w.checked_mul(100_000_000)?.checked_add(f)
+    let places = frac.len().min(u32::MAX as usize) as u32;
+    f *= 10u128.pow(PLACES - places.min(PLACES));
+    Some((w.checked_mul(UNIT)?.checked_add(f)?, places))
 }
 
 /// The file's text, or a clear refusal.
@@ -317,7 +383,7 @@ fn scenario(line: &str, n: usize) -> Result<(OnMap, Scenario), String> {
         ))
     };
     let (len, c) = fields[8];
-    let length = parse_e8(len)
+    let (length, places) = parse_length(len)
         .ok_or_else(|| format!("{n}:{c}: the length must be a decimal ≥ 0, not `{len}`"))?;
     let s = Scenario {
         line: n,
@@ -325,6 +391,7 @@ fn scenario(line: &str, n: usize) -> Result<(OnMap, Scenario), String> {
         from: cell(4, "start")?,
         to: cell(6, "goal")?,
         length,
+        places,
     };
     let size = (int(2, "map width")?, int(3, "map height")?);
     Ok(((fields[1].0.to_owned(), size), s))
@@ -374,16 +441,71 @@ fn check_fits(scen: &str, map: &str, grid: &Grid, list: &[Scenario]) -> Result<(
 mod tests {
     use super::*;
 
+    const E10: u128 = 100_000_000;
+
     #[test]
-    fn lengths_parse_to_eight_places() {
-        assert_eq!(parse_e8("10.0711"), Some(1_007_110_000));
-        assert_eq!(parse_e8("1"), Some(100_000_000));
-        assert_eq!(parse_e8("2.41421356"), Some(241_421_356));
-        assert_eq!(parse_e8("2.414213565"), Some(241_421_357));
-        assert_eq!(parse_e8(".5"), Some(50_000_000));
+    fn lengths_parse_with_their_places() {
+        assert_eq!(parse_length("10.0711"), Some((100_711 * UNIT / 10_000, 4)));
+        assert_eq!(parse_length("1"), Some((UNIT, 0)));
+        assert_eq!(
+            parse_length("2.41421356"),
+            Some((241_421_356 * E10 * 100, 8))
+        );
+        assert_eq!(parse_length(".5"), Some((UNIT / 2, 1)));
+        let long = "1.0000000000000000005";
+        assert_eq!(parse_length(long), Some((UNIT + 1, 19)));
         for bad in ["", ".", "-1", "1e3", "1.2.3", "x", " 1"] {
-            assert_eq!(parse_e8(bad), None, "{bad}");
+            assert_eq!(parse_length(bad), None, "{bad}");
         }
-        assert_eq!(e8(241_421_356), "2.41421356");
+        assert_eq!(decimal(SQRT2 * 2, 8), "2.82842712");
+        assert_eq!(decimal(UNIT * 5, 0), "5");
+    }
+
+    /// Issue 43: a length written with 3 decimals (`100.828`, the
+    /// StarCraft files) stands for 100.8275–100.8285, not ±0.0001; one
+    /// with 8 decimals for ±0.000000005 around the length with the files'
+    /// own diagonal, 1.414213562.
+    #[test]
+    fn the_tolerance_follows_each_lines_last_digit() {
+        let at = |len: &str| {
+            let (length, places) = parse_length(len).unwrap();
+            Scenario {
+                line: 2,
+                bucket: 0,
+                from: Cell::new(0, 0),
+                to: Cell::new(1, 1),
+                length,
+                places,
+            }
+        };
+        // 70 diagonals and 2 straight moves: 100.99494936611665…, or
+        // 100.99494934 with the files' diagonal.
+        let cells: Vec<Cell> = (0..=70)
+            .map(|i| Cell::new(i, i))
+            .chain([Cell::new(71, 70), Cell::new(72, 70)])
+            .collect();
+        let ours = length_of(0, &cells, Moves::Eight, true);
+        assert_eq!(
+            (ours.low, ours.high),
+            (2 * UNIT + 70 * FILE_SQRT2, 2 * UNIT + 70 * SQRT2)
+        );
+        let matches = |len: &str, fixed: Option<u128>| at(len).matches(ours, fixed);
+        assert!(matches("100.995", None));
+        assert!(!matches("100.994", None));
+        assert!(!matches("100.996", None));
+        assert!(matches("100.99495", None));
+        assert!(matches("100.99494937", None));
+        assert!(matches("100.99494934", None));
+        assert!(!matches("100.99494938", None));
+        assert!(!matches("100.99494933", None));
+        assert!(matches("101", None));
+        assert!(!matches("100", None));
+        // A fixed tolerance, either side.
+        assert!(!matches("100.995", Some(UNIT / 100_000)));
+        assert!(matches("100.9949", Some(UNIT / 10_000)));
+        assert_eq!(at("100.828").tolerance(None), UNIT / 2000);
+        // With heights, the cost itself.
+        let hilly = length_of(3 << 16, &cells[..2], Moves::Eight, false);
+        assert_eq!((hilly.low, hilly.high), (3 * UNIT, 3 * UNIT));
     }
 }

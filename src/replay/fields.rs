@@ -32,6 +32,9 @@ pub enum Value {
     Int(i128),
     /// An unsigned integer (lengths too).
     Uint(u128),
+    /// A `u128` (the open list's packed keys): JSON writes it as a
+    /// decimal string, since a JSON number holds 64 bits exactly.
+    Wide(u128),
     /// A fixed-point number (raw `I32F32` bits).
     Fx(i64),
     /// A binary angle (`k / 2³²` turns).
@@ -71,6 +74,7 @@ impl fmt::Display for Value {
             Value::Bool(b) => write!(f, "{b}"),
             Value::Int(v) => write!(f, "{v}"),
             Value::Uint(v) => write!(f, "{v}"),
+            Value::Wide(v) => write!(f, "{v}"),
             Value::Fx(bits) => {
                 let sign = if *bits < 0 { "-" } else { "" };
                 write!(
@@ -352,7 +356,7 @@ impl<'a, 'b> ser::Serializer for &'a mut Flatten<'b> {
         serialize_u16: u16 => |v| Value::Uint(u128::from(v));
         serialize_u32: u32 => |v| Value::Uint(u128::from(v));
         serialize_u64: u64 => |v| Value::Uint(u128::from(v));
-        serialize_u128: u128 => Value::Uint;
+        serialize_u128: u128 => Value::Wide;
         serialize_f32: f32 => |v: f32| Value::Float(v.to_string());
         serialize_f64: f64 => |v: f64| Value::Float(v.to_string());
         serialize_char: char => Value::Char;
@@ -371,6 +375,11 @@ impl<'a, 'b> ser::Serializer for &'a mut Flatten<'b> {
     }
     fn serialize_unit_struct(self, _: &'static str) -> Result<(), Never> {
         self.leaf(Value::Unit)
+    }
+    // Values are flattened as the binary formats hold them (the open
+    // list's keys as numbers, not as the strings JSON gets).
+    fn is_human_readable(&self) -> bool {
+        false
     }
     fn serialize_unit_variant(self, _: &'static str, _: u32, v: &'static str) -> Result<(), Never> {
         self.leaf(Value::Variant(v))

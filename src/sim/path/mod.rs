@@ -381,6 +381,30 @@ pub enum Status {
     Unreachable,
 }
 
+/// The open-list key's serde form: a decimal string where the format is
+/// read by people (JSON), the number itself where it is binary.
+mod wide_key {
+    use serde::{Deserialize, Deserializer, Serializer, de::Error};
+
+    pub fn serialize<S: Serializer>(key: &u128, s: S) -> Result<S::Ok, S::Error> {
+        if s.is_human_readable() {
+            s.collect_str(key)
+        } else {
+            s.serialize_u128(*key)
+        }
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<u128, D::Error> {
+        if d.is_human_readable() {
+            let s = String::deserialize(d)?;
+            s.parse()
+                .map_err(|_| D::Error::custom(format!("`{s}` is not an open-list key")))
+        } else {
+            u128::deserialize(d)
+        }
+    }
+}
+
 /// An open-list entry, ordered by its key alone: a total order, since the
 /// key ends with the unique push counter.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
@@ -388,7 +412,10 @@ pub struct OpenEntry {
     /// `f16 · 2⁶⁴ + tie · 2³² + seq`: `f` (16 fractional bits), then the
     /// 32-bit tie-break key (see [`TieBreak`]; `g` and `h` saturate at
     /// 2³² − 1 there, beyond which ties fall back to `seq`), then the push
-    /// counter.
+    /// counter. Text formats (`flockstep dump --json`) write it as a
+    /// decimal string, since it exceeds the 64 bits a JSON number holds
+    /// exactly; binary ones (replays, the state hash) as a `u128`.
+    #[serde(with = "wide_key")]
     pub key: u128,
     /// The `g` it was pushed with (a copy with a larger `g` than the cell
     /// now holds is stale).
