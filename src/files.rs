@@ -106,6 +106,34 @@ pub fn read_file_bounded(path: &Path, limit: u64, what: &str) -> Result<Vec<u8>,
     read_bounded(f, &name, limit, what)
 }
 
+/// Writes `bytes` to `path` whole or not at all: into `PATH.partial`, then
+/// renamed over `path`, so a failed write leaves an existing file as it
+/// was. `-` writes to standard output.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), String> {
+    use std::io::Write as _;
+    let name = path.display();
+    if path.as_os_str() == "-" {
+        let mut out = std::io::stdout().lock();
+        return out
+            .write_all(bytes)
+            .and_then(|()| out.flush())
+            .map_err(|e| format!("standard output: {e}"));
+    }
+    if let Ok(m) = std::fs::metadata(path)
+        && !m.is_file()
+    {
+        return Err(format!("{name}: is {}, not a file to write", kind_name(&m)));
+    }
+    let mut tmp = path.as_os_str().to_owned();
+    tmp.push(".partial");
+    let tmp = std::path::PathBuf::from(tmp);
+    let res = std::fs::write(&tmp, bytes).and_then(|()| std::fs::rename(&tmp, path));
+    res.map_err(|e| {
+        let _ = std::fs::remove_file(&tmp);
+        format!("{name}: {e}")
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -418,6 +418,26 @@ fn headless_chromium_shows_the_picker_plays_saves_and_reports_bad_files_as_the_d
         lesson.count([color::SELECTED.0, color::SELECTED.1, color::SELECTED.2]) > 20,
         "the lesson's inspected boid is not drawn"
     );
+    // Issue 43: every frame the page showed while the lesson opened
+    // draws its glyphs (the first one used to show many as black blocks
+    // when the font's atlas grew in the middle of the frame): no pure
+    // black pixel anywhere (the darkest colour drawn is the walls',
+    // 8,8,10).
+    let frames = out.join("frames");
+    let mut shown: Vec<PathBuf> = std::fs::read_dir(&frames)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    shown.sort();
+    assert!(
+        shown.len() >= 3,
+        "only {} frames shown while the lesson opened",
+        shown.len()
+    );
+    for f in &shown {
+        let black = Shot::read(f).count([0, 0, 0]);
+        assert!(black < 50, "{}: {black} black pixels", f.display());
+    }
     assert_eq!(r["backTitle"], "flockstep — pick a lesson", "Esc");
     // The mouse as on the desktop: a click on a row opens that lesson, a
     // click on the scrub bar at three quarters goes to about that tick.

@@ -8,8 +8,9 @@
 //    Chromium with a fresh profile; waits for the first frame and saves
 //    OUT/picker.png;
 // 2. presses Down, Enter (the second lesson opens; the page title names
-//    it), waits a moment and saves OUT/lesson.png, presses Ctrl+S and
-//    waits for the replay download in OUT/downloads/;
+//    it), saving every frame shown meanwhile in OUT/frames/ (screencast),
+//    waits a moment and saves OUT/lesson.png, presses Ctrl+S and waits
+//    for the replay download in OUT/downloads/;
 // 3. clicks the line-error-term row of the picker with the mouse (the
 //    lesson opens), then the scrub bar at three quarters (the tick moves);
 // 4. opens each FILE in turn by dropping it on the canvas and by choosing
@@ -192,6 +193,19 @@ try {
 
     await js("document.getElementById('glcanvas').focus()");
     await key("ArrowDown", "ArrowDown", 40);
+    // Every frame the page shows while the lesson opens, as a user would
+    // see them (the first frame of a lesson brings many new glyphs): into
+    // OUT/frames/, each as the compositor delivered it.
+    const frames = join(out, "frames");
+    mkdirSync(frames, { recursive: true });
+    let shown = 0;
+    listeners.push((m) => {
+        if (m.method === "Page.screencastFrame" && m.sessionId === sessionId) {
+            writeFileSync(join(frames, `${String(shown++).padStart(3, "0")}.png`), Buffer.from(m.params.data, "base64"));
+            page("Page.screencastFrameAck", { sessionId: m.params.sessionId }).catch(() => {});
+        }
+    });
+    await page("Page.startScreencast", { format: "png", everyNthFrame: 1 });
     await key("Enter", "Enter", 13);
     result.lessonTitle = await waitFor(
         "document.title.endsWith('— flockstep') && document.title",
@@ -199,6 +213,8 @@ try {
         30000,
     );
     await sleep(1000);
+    await page("Page.stopScreencast");
+    result.framesShown = shown;
     await shot("lesson.png");
     await key("KeyS", "s", 83, true);
     result.download = await waitFor("window.flockstep.lastDownload", "the replay download", 30000);

@@ -49,8 +49,9 @@ pub enum Command {
         #[arg(long, value_name = "TAG")]
         lang: Option<String>,
     },
-    /// Render the frame the viewer shows at a tick or beat to a PNG (needs an X display; headless: xvfb-run -a -s '-screen 0 1280x720x24' flockstep render …)
+    /// Render the frame the viewer shows at a tick or beat to a PNG (needs an X display; headless: xvfb-run -a -s '-screen 0 1280x720x24' flockstep render …), and/or its text as JSON (--text, no display needed)
     #[command(group(clap::ArgGroup::new("at").required(true).args(["tick", "beat"])))]
+    #[command(group(clap::ArgGroup::new("out").required(true).multiple(true).args(["output", "text"])))]
     Render {
         /// Lesson file, bundled lesson id or replay file (.fsr)
         target: String,
@@ -65,7 +66,15 @@ pub enum Command {
         lang: Option<String>,
         /// The PNG to write (written beside it first, renamed when complete)
         #[arg(short, long, value_name = "FILE.png")]
-        output: std::path::PathBuf,
+        output: Option<std::path::PathBuf>,
+        /// Write every text the frame draws as JSON (`-`: standard output):
+        /// its string, role (narration, question, title, status,
+        /// pane-title, panel, legend, label, cell, callout, tab, more, …),
+        /// rectangle [x, y, w, h], pixel size, and whether it is clipped
+        /// or cut short; and what does not fit (panel lines hidden,
+        /// narration pages). Without -o no window is opened
+        #[arg(long, value_name = "FILE.json")]
+        text: Option<std::path::PathBuf>,
         /// Window size in pixels
         #[arg(long, value_name = "WxH", default_value = "1280x720", value_parser = parse_size)]
         size: (i32, i32),
@@ -409,6 +418,7 @@ pub fn execute(cli: Cli) -> Result<String, Failure> {
             text_scale,
             set,
             time_frames,
+            text,
         }) => {
             let at = match (tick, beat) {
                 (_, Some(b)) => crate::viewer::app::RenderAt::Beat(b as usize),
@@ -421,7 +431,8 @@ pub fn execute(cli: Cli) -> Result<String, Failure> {
                 text_scale,
                 lang,
             };
-            render(&target, at, &options, output, (size, time_frames), &set)
+            let out = RenderOut { png: output, text };
+            render(&target, at, &options, out, (size, time_frames), &set)
         }
         Some(Command::Lessons) => Ok(lessons_table()),
         Some(Command::Record {
@@ -561,25 +572,42 @@ fn view(target: Option<&str>, set: &[String], lang: Option<String>) -> Result<St
     Ok(String::new())
 }
 
-/// `flockstep render`: one frame of the viewer to a PNG.
+/// Where `flockstep render` writes: a PNG, the frame's text, or both.
+struct RenderOut {
+    png: Option<std::path::PathBuf>,
+    text: Option<std::path::PathBuf>,
+}
+
+/// `flockstep render`: one frame of the viewer to a PNG, and its text as
+/// JSON (without a PNG, composed without a window).
 fn render(
     target: &str,
     at: crate::viewer::app::RenderAt,
     options: &crate::viewer::app::RenderOptions,
-    output: std::path::PathBuf,
+    out: RenderOut,
     (size, time_frames): ((i32, i32), u32),
     set: &[String],
 ) -> Result<String, Failure> {
     let app = crate::viewer::app::prepare_render(target, set, at, options).map_err(bad)?;
-    if output.is_dir() {
-        return Err(bad(format!("{}: is a directory", output.display())));
+    for p in out.png.iter().chain(&out.text) {
+        if p.is_dir() {
+            return Err(bad(format!("{}: is a directory", p.display())));
+        }
     }
+    let Some(png) = out.png else {
+        let frame = crate::viewer::draw::compose(&app, size.0, size.1);
+        let about = crate::viewer::app::frame_about(&app);
+        let path = out.text.unwrap_or_else(|| "-".into());
+        crate::files::write_atomic(&path, frame.text_json(about).as_bytes()).map_err(bad)?;
+        return Ok(String::new());
+    };
     crate::viewer::window::display_available().map_err(bad)?;
     crate::viewer::window::render(crate::viewer::window::RenderJob {
         app,
         size,
-        out: output,
+        out: png,
         time_frames,
+        text: out.text,
     })
     .map_err(bad)?;
     Ok(String::new())

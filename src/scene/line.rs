@@ -340,7 +340,8 @@ fn draw_plan(sim: &LineSim, i: usize, g: Geo, view: &View, out: &mut Scene) {
                 let t = (plan.done() + k as u64 + 1).to_string();
                 let c = g.center(s.cell);
                 let w = super::text::width(&t, size);
-                out.text([c[0] - w / 2, c[1] + i32::from(size) / 3], size, col, t);
+                let at = [c[0] - w / 2, c[1] + i32::from(size) / 3];
+                out.text_as(super::Role::Cell, at, (size, col), t);
             }
         }
         // The coming diagonal step, when the beat points at it.

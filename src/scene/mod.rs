@@ -188,6 +188,8 @@ pub enum Shape {
     },
     /// A label; `at` is the left end of its baseline.
     Text {
+        /// What it is to a reader (see [`Role`]).
+        role: Role,
         /// Where.
         at: P,
         /// Font size in pixels.
@@ -207,6 +209,51 @@ pub enum Shape {
         /// The area.
         area: Viewport,
     },
+}
+
+/// What a text on screen is to its reader: the narration, a title, a
+/// label on an entity, a figure called out for the narration, … The
+/// viewer reports every text it draws with its role
+/// (`flockstep render --text`), as a screen reader would read the frame
+/// and as the tests check it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Role {
+    /// The beat's narration.
+    Narration,
+    /// The beat's question (a prediction asked of the class).
+    Question,
+    /// The lesson's title in the status line.
+    Title,
+    /// The status line's figures: beat, tick, speed, whether the clock
+    /// holds, the state hash.
+    Status,
+    /// A pane's or a search's name and the figures under it.
+    PaneTitle,
+    /// The side panel's lines.
+    Panel,
+    /// What a colour means, under the scene.
+    Legend,
+    /// A name or value drawn next to an entity.
+    Label,
+    /// A number written inside a grid cell (a height, g, h, f).
+    Cell,
+    /// A figure a beat calls out on the picture, next to what it is about.
+    Callout,
+    /// A numbered beat tab on the scrub bar.
+    Tab,
+    /// A mark that says more is hidden (a panel's or the narration's).
+    More,
+    /// The lesson picker's text.
+    Picker,
+    /// The help box.
+    Help,
+    /// A prompt that asks the teacher to choose.
+    Prompt,
+    /// An error.
+    Error,
+    /// A passing remark (a file saved).
+    Remark,
 }
 
 /// A block of text for the side panel (inspector, open list, error table).
@@ -583,8 +630,10 @@ impl Scene {
         self.push(Shape::Line { a, b, width, color });
     }
 
-    fn text(&mut self, at: P, size: u16, color: Rgba, text: impl Into<String>) {
+    /// A text of a given [`Role`].
+    fn text_as(&mut self, role: Role, at: P, (size, color): (u16, Rgba), text: impl Into<String>) {
         self.push(Shape::Text {
+            role,
             at,
             size,
             color,
@@ -597,6 +646,11 @@ impl Scene {
     /// cells), measured with the font the window draws with; `at` is the
     /// left end of its baseline, as for [`Shape::Text`].
     fn label(&mut self, at: P, size: u16, color: Rgba, text: impl Into<String>) {
+        self.label_as(Role::Label, at, (size, color), text);
+    }
+
+    /// A [`Scene::label`] of another [`Role`] (a number in a cell).
+    fn label_as(&mut self, role: Role, at: P, (size, color): (u16, Rgba), text: impl Into<String>) {
         let text = text.into();
         let s = i32::from(size);
         let pad = (s / 5).max(2);
@@ -605,7 +659,7 @@ impl Scene {
             size: [text::width(&text, size) + 2 * pad, s * 12 / 10 + pad],
             color: LABEL_BACK,
         });
-        self.text(at, size, color, text);
+        self.text_as(role, at, (size, color), text);
     }
 
     /// A [`Scene::label`] moved down a line at a time (at most six) until
@@ -709,9 +763,10 @@ impl Scene {
         self.label(at, size, color, text);
     }
 
-    /// A label cut to `fit` pixels (see [`Shape::Text`]).
+    /// A pane title cut to `fit` pixels (see [`Shape::Text`]).
     fn text_fit(&mut self, at: P, size: u16, color: Rgba, text: impl Into<String>, fit: i32) {
         self.push(Shape::Text {
+            role: Role::PaneTitle,
             at,
             size,
             color,
@@ -1045,15 +1100,16 @@ pub(crate) fn terrain(
                         && (v > 0 || st.zeros)
                     {
                         let d = (st.number_at)(cell, i32::from(st.number_px));
-                        out.text(
+                        // Dark on light shades, light on dark.
+                        let ink = if shade > 120 {
+                            color::WALL
+                        } else {
+                            color::TEXT
+                        };
+                        out.text_as(
+                            Role::Cell,
                             [at[0] + d[0], at[1] + d[1]],
-                            st.number_px,
-                            // Dark on light shades, light on dark.
-                            if shade > 120 {
-                                color::WALL
-                            } else {
-                                color::TEXT
-                            },
+                            (st.number_px, ink),
                             v.to_string(),
                         );
                     }

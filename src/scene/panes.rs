@@ -232,13 +232,13 @@ fn title(
     // Figures that did not fit below: right-aligned after the name.
     if !first.is_empty() {
         let w = super::text::width(&first, f2);
-        out.text(
+        out.text_as(
+            super::Role::PaneTitle,
             [
                 tile.x + tile.w - view.px(8) - w,
                 tile.y + i32::from(f1) + view.px(4),
             ],
-            f2,
-            color::TEXT,
+            (f2, color::TEXT),
             first,
         );
     }

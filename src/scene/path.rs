@@ -741,7 +741,7 @@ fn cell_numbers(
         if view.on(overlay) {
             let n = out.count();
             // On a backing box: an open cell's ring passes the corners.
-            out.label(p, nf, col, text);
+            out.label_as(super::Role::Cell, p, (nf, col), text);
             out.credit(overlay, n);
         }
     }

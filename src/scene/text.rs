@@ -62,3 +62,15 @@ pub fn width(s: &str, size: u16) -> i32 {
     let upem = i64::from(f.units_per_em().max(1));
     ((units * i64::from(size) + upem - 1) / upem) as i32
 }
+
+/// How far the bundled font's glyphs reach above and below the baseline
+/// at a font size, in whole pixels (rounded outwards).
+pub fn ascent_descent(size: u16) -> (i32, i32) {
+    let Some(f) = face() else {
+        let s = i32::from(size);
+        return (s * 9 / 10, s * 3 / 10);
+    };
+    let upem = i64::from(f.units_per_em().max(1));
+    let up = |units: i64| ((units * i64::from(size) + upem - 1) / upem) as i32;
+    (up(i64::from(f.ascender())), up(-i64::from(f.descender())))
+}

@@ -1183,6 +1183,24 @@ fn withhold(e: &crate::sim::flock::FlockEvent) -> crate::sim::flock::FlockEvent 
     }
 }
 
+/// What a frame shows, for `flockstep render --text`: the screen, and on
+/// the player the lesson, the beat (1-based), the tick and the language.
+pub fn frame_about(app: &App) -> serde_json::Value {
+    match app.player() {
+        Some(p) => serde_json::json!({
+            "screen": "player",
+            "lesson": p.session.lesson.id,
+            "beat": p.timeline.beat().map(|b| b + 1),
+            "tick": p.session.tick(),
+            "lang": p.lang.as_deref().unwrap_or("en"),
+        }),
+        None => serde_json::json!({
+            "screen": "picker",
+            "lang": app.lang.as_deref().unwrap_or("en"),
+        }),
+    }
+}
+
 /// The word that introduces a beat's question, in a narration language.
 pub fn question_label(lang: Option<&str>) -> &'static str {
     match lang {

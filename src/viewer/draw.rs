@@ -1,231 +1,83 @@
-//! Drawing the app with macroquad: the status line, the scene, the side
-//! panels (columns aligned, shrunk or scrolled to fit), the narration
-//! (wrapped by measured width, emphasis drawn as emphasis, paged with a
-//! visible continuation), the scrub bar with its numbered beat tabs and
-//! the marks of interventions, the picker, the prompt, help, errors and
-//! passing remarks. Every size comes from [`Layout`] — the window's size
-//! and the presenter scale. Like `window`, this module holds floating
-//! point only to hand pixels to macroquad.
+//! The app's frame as data ([`Canvas`]): the status line, the scene, the
+//! side panels (columns aligned, shrunk to fit), the narration (wrapped by
+//! measured width, emphasis drawn as emphasis, paged with a visible
+//! continuation), the scrub bar with its numbered beat tabs and the marks
+//! of interventions, the picker, the prompt, help, errors and passing
+//! remarks. Every size comes from [`Layout`] — the window's size and the
+//! presenter scale. Nothing here touches a window or floating point:
+//! `window` paints the canvas, and the tests read its text.
 //!
 //! Text is drawn with the bundled font (`fonts/flockstep-sans.otf`, set as
 //! macroquad's default font when the window opens), which has a glyph for
 //! every character of every bundled lesson in every language.
+#![deny(clippy::float_arithmetic)]
 
 use super::app::{
     App, Framed, Layout, OVERLAY_KEYS, PickerRow, Player, Prompt, Style, literal, overlays_of,
     unliteral, wrap_rich,
 };
-use super::batch::Batch;
-use crate::scene::{Rgba, Scene, Shape, Viewport, color};
+use super::canvas::{Canvas, measure};
+use crate::scene::{Rgba, Role, Scene, Viewport, color};
 use crate::sim::AnySim;
-use macroquad::prelude::*;
-
-/// A palette colour for macroquad.
-pub fn c(c: Rgba) -> Color {
-    Color::from_rgba(c.0, c.1, c.2, c.3)
-}
-
-/// The width of a text at a font size, in whole pixels (the bundled
-/// font's metrics, see [`super::text`]).
-pub fn measure(s: &str, size: u16) -> i32 {
-    super::text::width(s, size)
-}
-
-/// Draws a text with its baseline's left end at (x, y).
-///
-/// Text waits in a queue until [`flush_text`]: shapes and glyphs come from
-/// different textures, and macroquad starts a new batch at every switch, so
-/// a layer's shapes go first and its text after them in one run (a
-/// software renderer such as llvmpipe pays for every batch).
-pub fn text(s: &str, x: i32, y: i32, size: u16, col: Rgba) {
-    TEXT.with(|q| q.borrow_mut().push((s.to_owned(), x, y, size, col)));
-}
-
-/// A label waiting to be drawn: text, baseline's left end, size, colour.
-type Queued = (String, i32, i32, u16, Rgba);
-
-thread_local! {
-    /// Text waiting for [`flush_text`].
-    static TEXT: std::cell::RefCell<Vec<Queued>> = const { std::cell::RefCell::new(Vec::new()) };
-}
-
-/// Draws the queued text, in order, over everything drawn so far.
-pub fn flush_text() {
-    let queued = TEXT.with(|q| std::mem::take(&mut *q.borrow_mut()));
-    for (s, x, y, size, col) in queued {
-        draw_text(&s, x as f32, y as f32, f32::from(size), c(col));
-    }
-}
-
-/// A text cut to `width` pixels, with an ellipsis when it was cut.
-fn fit(s: &str, width: i32, size: u16) -> String {
-    if measure(s, size) <= width {
-        return s.to_owned();
-    }
-    let mut out = String::new();
-    for ch in s.chars() {
-        out.push(ch);
-        if measure(&format!("{out}…"), size) > width {
-            out.pop();
-            break;
-        }
-    }
-    format!("{}…", out.trim_end())
-}
-
-fn rect(v: Viewport, col: Rgba) {
-    draw_rectangle(v.x as f32, v.y as f32, v.w as f32, v.h as f32, c(col));
-}
-
-fn outline(v: Viewport, width: f32, col: Rgba) {
-    draw_rectangle_lines(
-        v.x as f32,
-        v.y as f32,
-        v.w as f32,
-        v.h as f32,
-        width,
-        c(col),
-    );
-}
-
-/// Draws a scene's shapes, in order: as meshes (`viewer/batch.rs`), with
-/// the text of each clip region over them.
-pub fn draw_scene(s: &Scene) {
-    thread_local! {
-        static BATCH: std::cell::RefCell<Batch> = std::cell::RefCell::default();
-    }
-    BATCH.with(|b| {
-        let b = &mut *b.borrow_mut();
-        for sh in &s.shapes {
-            shape(b, sh);
-        }
-        b.flush();
-    });
-}
-
-/// A pixel's centre.
-fn mid(p: [i32; 2]) -> [f32; 2] {
-    [p[0] as f32 + 0.5, p[1] as f32 + 0.5]
-}
-
-/// One shape into the batch (a clip draws what waits first).
-fn shape(b: &mut Batch, sh: &Shape) {
-    let xy = |p: [i32; 2]| [p[0] as f32, p[1] as f32];
-    match sh {
-        Shape::Clip { area } => {
-            // What was drawn so far keeps its clip, labels included.
-            b.flush();
-            flush_text();
-            clip(Some(*area));
-        }
-        Shape::Rect { at, size, color } => b.rect(xy(*at), xy(*size), c(*color)),
-        Shape::Frame {
-            at,
-            size,
-            width,
-            color,
-        } => b.outline(xy(*at), xy(*size), f32::from(*width), c(*color)),
-        Shape::Line {
-            a,
-            b: to,
-            width,
-            color,
-        } => b.line(mid(*a), mid(*to), f32::from(*width), c(*color)),
-        Shape::Disc { c: p, r, color } => b.disc(mid(*p), *r as f32, c(*color)),
-        Shape::Ring {
-            c: p,
-            r,
-            width,
-            color,
-        } => b.ring(mid(*p), *r as f32, f32::from(*width), c(*color)),
-        Shape::Tri { p, color } => b.tri([mid(p[0]), mid(p[1]), mid(p[2])], c(*color)),
-        Shape::Text {
-            at,
-            size,
-            color,
-            text: t,
-            fit: 0,
-        } => text(t, at[0], at[1], *size, *color),
-        Shape::Text {
-            at,
-            size,
-            color,
-            text: t,
-            fit: w,
-        } => text(&fit(t, *w, *size), at[0], at[1], *size, *color),
-    }
-}
-
-/// Restricts drawing to a viewport (`None`: the whole window).
-fn clip(v: Option<Viewport>) {
-    // SAFETY: the context is macroquad's own, used on its thread between
-    // its frame's start and end, as every draw_* call does.
-    let gl = unsafe { get_internal_gl() };
-    gl.quad_gl.scissor(v.map(|v| (v.x, v.y, v.w, v.h)));
-}
 
 /// The lines between the status line, the scene, the side panel, the
 /// narration and the scrub bar (the parts share the background: no panel
 /// boxes to fill, which a software renderer pays for by the pixel).
-fn dividers(l: &Layout) {
-    let w = l.px(2).max(1) as f32;
-    let col = c(color::PANEL);
+fn dividers(cv: &mut Canvas, l: &Layout) {
+    let w = l.px(2).max(1);
+    let col = color::PANEL;
     let (s, n) = (l.scene, l.narration);
-    draw_line(0.0, s.y as f32, l.top.w as f32, s.y as f32, w, col);
-    draw_line(
-        l.side.x as f32,
-        s.y as f32,
-        l.side.x as f32,
-        n.y as f32,
-        w,
-        col,
-    );
-    draw_line(0.0, n.y as f32, n.w as f32, n.y as f32, w, col);
-    draw_line(0.0, l.scrub.y as f32, n.w as f32, l.scrub.y as f32, w, col);
+    cv.line([0, s.y], [l.top.w, s.y], w, col);
+    cv.line([l.side.x, s.y], [l.side.x, n.y], w, col);
+    cv.line([0, n.y], [n.w, n.y], w, col);
+    cv.line([0, l.scrub.y], [n.w, l.scrub.y], w, col);
 }
 
-/// Draws the whole app in a `w`×`h` window.
-pub fn draw_app(app: &App, w: i32, h: i32) {
-    clear_background(c(color::BACKGROUND));
+/// The whole app in a `w`×`h` window, as a [`Canvas`].
+pub fn compose(app: &App, w: i32, h: i32) -> Canvas {
+    let mut cv = Canvas::new(w, h);
     let f = app.framed(w, h);
     let l = &f.layout;
     match app.player() {
-        None => draw_picker(app, w, h, l),
+        None => draw_picker(&mut cv, app, w, h, l),
         Some(p) => {
             let scene = p.scene(l.scene, l.scale);
             // The scene, clipped to its part of the window (a zoomed world
             // does not spill under the panels), its labels over its shapes.
-            clip(Some(l.scene));
-            draw_scene(&scene);
-            flush_text();
-            clip(None);
-            dividers(l);
-            draw_legend(&scene, l);
-            draw_status(app, p, l);
-            draw_side(&scene, p, l);
-            draw_narration(p, &f);
-            draw_scrub(p, l);
+            cv.clip(Some(l.scene));
+            for sh in scene.shapes.iter().cloned() {
+                cv.shape(sh);
+            }
+            cv.flush_text();
+            cv.clip(None);
+            dividers(&mut cv, l);
+            draw_legend(&mut cv, &scene, l);
+            draw_status(&mut cv, app, p, l);
+            draw_side(&mut cv, &scene, p, l);
+            draw_narration(&mut cv, p, &f);
+            draw_scrub(&mut cv, p, l);
             if let Some(s) = &app.status {
-                draw_remark(s, l);
+                draw_remark(&mut cv, s, l);
             }
             if app.help {
-                draw_help(app, p.session.sim(), w, h, l);
+                draw_help(&mut cv, app, p.session.sim(), l);
             }
             if app.prompt == Some(Prompt::Restart) {
-                draw_restart_prompt(p, w, h, l);
+                draw_restart_prompt(&mut cv, p, l);
             }
         }
     }
     if let Some(e) = &app.error {
-        draw_error(e, w, h, l);
+        draw_error(&mut cv, e, l);
     }
-    flush_text();
+    cv.flush_text();
+    cv
 }
 
 /// The status line: the lesson's title on the left; on the right what a
 /// teacher needs — whether the clock holds, plays or waits, the beat, the
 /// tick, the speed — and, when there is room, the state hash.
-fn draw_status(app: &App, p: &Player, l: &Layout) {
+fn draw_status(cv: &mut Canvas, app: &App, p: &Player, l: &Layout) {
     let size = l.font(18);
     let y = l.top.y + l.top.h / 2 + i32::from(size) * 35 / 100;
     let m = l.px(10);
@@ -255,7 +107,13 @@ fn draw_status(app: &App, p: &Player, l: &Layout) {
         p.timeline.last()
     );
     let rw = measure(&right, size);
-    text(&right, l.top.w - m - rw, y, size, color::TEXT);
+    cv.text(
+        Role::Status,
+        &right,
+        [l.top.w - m - rw, y],
+        size,
+        color::TEXT,
+    );
     let lang = p.lang.as_deref();
     let mut left = match &p.session.replay_file {
         Some(f) => format!("{} (replay {f})", p.session.lesson.title_in(lang)),
@@ -272,10 +130,11 @@ fn draw_status(app: &App, p: &Player, l: &Layout) {
         color::SELECTED
     };
     if measure(&left, size) + measure(&hash, size) <= room {
-        text(&left, m, y, size, col);
-        text(&hash, m + measure(&left, size), y, size, color::DIM);
+        cv.text(Role::Title, &left, [m, y], size, col);
+        let x = m + measure(&left, size);
+        cv.text(Role::Status, &hash, [x, y], size, color::DIM);
     } else {
-        text(&fit(&left, room, size), m, y, size, col);
+        cv.text_fit(Role::Title, &left, [m, y], (size, room), col);
     }
 }
 
@@ -316,7 +175,7 @@ fn side_rows(scene: &Scene) -> Vec<Row> {
 /// What each colour in the picture means, in the strip under the scene:
 /// a square of the colour and its name, left to right; entries that do
 /// not fit go on lines above it, over the bottom of the scene.
-fn draw_legend(scene: &Scene, l: &Layout) {
+fn draw_legend(cv: &mut Canvas, scene: &Scene, l: &Layout) {
     let size = l.font(super::layout::LEGEND_PX);
     let sq = i32::from(size) * 7 / 10;
     // The strip has a row for each line (the window made room for them).
@@ -333,8 +192,8 @@ fn draw_legend(scene: &Scene, l: &Layout) {
                 w: sq,
                 h: sq,
             };
-            rect(square, *col);
-            text(name, x + sq * 3 / 2, y, size, color::TEXT);
+            cv.rect(square, *col);
+            cv.text(Role::Legend, name, [x + sq * 3 / 2, y], size, color::TEXT);
         }
     }
 }
@@ -404,7 +263,7 @@ fn side_lines(rows: &[Row], size: u16, width: i32, gap: i32) -> Vec<(Row, Vec<i3
 /// The side panel: panels and legend at the largest font that fits (down
 /// to the classroom minimum for the window), then scrolled — with a mark
 /// saying how much is below.
-fn draw_side(scene: &Scene, p: &Player, l: &Layout) {
+fn draw_side(cv: &mut Canvas, scene: &Scene, p: &Player, l: &Layout) {
     let area = l.side;
 
     let rows = side_rows(scene);
@@ -432,11 +291,11 @@ fn draw_side(scene: &Scene, p: &Player, l: &Layout) {
     let mut y = area.y + l.px(6) + lh * 8 / 10;
     for (row, xs) in lines.iter().skip(skip).take(shown) {
         match row {
-            Row::Title(t) => text(&fit(t, inner, size), x0, y, size, color::SELECTED),
-            Row::Text(t) => text(t, x0 + l.px(6), y, size, color::TEXT),
+            Row::Title(t) => cv.text_fit(Role::Panel, t, [x0, y], (size, inner), color::SELECTED),
+            Row::Text(t) => cv.text(Role::Panel, t, [x0 + l.px(6), y], size, color::TEXT),
             Row::Cells(cells) => {
                 for (cell, x) in cells.iter().zip(xs) {
-                    text(cell, x0 + l.px(6) + x, y, size, color::TEXT);
+                    cv.text(Role::Panel, cell, [x0 + l.px(6) + x, y], size, color::TEXT);
                 }
             }
             Row::Gap => {}
@@ -444,22 +303,19 @@ fn draw_side(scene: &Scene, p: &Player, l: &Layout) {
         y += lh;
     }
     let below = lines.len().saturating_sub(skip + shown);
+    cv.overflow.panel_lines_hidden = below;
     if below > 0 {
-        text(
-            &format!("▼ {below} more lines: scroll with the wheel here"),
-            x0,
-            y,
-            size,
-            color::SKY,
-        );
+        let more = format!("▼ {below} more lines: scroll with the wheel here");
+        cv.text(Role::More, &more, [x0, y], size, color::SKY);
     } else if skip > 0 {
-        text("▲ scrolled: wheel up for the top", x0, y, size, color::SKY);
+        let top = "▲ scrolled: wheel up for the top";
+        cv.text(Role::More, top, [x0, y], size, color::SKY);
     }
 }
 
 /// The narration box: the page shown, emphasis in the highlight colour
 /// and underlined, and a continuation mark when there are more pages.
-fn draw_narration(p: &Player, f: &Framed) {
+fn draw_narration(cv: &mut Canvas, p: &Player, f: &Framed) {
     let l = &f.layout;
 
     let size = l.font(super::app::NARRATION_PX);
@@ -477,8 +333,8 @@ fn draw_narration(p: &Player, f: &Framed) {
                 w: l.narration.w - l.px(12),
                 h: lh,
             };
-            rect(band, color::QUESTION_BAND);
-            rect(
+            cv.rect(band, color::QUESTION_BAND);
+            cv.rect(
                 Viewport {
                     w: l.px(5).max(2),
                     ..band
@@ -487,28 +343,24 @@ fn draw_narration(p: &Player, f: &Framed) {
             );
         }
         for run in line {
-            let col = match run.style {
-                Style::Emph | Style::Question => color::SELECTED,
-                Style::Code => color::SKY,
-                Style::Plain => color::TEXT,
+            let (col, role) = match run.style {
+                Style::Emph => (color::SELECTED, Role::Narration),
+                Style::Question => (color::SELECTED, Role::Question),
+                Style::Code => (color::SKY, Role::Narration),
+                Style::Plain => (color::TEXT, Role::Narration),
             };
-            text(&run.text, x, y, size, col);
+            cv.text(role, &run.text, [x, y], size, col);
             let w = measure(&run.text, size);
             if run.style == Style::Emph {
                 let uw = measure(run.text.trim_end(), size);
-                draw_line(
-                    x as f32,
-                    (y + l.px(4)) as f32,
-                    (x + uw) as f32,
-                    (y + l.px(4)) as f32,
-                    (l.px(2).max(1)) as f32,
-                    c(color::SELECTED),
-                );
+                let uy = y + l.px(4);
+                cv.line([x, uy], [x + uw, uy], l.px(2).max(1), color::SELECTED);
             }
             x += w;
         }
         y += lh;
     }
+    cv.overflow.narration_pages = f.pages.saturating_sub(1);
     if f.pages > 1 {
         let page = p.page.min(f.pages - 1);
         let more = if page + 1 < f.pages {
@@ -517,25 +369,23 @@ fn draw_narration(p: &Player, f: &Framed) {
             format!("({}/{}) PgUp for the start", page + 1, f.pages)
         };
         let w = measure(&more, size);
-        text(
-            &more,
+        let at = [
             l.narration.x + l.narration.w - l.px(16) - w,
             l.narration.y + l.narration.h - l.px(10),
-            size,
-            color::SKY,
-        );
+        ];
+        cv.text(Role::More, &more, at, size, color::SKY);
     }
 }
 
 /// The scrub bar: progress, the numbered beat tabs (the current one
 /// filled, pausing ones edged in red), and where interventions changed
 /// the run.
-fn draw_scrub(p: &Player, l: &Layout) {
+fn draw_scrub(cv: &mut Canvas, p: &Player, l: &Layout) {
     let (first, last) = (p.session.first_tick(), p.timeline.last());
     let bar = l.scrub_bar();
-    rect(bar, color::DIM);
+    cv.rect(bar, color::DIM);
     let x = l.scrub_x(p.timeline.tick(), first, last);
-    rect(
+    cv.rect(
         Viewport {
             w: x - bar.x,
             ..bar
@@ -553,61 +403,45 @@ fn draw_scrub(p: &Player, l: &Layout) {
         let current = p.timeline.beat() == Some(i);
         // A stem from the tab to its tick on the bar.
         let tx = l.scrub_x(b.at, first, last);
-        draw_line(
-            (tab.x + tab.w / 2) as f32,
-            (tab.y + tab.h) as f32,
-            tx as f32,
-            bar.y as f32,
-            l.px(2).max(1) as f32,
-            c(color::DIM),
+        let stem = l.px(2).max(1);
+        cv.line(
+            [tab.x + tab.w / 2, tab.y + tab.h],
+            [tx, bar.y],
+            stem,
+            color::DIM,
         );
-        rect(
-            *tab,
-            if current {
-                color::SELECTED
-            } else {
-                color::PANEL
-            },
-        );
-        outline(
-            *tab,
-            l.px(2).max(1) as f32,
-            if b.pause {
-                color::VERMILLION
-            } else {
-                color::DIM
-            },
-        );
+        let fill = if current {
+            color::SELECTED
+        } else {
+            color::PANEL
+        };
+        cv.rect(*tab, fill);
+        let edge = if b.pause {
+            color::VERMILLION
+        } else {
+            color::DIM
+        };
+        cv.outline(*tab, l.px(2).max(1), edge);
         let n = (i + 1).to_string();
         let nw = measure(&n, size);
-        text(
-            &n,
+        let at = [
             tab.x + (tab.w - nw) / 2,
             tab.y + tab.h / 2 + i32::from(size) * 35 / 100,
-            size,
-            if current { color::WALL } else { color::TEXT },
-        );
+        ];
+        let ink = if current { color::WALL } else { color::TEXT };
+        cv.text(Role::Tab, &n, at, size, ink);
     }
     for t in p.session.intervention_ticks() {
         let ix = l.scrub_x(t.saturating_sub(1), first, last);
         let s = l.px(7);
-        draw_triangle(
-            vec2(ix as f32, (bar.y + bar.h) as f32),
-            vec2((ix - s) as f32, (bar.y + bar.h + s + 2) as f32),
-            vec2((ix + s) as f32, (bar.y + bar.h + s + 2) as f32),
-            c(color::ORANGE),
-        );
+        let (top, foot) = (bar.y + bar.h, bar.y + bar.h + s + 2);
+        cv.tri([[ix, top], [ix - s, foot], [ix + s, foot]], color::ORANGE);
     }
-    draw_circle(
-        x as f32,
-        (bar.y + bar.h / 2) as f32,
-        l.px(9) as f32,
-        c(color::TEXT),
-    );
+    cv.disc([x, bar.y + bar.h / 2], l.px(9), color::TEXT);
 }
 
 /// A passing remark (a saved file), in a box over the bottom of the scene.
-fn draw_remark(s: &str, l: &Layout) {
+fn draw_remark(cv: &mut Canvas, s: &str, l: &Layout) {
     let size = l.font(18);
     let w = (measure(s, size) + 2 * l.px(14)).min(l.scene.w - 2 * l.px(10));
     let h = i32::from(size) + 2 * l.px(12);
@@ -617,80 +451,60 @@ fn draw_remark(s: &str, l: &Layout) {
         w,
         h,
     };
-    rect(b, Rgba(16, 40, 30, 255));
-    outline(b, l.px(3).max(2) as f32, color::GREEN);
-    text(
-        &fit(s, w - 2 * l.px(14), size),
-        b.x + l.px(14),
-        b.y + l.px(12) + i32::from(size) * 8 / 10,
-        size,
-        color::TEXT,
-    );
+    cv.rect(b, Rgba(16, 40, 30, 255));
+    cv.outline(b, l.px(3).max(2), color::GREEN);
+    let at = [b.x + l.px(14), b.y + l.px(12) + i32::from(size) * 8 / 10];
+    cv.text_fit(Role::Remark, s, at, (size, w - 2 * l.px(14)), color::TEXT);
 }
 
 /// The lesson picker: lessons grouped by sim, scrolled to keep the chosen
 /// one on screen (and by the wheel), its summary at the bottom.
-fn draw_picker(app: &App, w: i32, h: i32, l: &Layout) {
-    let (title, hint, row) = (l.font(32), l.font(18), l.font(20));
+fn draw_picker(cv: &mut Canvas, app: &App, w: i32, h: i32, l: &Layout) {
+    let (title, hint) = (l.font(32), l.font(18));
     let m = l.px(24);
     let title_y = l.px(14) + i32::from(title);
     let hint_y = title_y + l.px(10) + i32::from(hint);
-    text("flockstep — pick a lesson", m, title_y, title, color::TEXT);
+    let heading = "flockstep — pick a lesson";
+    cv.text(Role::Picker, heading, [m, title_y], title, color::TEXT);
     let how = if cfg!(target_arch = "wasm32") {
         "↑/↓ and Enter, or click; the wheel scrolls. Open or drop a replay (.fsr) or lesson (.toml) on the page. L: language."
     } else {
         "↑/↓ and Enter, or click; the wheel scrolls. Esc quits. Drop a replay (.fsr) or lesson (.toml) here. L: language."
     };
-    text(&fit(how, w - 2 * m, hint), m, hint_y, hint, color::DIM);
+    cv.text_fit(
+        Role::Picker,
+        how,
+        [m, hint_y],
+        (hint, w - 2 * m),
+        color::DIM,
+    );
     let rows = picker_layout(app, w, h, l);
     for (r, [x, y]) in &rows.shown {
         let (x, y) = (*x, *y);
         let i = match r {
             PickerRow::Header(i) => {
                 let name = format!("{} lessons", app.entries[*i].sim);
-                text(&name, x, y, l.font(19), color::SKY);
+                cv.text(Role::Picker, &name, [x, y], l.font(19), color::SKY);
                 continue;
             }
             PickerRow::Lesson(i) => *i,
         };
-        let e = &app.entries[i];
-        let chosen = i == app.picked;
-        if chosen {
-            let bar = Viewport {
-                x: x - l.px(8),
-                y: y - rows.row_h * 3 / 4,
-                w: rows.col_w,
-                h: rows.row_h,
-            };
-            rect(bar, color::PANEL);
-        }
-        let col = if chosen { color::SELECTED } else { color::TEXT };
-        // The place in the course, right-aligned in a narrow column.
-        let num_w = l.px(34);
-        if let Some(n) = e.place {
-            let s = n.to_string();
-            let nx = x + num_w - l.px(8) - measure(&s, row);
-            text(&s, nx, y, row, if chosen { col } else { color::DIM });
-        }
-        let x = x + num_w;
-        let id_w = l.px(270).min(rows.col_w / 2);
-        text(&fit(&e.id, id_w - l.px(10), row), x, y, row, col);
-        let title_w = rows.col_w - num_w - id_w - l.px(12);
-        text(
-            &fit(e.title_in(app.lang.as_deref()), title_w, row),
-            x + id_w,
-            y,
-            row,
-            col,
-        );
+        picker_row(cv, app, i, [x, y], (&rows, l));
     }
     if rows.more_above {
         let s = "▲ more above";
-        text(s, w - m - measure(s, hint), rows.top, hint, color::SKY);
+        cv.text(
+            Role::More,
+            s,
+            [w - m - measure(s, hint), rows.top],
+            hint,
+            color::SKY,
+        );
     }
     if rows.more_below {
         let s = "▼ more below";
-        text(s, w - m - measure(s, hint), rows.bottom, hint, color::SKY);
+        let at = [w - m - measure(s, hint), rows.bottom];
+        cv.text(Role::More, s, at, hint, color::SKY);
     }
     if let Some(e) = app.entries.get(app.picked) {
         let b = Viewport {
@@ -699,17 +513,59 @@ fn draw_picker(app: &App, w: i32, h: i32, l: &Layout) {
             w,
             h: h - rows.bottom - l.px(8),
         };
-        rect(b, color::PANEL);
+        cv.rect(b, color::PANEL);
         let size = l.font(18);
         let mut y = b.y + l.px(10) + i32::from(size);
         let summary = e.summary_in(app.lang.as_deref());
         let lines = wrap_rich(&literal(summary), w - 2 * m, &|s| measure(s, size));
         for line in lines.iter().take(3) {
             let s: String = line.iter().map(|r| r.text.as_str()).collect();
-            text(&unliteral(&s), m, y, size, color::TEXT);
+            cv.text(Role::Picker, &unliteral(&s), [m, y], size, color::TEXT);
             y += i32::from(size) * 13 / 10;
         }
     }
+}
+
+/// One lesson's row of the picker: its place in the course, id and title.
+fn picker_row(
+    cv: &mut Canvas,
+    app: &App,
+    i: usize,
+    [x, y]: [i32; 2],
+    (rows, l): (&PickerLayout, &Layout),
+) {
+    let row = l.font(20);
+    let e = &app.entries[i];
+    let chosen = i == app.picked;
+    if chosen {
+        let bar = Viewport {
+            x: x - l.px(8),
+            y: y - rows.row_h * 3 / 4,
+            w: rows.col_w,
+            h: rows.row_h,
+        };
+        cv.rect(bar, color::PANEL);
+    }
+    let col = if chosen { color::SELECTED } else { color::TEXT };
+    // The place in the course, right-aligned in a narrow column.
+    let num_w = l.px(34);
+    if let Some(n) = e.place {
+        let s = n.to_string();
+        let nx = x + num_w - l.px(8) - measure(&s, row);
+        cv.text(
+            Role::Picker,
+            &s,
+            [nx, y],
+            row,
+            if chosen { col } else { color::DIM },
+        );
+    }
+    let x = x + num_w;
+    let id_w = l.px(270).min(rows.col_w / 2);
+    cv.text_fit(Role::Picker, &e.id, [x, y], (row, id_w - l.px(10)), col);
+    let title_w = rows.col_w - num_w - id_w - l.px(12);
+    let title = e.title_in(app.lang.as_deref());
+    cv.text_fit(Role::Picker, title, [x + id_w, y], (row, title_w), col);
 }
 
 /// The picker's visible rows: where each is, and the list's bounds.
@@ -789,7 +645,7 @@ pub fn picker_layout(app: &App, w: i32, h: i32, l: &Layout) -> PickerLayout {
     }
 }
 
-fn draw_help(app: &App, sim: &AnySim, w: i32, h: i32, l: &Layout) {
+fn draw_help(cv: &mut Canvas, app: &App, sim: &AnySim, l: &Layout) {
     let Some(p) = app.player() else { return };
     let on = p.overlays();
     let ctrl_s = if cfg!(target_arch = "wasm32") {
@@ -826,17 +682,11 @@ fn draw_help(app: &App, sim: &AnySim, w: i32, h: i32, l: &Layout) {
             if on.contains(*name) { "■" } else { "□" }
         ));
     }
-    modal(
-        &lines,
-        w,
-        h,
-        l,
-        color::SKY,
-        Some("H or Esc closes this help"),
-    );
+    let footer = Some("H or Esc closes this help");
+    modal(cv, (&lines, Role::Help), l, color::SKY, footer);
 }
 
-fn draw_restart_prompt(p: &Player, w: i32, h: i32, l: &Layout) {
+fn draw_restart_prompt(cv: &mut Canvas, p: &Player, l: &Layout) {
     let lines = vec![
         format!(
             "This run has left the lesson: you changed it at tick {}.",
@@ -847,15 +697,21 @@ fn draw_restart_prompt(p: &Player, w: i32, h: i32, l: &Layout) {
         "K         restart your run, with its changes, from tick 0".into(),
         "Esc      go on where you are".into(),
     ];
-    modal(&lines, w, h, l, color::ORANGE, None);
+    modal(cv, (&lines, Role::Prompt), l, color::ORANGE, None);
 }
 
 /// A box in the middle of the window over a dimmed picture, with lines of
 /// text (wrapped to the box) and a dimmer footer: help, prompts, errors.
-fn modal(lines: &[String], w: i32, h: i32, l: &Layout, edge: Rgba, footer: Option<&str>) {
+fn modal(
+    cv: &mut Canvas,
+    (lines, role): (&[String], Role),
+    l: &Layout,
+    edge: Rgba,
+    footer: Option<&str>,
+) {
+    let (w, h) = (cv.w, cv.h);
     // What is under the box first, text included.
-    flush_text();
-    draw_rectangle(0.0, 0.0, w as f32, h as f32, Color::from_rgba(0, 0, 0, 150));
+    cv.dim();
     let size = l.font(18);
     let bw = (w * 85 / 100).min(l.px(1100)).max(w / 2);
     let inner = bw - 2 * l.px(20);
@@ -881,23 +737,23 @@ fn modal(lines: &[String], w: i32, h: i32, l: &Layout, edge: Rgba, footer: Optio
         w: bw,
         h: bh,
     };
-    rect(b, Rgba(28, 30, 38, 255));
-    outline(b, l.px(3).max(2) as f32, edge);
+    cv.rect(b, Rgba(28, 30, 38, 255));
+    cv.outline(b, l.px(3).max(2), edge);
     let mut y = b.y + l.px(12) + lh;
     for line in &wrapped {
-        text(line, b.x + l.px(20), y, size, color::TEXT);
+        cv.text(role, line, [b.x + l.px(20), y], size, color::TEXT);
         y += lh;
     }
     if let Some(f) = footer {
-        text(f, b.x + l.px(20), y + l.px(6), size, color::DIM);
+        cv.text(role, f, [b.x + l.px(20), y + l.px(6)], size, color::DIM);
     }
 }
 
-fn draw_error(e: &str, w: i32, h: i32, l: &Layout) {
+fn draw_error(cv: &mut Canvas, e: &str, l: &Layout) {
+    let lines = [e.to_owned()];
     modal(
-        &[e.to_owned()],
-        w,
-        h,
+        cv,
+        (&lines, Role::Error),
         l,
         color::VERMILLION,
         Some("Esc to dismiss"),

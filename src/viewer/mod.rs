@@ -2,12 +2,15 @@
 //! window-free parts that tests drive directly — the clock
 //! ([`timeline`]), what is being watched ([`session`]) and the app's state
 //! machine ([`app`]), which turns commands into timeline, session and view
-//! changes. What is drawn comes from [`crate::scene`]; floating point
-//! exists only in [`window`] and [`draw`], to hand pixels to macroquad. The web build
+//! changes. What is drawn comes from [`crate::scene`] and is put
+//! together as data by [`draw`] into a [`canvas::Canvas`] (whose text the
+//! tests read); floating point exists only in [`window`] and its mesh
+//! batcher, to hand pixels to macroquad. The web build
 //! adds `web` (wasm32 only): files, downloads and links from the page.
 
 pub mod app;
 mod batch;
+pub mod canvas;
 pub mod draw;
 pub mod layout;
 pub mod session;

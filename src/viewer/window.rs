@@ -1,7 +1,7 @@
-//! The macroquad window: turns keys and the mouse into [`Cmd`]s and draws
-//! the app ([`super::draw`]). With `draw`, the only module with floating
-//! point: coordinates are converted to `f32` for macroquad here and
-//! nowhere else.
+//! The macroquad window: turns keys and the mouse into [`Cmd`]s and paints
+//! the app's frame ([`super::draw::compose`], a [`Canvas`]). With `batch`,
+//! the only module with floating point: coordinates are converted to `f32`
+//! for macroquad here and nowhere else.
 //!
 //! The window opens at 1280×720 and may be resized to anything; every
 //! part is laid out from its size each frame. The bundled font is set as
@@ -13,8 +13,9 @@
 //! bottom-up; they are flipped) and writes a PNG.
 
 use super::app::{App, Cmd, Layout, Screen};
-use super::draw::draw_app;
-pub use super::draw::draw_scene;
+use super::batch::Batch;
+use super::canvas::{Canvas, Op};
+use super::draw::compose;
 use super::timeline::Command;
 use crate::scene;
 use crate::sim::{AnySim, Input, Sim as _};
@@ -42,6 +43,116 @@ async fn install_font() -> Result<(), String> {
     let font = load_ttf_font_from_bytes(bytes).map_err(|e| format!("the bundled font: {e}"))?;
     set_default_font(font);
     Ok(())
+}
+
+/// A palette colour for macroquad.
+fn c(c: scene::Rgba) -> Color {
+    Color::from_rgba(c.0, c.1, c.2, c.3)
+}
+
+/// A pixel's centre.
+fn mid(p: [i32; 2]) -> [f32; 2] {
+    [p[0] as f32 + 0.5, p[1] as f32 + 0.5]
+}
+
+/// One shape into the batch.
+fn shape(b: &mut Batch, sh: &scene::Shape) {
+    use scene::Shape;
+    let xy = |p: [i32; 2]| [p[0] as f32, p[1] as f32];
+    match sh {
+        Shape::Rect { at, size, color } => b.rect(xy(*at), xy(*size), c(*color)),
+        Shape::Frame {
+            at,
+            size,
+            width,
+            color,
+        } => b.outline(xy(*at), xy(*size), f32::from(*width), c(*color)),
+        Shape::Line {
+            a,
+            b: to,
+            width,
+            color,
+        } => b.line(mid(*a), mid(*to), f32::from(*width), c(*color)),
+        Shape::Disc { c: p, r, color } => b.disc(mid(*p), *r as f32, c(*color)),
+        Shape::Ring {
+            c: p,
+            r,
+            width,
+            color,
+        } => b.ring(mid(*p), *r as f32, f32::from(*width), c(*color)),
+        Shape::Tri { p, color } => b.tri([mid(p[0]), mid(p[1]), mid(p[2])], c(*color)),
+        // The canvas holds text and clips as operations of their own.
+        Shape::Text { .. } | Shape::Clip { .. } => {}
+    }
+}
+
+/// Restricts drawing to a viewport (`None`: the whole window).
+fn scissor(v: Option<scene::Viewport>) {
+    // SAFETY: the context is macroquad's own, used on its thread between
+    // its frame's start and end, as every draw_* call does.
+    let gl = unsafe { get_internal_gl() };
+    gl.quad_gl.scissor(v.map(|v| (v.x, v.y, v.w, v.h)));
+}
+
+/// Puts every glyph a frame draws into the font's atlas before anything
+/// is drawn. The atlas doubles when a new glyph does not fit, and replaces
+/// its texture as it does; glyphs queued earlier in the same frame still
+/// point at the texture it replaced and are drawn as black blocks — the
+/// first frame of a lesson, whose status line, legend and labels bring
+/// many new glyphs, was such a frame in Chromium. Cached first, no glyph
+/// is ever added while a frame is being drawn.
+fn cache_glyphs(cv: &Canvas) {
+    let font = get_default_font();
+    let dpi = miniquad::window::dpi_scale();
+    for (size, chars) in cv.glyphs() {
+        let chars: Vec<char> = chars.into_iter().collect();
+        font.populate_font_cache(&chars, (f32::from(size) * dpi).ceil() as u16);
+    }
+}
+
+/// Paints a frame: its glyphs cached, then its operations in order, each
+/// layer's text over its shapes (see [`super::canvas`]).
+pub fn paint(cv: &Canvas) {
+    thread_local! {
+        static BATCH: std::cell::RefCell<Batch> = std::cell::RefCell::default();
+    }
+    cache_glyphs(cv);
+    clear_background(c(scene::color::BACKGROUND));
+    BATCH.with(|b| {
+        let b = &mut *b.borrow_mut();
+        let mut queued: Vec<usize> = Vec::new();
+        let flush = |b: &mut Batch, queued: &mut Vec<usize>| {
+            b.flush();
+            for i in queued.drain(..) {
+                let t = &cv.texts[i];
+                draw_text(
+                    &t.text,
+                    t.at[0] as f32,
+                    t.at[1] as f32,
+                    f32::from(t.px),
+                    c(t.color),
+                );
+            }
+        };
+        for op in &cv.ops {
+            match op {
+                Op::Shape(s) => shape(b, s),
+                Op::Text(i) => queued.push(*i),
+                Op::FlushText => flush(b, &mut queued),
+                Op::Clip(v) => {
+                    flush(b, &mut queued);
+                    scissor(*v);
+                }
+                Op::Dim => {
+                    flush(b, &mut queued);
+                    let (w, h) = (cv.w as f32, cv.h as f32);
+                    draw_rectangle(0.0, 0.0, w, h, Color::from_rgba(0, 0, 0, 150));
+                }
+            }
+        }
+        flush(b, &mut queued);
+        scissor(None);
+    });
 }
 
 /// Whether a window can be opened: an X display must be named and, for a
@@ -123,7 +234,7 @@ pub fn run(app: App) -> Result<(), String> {
                     break;
                 }
             }
-            draw_app(&app, w, h);
+            paint(&compose(&app, w, h));
             #[cfg(target_arch = "wasm32")]
             super::web::publish_status(status_json(&app, &layout, w, h));
             next_frame().await;
@@ -247,11 +358,14 @@ pub struct RenderJob {
     /// Draw this many frames before the one saved and print their times
     /// (0: just the frames needed).
     pub time_frames: u32,
+    /// Also write the saved frame's text as JSON here (`--text`).
+    pub text: Option<PathBuf>,
 }
 
 /// Draws one frame of `job.app` in a window and writes it as a PNG; the
 /// process exits when done (0, or 2 with a message if the PNG cannot be
 /// written).
+const FIRSTN: usize = 2;
 pub fn render(job: RenderJob) -> Result<(), String> {
     display_available()?;
     let (w, h) = job.size;
@@ -269,8 +383,9 @@ pub fn render(job: RenderJob) -> Result<(), String> {
         for n in 0..3 + timed {
             let start = std::time::Instant::now();
             let (sw, sh) = (screen_width() as i32, screen_height() as i32);
-            draw_app(&job.app, sw, sh);
-            if n == 2 + timed {
+            let frame = compose(&job.app, sw, sh);
+            paint(&frame);
+            if n == FIRSTN + timed {
                 if timed > 0 {
                     times.sort();
                     let mean = times.iter().sum::<std::time::Duration>() / timed as u32;
@@ -286,7 +401,11 @@ pub fn render(job: RenderJob) -> Result<(), String> {
                     );
                 }
                 let img = get_screen_data();
-                let code = match write_png(&img, &job.out) {
+                let written = write_png(&img, &job.out).and_then(|()| match &job.text {
+                    Some(path) => write_text(&job.app, &frame, path),
+                    None => Ok(()),
+                });
+                let code = match written {
                     Ok(()) => 0,
                     Err(m) => {
                         eprintln!("flockstep: {m}");
@@ -302,6 +421,13 @@ pub fn render(job: RenderJob) -> Result<(), String> {
         }
     });
     Ok(())
+}
+
+/// Writes a frame's text (see [`Canvas::text_json`]) to `path`, through
+/// a temporary file renamed into place.
+fn write_text(app: &App, frame: &Canvas, path: &std::path::Path) -> Result<(), String> {
+    let json = frame.text_json(super::app::frame_about(app));
+    crate::files::write_atomic(path, json.as_bytes())
 }
 
 /// Writes the screen (bottom-up RGBA) as an upright PNG, through a
