@@ -17,6 +17,7 @@
 //! - [`replay`]: replay files — the container, keyframes and predicted
 //!   deltas, seeking, named-field diffs, record / verify / diff
 //!   ([`replay::codec`] is the one place that talks to `bincode`).
+//! - [`i18n`]: every word the viewer draws, in English and Japanese.
 //! - [`scene`]: what the viewer draws, as data — a pure, float-free
 //!   function from a sim, its explain record, view options and camera to
 //!   shapes and text panels.
@@ -43,6 +44,7 @@ pub mod canon;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod cli;
 pub mod files;
+pub mod i18n;
 pub mod lesson;
 pub mod num;
 pub mod replay;

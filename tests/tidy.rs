@@ -159,3 +159,147 @@ fn floats_live_only_in_the_window() {
         "src/scene lost its float lint"
     );
 }
+
+/// The string literals of a file's code before its first `#[cfg(test)]`
+/// (comments excluded), each with its line number: what could reach the
+/// screen as words.
+fn literals(text: &str) -> Vec<(usize, String)> {
+    let mut out = Vec::new();
+    let mut exempt = false;
+    for (n, line) in text.lines().enumerate() {
+        if line.trim_start().starts_with("#[cfg(test)]") {
+            break;
+        }
+        // `// in English` exempts the literals of its line and the
+        // next (command-line messages, JSON keys, file names, a file's
+        // diagnosis as the command line gives it).
+        let marked = line.contains("// in English");
+        if line.trim_start().starts_with("//") {
+            exempt = marked;
+            continue;
+        }
+        let (mut inside, mut lit, mut escaped) = (false, String::new(), false);
+        let mut prev = ' ';
+        for c in line.chars() {
+            if !inside && prev == '/' && c == '/' {
+                break; // a comment after the code
+            }
+            prev = c;
+            match (inside, c) {
+                (false, '"') => inside = true,
+                (true, '\\') if !escaped => escaped = true,
+                (true, '"') if !escaped => {
+                    if !(exempt || marked) {
+                        out.push((n + 1, std::mem::take(&mut lit)));
+                    }
+                    lit.clear();
+                    inside = false;
+                }
+                (true, c) => {
+                    if !escaped {
+                        lit.push(c);
+                    }
+                    escaped = false;
+                }
+                _ => {}
+            }
+        }
+        exempt = false;
+    }
+    out
+}
+
+/// Names the code matches on and never shows: overlays, entity kinds,
+/// sims, highlight and JSON keys, key names.
+fn identifiers() -> Vec<&'static str> {
+    let mut v: Vec<&str> = flockstep::lesson::FLOCK_OVERLAYS
+        .iter()
+        .chain(flockstep::lesson::PATH_OVERLAYS)
+        .chain(flockstep::lesson::LINE_OVERLAYS)
+        .copied()
+        .collect();
+    v.extend([
+        "boid", "obstacle", "chaser", "target", "cell", "search", "pane", "start", "goal", "rule",
+        "blocker", "flock", "line", "screen", "player", "picker", "lesson", "tick", "last", "beat",
+        "tabs", "scrub", "lang", "error", "picked", "rows", "sim", "id", "en", "ja",
+    ]);
+    v
+}
+
+/// Whether a literal holds words a reader would read: a run of three
+/// letters, once placeholders (`{0}`, `{name}`) are set aside, unless it
+/// is a name the code matches on ([`identifiers`], or a token such as
+/// `view_radius`, `boid:{i}` or `.fsr`).
+fn has_words(lit: &str) -> bool {
+    let mut s = String::new();
+    let mut depth = 0;
+    for c in lit.chars() {
+        match c {
+            '{' => depth += 1,
+            '}' => depth -= 1,
+            c if depth == 0 => s.push(c),
+            _ => {}
+        }
+    }
+    let t = s.trim();
+    let token = !t.contains(' ')
+        && t.chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || "_:.-".contains(c));
+    let marked = t.chars().any(|c| "_:.-".contains(c) || c.is_ascii_digit());
+    if token && (marked || s == lit && identifiers().contains(&t)) {
+        return false;
+    }
+    let mut run = 0;
+    for c in s.chars() {
+        run = if c.is_ascii_alphabetic() { run + 1 } else { 0 };
+        if run >= 3 {
+            return true;
+        }
+    }
+    false
+}
+
+/// Issue 43: every word the viewer draws comes from the catalogue
+/// (`src/i18n`), where it has its Japanese: `scene` and `viewer` hold no
+/// English of their own (outside tests, and lines marked
+/// `// in English`).
+#[test]
+fn words_on_screen_come_from_the_catalogue() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = Vec::new();
+    for d in ["src/scene", "src/viewer"] {
+        rust_files(&root.join(d), &mut files);
+    }
+    files.sort();
+    let mut bad = Vec::new();
+    // A `tests.rs` is a test module (included under `#[cfg(test)]`);
+    // `scene/summary.rs` writes snapshot text, never drawn.
+    files.retain(|f| !f.ends_with("tests.rs") && !f.ends_with("scene/summary.rs"));
+    for f in &files {
+        for (n, lit) in literals(&std::fs::read_to_string(f).unwrap()) {
+            if has_words(&lit) {
+                let name = f.strip_prefix(root).unwrap().display();
+                bad.push(format!("{name}:{n}: \"{lit}\""));
+            }
+        }
+    }
+    assert!(
+        bad.is_empty(),
+        "words outside the catalogue (put them in src/i18n with their Japanese):\n{}",
+        bad.join("\n")
+    );
+    // The checker itself.
+    assert!(has_words("sees {0} mates"));
+    assert!(has_words("Space"));
+    assert!(!has_words("view_radius"));
+    assert!(!has_words("velocity"));
+    assert!(has_words("playing"));
+    assert!(has_words("hash {}"));
+    assert!(has_words("{name} walked {steps}"));
+    assert!(!has_words("boid:{i}"));
+    assert!(!has_words("{0} = {1} + {2}"));
+    let found = literals(
+        "let a = \"one two\"; // \"three four\"\n// in English\nx(\"hidden words\");\n#[cfg(test)]\nlet b = \"after tests\";",
+    );
+    assert_eq!(found, vec![(1, "one two".to_owned())]);
+}

@@ -7,11 +7,13 @@
 use super::{
     Camera, Frame, Map2, P, Panel, Rgba, Scene, Shape, View, Viewport, color, fx2, with_alpha,
 };
+use crate::i18n::Lang;
 use crate::num::{Angle, Fx, Vec3};
 use crate::sim::Sim;
 use crate::sim::flock::{
     BoidExplain, Bounds, Clamp, FlockEvent, FlockSim, Model, ModelState, Rule, Steer, Update,
 };
+use crate::tr;
 
 /// Glyph size in pixels at scale 100: tip ahead of the boid's position,
 /// tail behind, half the width (10 px across: the classroom minimum; long
@@ -65,6 +67,7 @@ pub(super) fn rule_color(r: Rule) -> Rgba {
     }
 }
 
+/// A rule's overlay (as lessons name it).
 fn rule_name(r: Rule) -> &'static str {
     match r {
         Rule::Separation => "separation",
@@ -73,6 +76,18 @@ fn rule_name(r: Rule) -> &'static str {
         Rule::Obstacle => "obstacle",
         Rule::Cruising => "cruising",
     }
+}
+
+/// A rule's name in words.
+fn rule_words(r: Rule, lang: Lang) -> String {
+    match r {
+        Rule::Separation => tr!(lang, F_RULE_SEPARATION),
+        Rule::Alignment => tr!(lang, F_RULE_ALIGNMENT),
+        Rule::Cohesion => tr!(lang, F_RULE_COHESION),
+        Rule::Obstacle => tr!(lang, F_RULE_OBSTACLE),
+        Rule::Cruising => tr!(lang, F_RULE_CRUISING),
+    }
+    .to_owned()
 }
 
 /// World to screen for a flock: a plane map in 2-D, a perspective orbit
@@ -357,7 +372,7 @@ pub fn focus_center(sim: &crate::sim::AnySim, view: &View) -> Option<Vec3> {
 fn boid_name(sim: &FlockSim, view: &View, i: u32) -> String {
     match (&sim.config().model, view.names.get(&format!("boid:{i}"))) {
         (_, Some(n)) => n.clone(),
-        (Model::Gems(_), None) => format!("fish {i}"),
+        (Model::Gems(_), None) => tr!(view.lang, NAME_FISH, i),
         _ => view.name("boid", i),
     }
 }
@@ -467,13 +482,7 @@ pub(super) fn build(sim: &FlockSim, frame: &Frame, view: &View, cam: &Camera, ou
     for &(id, c) in &framed {
         // With its heading in the heading model (what the narration
         // compares).
-        let heading = match &st.model {
-            ModelState::Heading { heading } => {
-                format!(", heading {}°", fx2(heading[id as usize].to_degrees()))
-            }
-            _ => String::new(),
-        };
-        let text = format!("{}{heading}", boid_name(sim, view, id));
+        let text = named_with_heading(sim, view, id);
         if !super::on_screen(cam.viewport, c) {
             continue;
         }
@@ -582,44 +591,51 @@ fn panels(
 ) {
     let cfg = sim.config();
     let st = sim.state();
+    let lang = view.lang;
+    let model = match cfg.model {
+        Model::Weighted(_) => tr!(lang, F_MODEL_WEIGHTED),
+        Model::Heading(_) => tr!(lang, F_MODEL_HEADING),
+        Model::Gems(_) => tr!(lang, F_MODEL_GEMS),
+    };
+    let radius = num(cfg.model.radius());
     let mut p = Panel {
-        title: format!("flock · {} model · {}-D", cfg.model.name(), cfg.dims),
+        title: tr!(lang, F_TITLE, model, cfg.dims),
         lines: vec![
-            format!(
-                "{} boids · edges: {} · sees within {}",
+            tr!(
+                lang,
+                F_SUMMARY,
                 st.boids.len(),
-                bounds_name(cfg.bounds),
-                num(cfg.model.radius())
+                bounds_name(cfg.bounds, lang),
+                radius
             ),
             match cfg.update {
-                Update::DoubleBuffered => "update: double-buffered".into(),
-                Update::InPlace => "update: in place, in id order".into(),
+                Update::DoubleBuffered => tr!(lang, F_UPDATE_DOUBLE).into(),
+                Update::InPlace => tr!(lang, F_UPDATE_IN_PLACE).into(),
             },
         ],
     };
     p.lines.extend(model_lines(sim, view));
     if cfg.dt_jitter == Fx::ZERO {
-        p.lines.push(format!(
-            "tick: {} · dt: {} (fixed)",
-            st.tick,
-            dt_text(st.dt)
-        ));
+        p.lines
+            .push(tr!(lang, F_TICK_FIXED, st.tick, dt_text(st.dt)));
     } else {
-        p.lines.push(format!(
-            "tick: {} · dt: {} ± {}%, frame seed {}",
+        let percent = cfg.dt_jitter.mul_int(100).round_int();
+        p.lines.push(tr!(
+            lang,
+            F_TICK_JITTER,
             st.tick,
             dt_text(cfg.dt),
-            cfg.dt_jitter.mul_int(100).round_int(),
+            percent,
             cfg.frame_seed
         ));
         p.lines.push(if st.tick == 0 {
-            "this tick's dt: none yet (no step taken)".to_owned()
+            tr!(lang, F_DT_NONE).to_owned()
         } else {
-            format!("this tick's dt: {}", super::fx_places(st.dt, 4))
+            tr!(lang, F_DT_THIS, super::fx_places(st.dt, 4))
         });
     }
     if focus.is_empty() {
-        p.lines.push("click a boid to inspect it".into());
+        p.lines.push(tr!(lang, F_CLICK).into());
     }
     out.panels.push(p);
     for &id in focus {
@@ -631,19 +647,26 @@ fn panels(
 /// the aquarium's cap on mates, the feelers' reach when they are drawn.
 fn model_lines(sim: &FlockSim, view: &View) -> Vec<String> {
     let cfg = sim.config();
+    let lang = view.lang;
     let size = cfg.world_max - cfg.world_min;
-    let mut world = format!("world {} × {}", num(size.x), num(size.y));
-    if cfg.dims == 3 {
-        world.push_str(&format!(" × {}", num(size.z)));
-    }
+    let mut world = if cfg.dims == 3 {
+        tr!(lang, F_WORLD_3D, num(size.x), num(size.y), num(size.z))
+    } else {
+        tr!(lang, F_WORLD_2D, num(size.x), num(size.y))
+    };
     if cfg.bounds == Bounds::Walls {
-        world.push_str(&format!(" · {} outside the walls", outside_count(sim)));
+        let gone = tr!(lang, F_OUTSIDE_WALLS, outside_count(sim));
+        world = format!("{world} · {gone}");
     }
     let mut out = vec![world];
     match &cfg.model {
-        Model::Gems(p) => out[0].push_str(&format!(" · at most {} mates seen", p.max_visible)),
-        Model::Heading(p) if view.on("feelers") => out.push(format!(
-            "feelers: ahead ≤ {}, within {} of the line, turn ≤ {}°",
+        Model::Gems(p) => {
+            let most = tr!(lang, F_MAX_SEEN, p.max_visible);
+            out[0] = format!("{} · {most}", out[0]);
+        }
+        Model::Heading(p) if view.on("feelers") => out.push(tr!(
+            lang,
+            F_FEELERS,
             num(p.check_distance),
             num(p.check_range),
             fx2(p.avoid_turn.to_degrees())
@@ -657,8 +680,9 @@ fn model_lines(sim: &FlockSim, view: &View) -> Vec<String> {
 /// (none without one).
 pub(super) fn legend(sim: &FlockSim, view: &View) -> Vec<(Rgba, String)> {
     let mut out = Vec::new();
+    let lang = view.lang;
     if view.on("velocity") {
-        out.push((color::SKY, "velocity (from the tip)".to_owned()));
+        out.push((color::SKY, tr!(lang, F_LEG_VELOCITY).to_owned()));
     }
     if focus(sim, view).is_empty() {
         return out;
@@ -671,31 +695,27 @@ pub(super) fn legend(sim: &FlockSim, view: &View) -> Vec<(Rgba, String)> {
         Rule::Cruising,
     ] {
         if view.on(rule_name(r)) {
-            out.push((rule_color(r), rule_name(r).into()));
+            out.push((rule_color(r), rule_words(r, lang)));
         }
     }
     // Only a crowd has dots (see `draw_mates`).
     let seen = if sim.state().boids.len() as u64 > CROWD {
-        "seen (rings; dots past 40)"
+        tr!(lang, F_LEG_SEEN_DOTS)
     } else {
-        "seen (rings)"
+        tr!(lang, F_LEG_SEEN)
     };
     let extra = [
-        ("steering", color::TEXT, "steering (applied)"),
-        ("wall_boids", color::SKY, "wall boids (squares)"),
+        ("steering", color::TEXT, tr!(lang, F_LEG_STEERING)),
+        ("wall_boids", color::SKY, tr!(lang, F_LEG_WALL_BOIDS)),
         (
             "view_radius",
             with_alpha(color::SKY, 190),
-            "view distance (circle)",
+            tr!(lang, F_LEG_VIEW),
         ),
         ("neighbours", color::SKY, seen),
-        ("nearest", color::SELECTED, "nearest (ring)"),
-        ("fov", BLIND, "blind zone"),
-        (
-            "attitude",
-            color::TEXT,
-            "fin bar: banked by the roll · arrow: the fish's top",
-        ),
+        ("nearest", color::SELECTED, tr!(lang, F_LEG_NEAREST)),
+        ("fov", BLIND, tr!(lang, F_BLIND)),
+        ("attitude", color::TEXT, tr!(lang, F_LEG_ATTITUDE)),
     ];
     for (overlay, c, name) in extra {
         if view.on(overlay) {
@@ -703,17 +723,17 @@ pub(super) fn legend(sim: &FlockSim, view: &View) -> Vec<(Rgba, String)> {
         }
     }
     if view.on("neighbours") && sim.config().update == Update::InPlace {
-        out.push((color::GREEN, "seen, moved already this tick".into()));
+        out.push((color::GREEN, tr!(lang, F_LEG_MOVED).into()));
     }
     out
 }
 
-/// An edge policy as lessons write it.
-fn bounds_name(b: Bounds) -> &'static str {
+/// An edge policy in words.
+fn bounds_name(b: Bounds, lang: Lang) -> &'static str {
     match b {
-        Bounds::Wrap => "wrap",
-        Bounds::Walls => "walls",
-        Bounds::Open => "open",
+        Bounds::Wrap => tr!(lang, F_EDGES_WRAP),
+        Bounds::Walls => tr!(lang, F_EDGES_WALLS),
+        Bounds::Open => tr!(lang, F_EDGES_OPEN),
     }
 }
 
@@ -812,12 +832,7 @@ fn draw_attitude(
     out.label_near(
         (c, r),
         (view.font(17), color::TEXT),
-        format!(
-            "roll {}° · pitch {}° · yaw {}°",
-            deg(a.roll),
-            deg(a.pitch),
-            deg(a.yaw)
-        ),
+        tr!(view.lang, F_ATTITUDE, deg(a.roll), deg(a.pitch), deg(a.yaw)),
         (vp, taken),
     );
 }
@@ -1367,13 +1382,14 @@ fn draw_view(
             proj.at(b.pos + back_left * (radius * Fx::from_ratio(7, 10).unwrap_or(Fx::HALF)))
     {
         let f = view.font(15);
-        let half = super::text::width("blind zone", f) / 2;
+        let blind = tr!(view.lang, F_BLIND);
+        let half = super::text::width(blind, f) / 2;
         out.label_in(
             vp,
             [q[0] - half, q[1] + i32::from(f) / 3],
             f,
             color::TEXT,
-            "blind zone",
+            blind,
         );
     }
     out.credit("fov", n);
@@ -1411,12 +1427,12 @@ fn draw_reasoning(
     name_mates(sim, &names, (view, grow), (vp, taken), out);
     if view.on("clamps") && !ex.clamps.is_empty() {
         let n = out.count();
-        let text: Vec<String> = ex.clamps.iter().map(clamp_text).collect();
+        let text: Vec<String> = ex.clamps.iter().map(|c| clamp_text(c, view.lang)).collect();
         out.label(
             [c[0] + view.px(16), c[1] + view.px(30)],
             view.font(15),
             color::TEXT,
-            format!("clamped: {}", text.join(", ")),
+            tr!(view.lang, F_CLAMPED, text.join(", ")),
         );
         out.credit("clamps", n);
     }
@@ -1521,16 +1537,10 @@ fn name_mates(
     let n = out.count();
     let r = view.px(12) * grow / 100;
     for &(m, q, col) in names.iter().filter(|n| super::on_screen(vp, n.1)) {
-        let heading = match &sim.state().model {
-            ModelState::Heading { heading } => {
-                format!(", heading {}°", fx2(heading[m as usize].to_degrees()))
-            }
-            _ => String::new(),
-        };
         out.label_near(
             (q, r),
             (view.font(15), col),
-            format!("{}{heading}", boid_name(sim, view, m)),
+            named_with_heading(sim, view, m),
             (vp, taken),
         );
     }
@@ -1884,32 +1894,44 @@ fn dt_text(dt: Fx) -> String {
     fx2(dt)
 }
 
-fn clamp_text(c: &Clamp) -> String {
+/// A boid's name, with its heading in the heading model.
+fn named_with_heading(sim: &FlockSim, view: &View, id: u32) -> String {
+    let name = boid_name(sim, view, id);
+    match &sim.state().model {
+        ModelState::Heading { heading } => {
+            let deg = fx2(heading[id as usize].to_degrees());
+            tr!(view.lang, F_NAME_HEADING, name, deg)
+        }
+        _ => name,
+    }
+}
+
+fn clamp_text(c: &Clamp, lang: Lang) -> String {
     match c {
-        Clamp::MaxChange(v) => format!("max change (was {})", super::fx_near(*v)),
-        Clamp::MaxSpeed(v) => format!("max speed (was {})", super::fx_near(*v)),
-        Clamp::MinSpeed(v) => format!("min speed (was {})", super::fx_near(*v)),
-        Clamp::PushCapped(n) => format!("push capped ×{n}"),
-        Clamp::ListFull(n) => format!("list full ({n} seen)"),
-        Clamp::CoordLimit => "coordinate limit".into(),
+        Clamp::MaxChange(v) => tr!(lang, F_CLAMP_MAX_CHANGE, super::fx_near(*v, lang)),
+        Clamp::MaxSpeed(v) => tr!(lang, F_CLAMP_MAX_SPEED, super::fx_near(*v, lang)),
+        Clamp::MinSpeed(v) => tr!(lang, F_CLAMP_MIN_SPEED, super::fx_near(*v, lang)),
+        Clamp::PushCapped(n) => tr!(lang, F_CLAMP_PUSH, n),
+        Clamp::ListFull(n) => tr!(lang, F_CLAMP_LIST, n),
+        Clamp::CoordLimit => tr!(lang, F_CLAMP_COORD).into(),
     }
 }
 
 /// A turn in degrees with its side: `120.0° left`, `22.5° right`.
-fn turn_text(t: i64) -> String {
+fn turn_text(t: i64, lang: Lang) -> String {
     let tenths = (t as i128 * 3600 + (1 << 31)).div_euclid(1 << 32);
-    let side = match tenths.signum() {
-        1 => " left",
-        -1 => " right",
-        _ => "",
-    };
     let m = tenths.unsigned_abs();
-    format!("{}.{}°{side}", m / 10, m % 10)
+    let deg = format!("{}.{}", m / 10, m % 10);
+    match tenths.signum() {
+        1 => tr!(lang, F_TURN_LEFT, deg),
+        -1 => tr!(lang, F_TURN_RIGHT, deg),
+        _ => format!("{deg}°"),
+    }
 }
 
-fn steer_text(s: &Steer, d3: bool) -> String {
+fn steer_text(s: &Steer, d3: bool, lang: Lang) -> String {
     match s {
-        Steer::Turn(t) => turn_text(*t),
+        Steer::Turn(t) => turn_text(*t, lang),
         Steer::Vector(v) if d3 => format!("({}, {}, {})", fx2(v.x), fx2(v.y), fx2(v.z)),
         Steer::Vector(v) => format!("({}, {})", fx2(v.x), fx2(v.y)),
     }
@@ -1926,42 +1948,33 @@ fn inspector(sim: &FlockSim, events: &[FlockEvent], ahead: bool, id: u32, view: 
             format!("({}, {})", fx2(v.x), fx2(v.y))
         }
     };
+    let lang = view.lang;
     let mut lines = vec![
-        format!("pos {}", v3(b.pos)),
-        format!("vel {} · speed {}", v3(b.vel), fx2(b.vel.fast_length())),
+        tr!(lang, F_POS, v3(b.pos)),
+        tr!(lang, F_VEL, v3(b.vel), fx2(b.vel.fast_length())),
     ];
     match &st.model {
-        ModelState::Heading { heading } => lines.push(format!(
-            "heading {}° (0° = +x, counter-clockwise)",
-            fx2(heading[id as usize].to_degrees())
-        )),
+        ModelState::Heading { heading } => {
+            lines.push(tr!(lang, F_HEADING, fx2(heading[id as usize].to_degrees())))
+        }
         ModelState::Gems { attitude } => {
             let a = attitude[id as usize];
             // Signed degrees, −180..180, from the exact binary units.
             let deg = |x: Angle| fx2(Fx::from_bits(i64::from(x.0 as i32) * 360));
-            lines.push(format!(
-                "roll {}° · pitch {}° · yaw {}°",
-                deg(a.roll),
-                deg(a.pitch),
-                deg(a.yaw)
-            ));
+            lines.push(tr!(lang, F_ATTITUDE, deg(a.roll), deg(a.pitch), deg(a.yaw)));
         }
         ModelState::Weighted { .. } => {}
     }
     if let Some(ex) = explain_of(events, id) {
         if let Model::Weighted(w) = &sim.config().model
-            && let Some(line) = weights_line(w)
+            && let Some(line) = weights_line(w, lang)
         {
             lines.push(line);
         }
         lines.push(if ahead {
-            format!("the coming step (tick {} → {}):", st.tick, st.tick + 1)
+            tr!(lang, F_COMING, st.tick, st.tick + 1)
         } else {
-            format!(
-                "the step into this tick ({} → {}):",
-                st.tick.saturating_sub(1),
-                st.tick
-            )
+            tr!(lang, F_INTO, st.tick.saturating_sub(1), st.tick)
         });
         let shares = |r: Rule| match (&sim.config().model, r) {
             (Model::Weighted(p), Rule::Separation | Rule::Alignment | Rule::Cohesion) => {
@@ -1977,15 +1990,14 @@ fn inspector(sim: &FlockSim, events: &[FlockEvent], ahead: bool, id: u32, view: 
         // Rules weighted 0 add nothing: left out.
         let mut ex = ex.clone();
         ex.rules.retain(|&(r, _)| share(sim, r) != Some(Fx::ZERO));
-        reasoning_lines(&ex, (&|n| boid_name(sim, view, n), &shares), d3, &mut lines);
         // How far the nearest mate is now (across the wrap, in a wrapping
         // world).
-        if let Some(n) = ex.nearest
-            && let Some(m) = st.boids.get(n as usize)
-            && let Some(line) = lines.iter_mut().find(|l| l.starts_with("nearest:"))
-        {
-            line.push_str(&format!(", {} away", fx2(separation(sim, b.pos, m.pos))));
-        }
+        let away = ex
+            .nearest
+            .and_then(|n| st.boids.get(n as usize))
+            .map(|m| fx2(separation(sim, b.pos, m.pos)));
+        let name = |n| boid_name(sim, view, n);
+        reasoning_lines(&ex, (&name, &shares, away), (d3, lang), &mut lines);
     }
     Panel {
         title: boid_name(sim, view, id),
@@ -1995,74 +2007,83 @@ fn inspector(sim: &FlockSim, events: &[FlockEvent], ahead: bool, id: u32, view: 
 
 /// What the weighted model's steering is when only one rule has a
 /// weight (otherwise each rule's row gives its share, `×w/Σw`).
-fn weights_line(w: &crate::sim::flock::WeightedParams) -> Option<String> {
-    let on: Vec<&str> = [
-        (w.w_separation, "separation"),
-        (w.w_alignment, "alignment"),
-        (w.w_cohesion, "cohesion"),
+fn weights_line(w: &crate::sim::flock::WeightedParams, lang: Lang) -> Option<String> {
+    let on: Vec<Rule> = [
+        (w.w_separation, Rule::Separation),
+        (w.w_alignment, Rule::Alignment),
+        (w.w_cohesion, Rule::Cohesion),
     ]
     .iter()
     .filter(|(k, _)| *k != Fx::ZERO)
-    .map(|(_, n)| *n)
+    .map(|(_, r)| *r)
     .collect();
     match on[..] {
-        [only] => Some(format!("steering = {only} (the other weights are 0)")),
+        [only] => Some(tr!(lang, F_ONLY_RULE, rule_words(only, lang))),
         _ => None,
     }
 }
 
 /// What a boid saw and each rule's contribution, for the inspector.
+/// How the inspector names a mate, gives a rule's weight share, and how
+/// far the nearest mate is now.
+type Namers<'a> = (
+    &'a dyn Fn(u32) -> String,
+    &'a dyn Fn(Rule) -> String,
+    Option<String>,
+);
+
+/// What a boid saw and each rule's contribution, for the inspector:
+/// `name` names a mate, `share` gives a rule's weight share, `away` how
+/// far the nearest mate is now.
 fn reasoning_lines(
     ex: &BoidExplain,
-    (name, share): (&dyn Fn(u32) -> String, &dyn Fn(Rule) -> String),
-    d3: bool,
+    (name, share, away): Namers<'_>,
+    (d3, lang): (bool, Lang),
     lines: &mut Vec<String>,
 ) {
-    let shown: Vec<String> = ex.neighbours.iter().take(10).map(u32::to_string).collect();
-    lines.push(format!(
-        "sees {} mate{}: {}{}",
-        ex.neighbours.len(),
-        if ex.neighbours.len() == 1 { "" } else { "s" },
-        shown.join(" "),
-        if ex.neighbours.len() > 10 { " …" } else { "" }
-    ));
+    let mut shown: Vec<String> = ex.neighbours.iter().take(10).map(u32::to_string).collect();
+    if ex.neighbours.len() > 10 {
+        shown.push("…".into());
+    }
+    lines.push(match ex.neighbours.len() {
+        1 => tr!(lang, F_SEES_ONE, shown.join(" ")),
+        n => tr!(lang, F_SEES, n, shown.join(" ")),
+    });
     if let Some(n) = ex.nearest {
-        lines.push(format!("nearest: {}", name(n)));
+        lines.push(match &away {
+            Some(d) => tr!(lang, F_NEAREST, name(n), d),
+            None => tr!(lang, F_NEAREST_NAME, name(n)),
+        });
     }
     for (r, s) in &ex.rules {
-        lines.push(format!(
-            "{}\t{}{}",
-            rule_name(*r),
-            steer_text(s, d3),
-            share(*r)
-        ));
+        let words = rule_words(*r, lang);
+        lines.push(format!("{words}\t{}{}", steer_text(s, d3, lang), share(*r)));
     }
     for f in &ex.feelers {
-        lines.push(format!(
-            "obstacle {}: ahead {}, off {}{}",
-            f.obstacle,
-            fx2(f.projection),
-            fx2(f.perpendicular),
-            if f.steered { " → steers" } else { "" }
-        ));
+        let (ahead, off) = (fx2(f.projection), fx2(f.perpendicular));
+        lines.push(if f.steered {
+            tr!(lang, F_FEELER_STEERS, f.obstacle, ahead, off)
+        } else {
+            tr!(lang, F_FEELER, f.obstacle, ahead, off)
+        });
     }
     if !ex.wall_boids.is_empty() {
-        lines.push(format!("wall boids: {}", ex.wall_boids.len()));
+        lines.push(tr!(lang, F_WALL_BOIDS, ex.wall_boids.len()));
     }
     for c in &ex.clamps {
-        lines.push(format!("clamp: {}", clamp_text(c)));
+        lines.push(tr!(lang, F_CLAMP, clamp_text(c, lang)));
     }
     if ex.rules.is_empty() {
         // Withheld on a question's beat (every real step has rules).
-        lines.push("its steering: held back for the question".to_owned());
+        lines.push(tr!(lang, F_WITHHELD).to_owned());
         return;
     }
-    let sum = if share(Rule::Separation).is_empty() {
-        ""
+    let steer = steer_text(&ex.steering, d3, lang);
+    lines.push(if share(Rule::Separation).is_empty() {
+        format!("{}\t{steer}", tr!(lang, F_STEERING))
     } else {
-        "  = the sum"
-    };
-    lines.push(format!("steering\t{}{sum}", steer_text(&ex.steering, d3)));
+        tr!(lang, F_STEERING_SUM, steer)
+    });
 }
 
 /// The world point under a screen pixel of a 2-D flock (where a dropped
@@ -2108,19 +2129,20 @@ pub fn pick_obstacle(sim: &crate::sim::AnySim, cam: &Camera, at: P) -> Option<u3
 pub(super) fn pane_figures(sim: &FlockSim, frame: &Frame, view: &View, dt: bool) -> Vec<String> {
     let mut out = Vec::new();
     let st = sim.state();
+    let lang = view.lang;
     if dt {
         out.push(match (sim.config().dt_jitter == Fx::ZERO, st.tick) {
-            (true, _) => format!("dt {} fixed", dt_text(st.dt)),
-            (false, 0) => "dt: no step yet".to_owned(),
-            (false, _) => format!("this tick's dt {}", super::fx_places(st.dt, 4)),
+            (true, _) => tr!(lang, F_FIG_DT_FIXED, dt_text(st.dt)),
+            (false, 0) => tr!(lang, F_FIG_DT_NONE).to_owned(),
+            (false, _) => tr!(lang, F_FIG_DT, super::fx_places(st.dt, 4)),
         });
     }
     if matches!(st.model, ModelState::Gems { .. }) {
-        out.extend(close_pairs(&st.boids).map(|n| format!("pairs closer than 1: {n}")));
+        out.extend(close_pairs(&st.boids).map(|n| tr!(lang, F_FIG_PAIRS, n)));
     }
     match boid_figure(sim, frame, view) {
         Some(figs) => out.extend(figs),
-        None => out.extend(flock_figures(sim, frame)),
+        None => out.extend(flock_figures(sim, frame, lang)),
     }
     out
 }
@@ -2156,7 +2178,7 @@ fn outside(sim: &FlockSim, p: Vec3) -> Option<Fx> {
 /// shown (they fly straight on: leaders); in the others the mean speed
 /// and, inside walls or unbounded, the spread: the mean distance to the
 /// flock's centre, and with walls how many boids are outside the box.
-fn flock_figures(sim: &FlockSim, frame: &Frame) -> Vec<String> {
+fn flock_figures(sim: &FlockSim, frame: &Frame, lang: Lang) -> Vec<String> {
     let st = sim.state();
     let n = st.boids.len() as i128;
     if n == 0 || n > 100_000 {
@@ -2169,8 +2191,8 @@ fn flock_figures(sim: &FlockSim, frame: &Frame) -> Vec<String> {
         return events
             .iter()
             .find_map(|e| match e {
-                FlockEvent::Alone(1) => Some("1 sees no one".to_owned()),
-                FlockEvent::Alone(n) => Some(format!("{n} see no one")),
+                FlockEvent::Alone(1) => Some(tr!(lang, F_FIG_ALONE_ONE).to_owned()),
+                FlockEvent::Alone(n) => Some(tr!(lang, F_FIG_ALONE, n)),
                 _ => None,
             })
             .into_iter()
@@ -2184,10 +2206,10 @@ fn flock_figures(sim: &FlockSim, frame: &Frame) -> Vec<String> {
         .sum();
     let gone = outside_count(sim);
     let mut out: Vec<String> = (gone > 0)
-        .then(|| format!("{gone} outside"))
+        .then(|| tr!(lang, F_FIG_OUTSIDE, gone))
         .into_iter()
         .collect();
-    out.push(format!("mean speed {}", fx2(mean(speeds))));
+    out.push(tr!(lang, F_FIG_SPEED, fx2(mean(speeds))));
     if sim.config().bounds != Bounds::Wrap {
         let mut sum = [0i128; 3];
         for b in &st.boids {
@@ -2201,7 +2223,7 @@ fn flock_figures(sim: &FlockSim, frame: &Frame) -> Vec<String> {
             .iter()
             .map(|b| (b.pos - c).fast_length().to_bits() as i128)
             .sum();
-        out.push(format!("spread {}", fx2(mean(dist))));
+        out.push(tr!(lang, F_FIG_SPREAD, fx2(mean(dist))));
     }
     out
 }
@@ -2234,25 +2256,31 @@ fn boid_figure(sim: &FlockSim, frame: &Frame, view: &View) -> Option<Vec<String>
     let st = sim.state();
     let b = st.boids.get(id as usize)?;
     let name = boid_name(sim, view, id);
+    let lang = view.lang;
     let mut out = vec![match &st.model {
         ModelState::Heading { heading } => {
-            format!("{name} heads {}°", fx2(heading[id as usize].to_degrees()))
+            tr!(
+                lang,
+                F_FIG_HEADS,
+                name,
+                fx2(heading[id as usize].to_degrees())
+            )
         }
         // A boid at rest has no heading to show.
-        _ if b.vel.is_zero() => format!("{name} at rest"),
+        _ if b.vel.is_zero() => tr!(lang, F_FIG_REST, name),
         _ if sim.config().dims == 2 => {
             let a = Angle::atan2(b.vel.y, b.vel.x);
-            format!("{name} heads {}°", fx2(a.to_degrees()))
+            tr!(lang, F_FIG_HEADS, name, fx2(a.to_degrees()))
         }
-        _ => format!("{name} speed {}", fx2(b.vel.fast_length())),
+        _ => tr!(lang, F_FIG_BOID_SPEED, name, fx2(b.vel.fast_length())),
     }];
     if let Some(d) = outside(sim, b.pos) {
-        out.push(format!("{} outside", fx2(d)));
+        out.push(tr!(lang, F_FIG_FAR_OUT, fx2(d)));
     }
     if let super::Explain::Flock(events) = frame.explain
         && let Some(ex) = explain_of(events, id)
     {
-        out.push(format!("sees {}", ex.neighbours.len()));
+        out.push(tr!(lang, F_FIG_SEES, ex.neighbours.len()));
     }
     Some(out)
 }

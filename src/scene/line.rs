@@ -13,9 +13,11 @@
 //! new line.
 
 use super::{Camera, Frame, P, Panel, Rgba, Scene, Shape, View, color, with_alpha};
+use crate::i18n::Lang;
 use crate::num::Angle;
 use crate::sim::line::{Line, LineEvent, LineSim, Status, Step, Stepper};
 use crate::sim::{AnySim, Cell, Grid, Sim};
+use crate::tr;
 
 /// Each chaser's colour, by id (cycled): its disc, plan and walked cells.
 const CHASER: [Rgba; 8] = [
@@ -178,43 +180,39 @@ pub(super) fn build(sim: &LineSim, frame: &Frame, view: &View, cam: &Camera, out
 /// line-of-sight colours.
 pub(super) fn legend(sim: &LineSim, view: &View) -> Vec<(Rgba, String)> {
     let mut out = Vec::new();
+    let lang = view.lang;
     let n = sim.state().chasers.len();
     if n <= 4 {
         for i in 0..n {
-            out.push((
-                chaser_color(i),
-                format!(
-                    "{}: disc, plan (frames), walk from ◇",
-                    view.name("chaser", i as u32)
-                ),
-            ));
+            let name = view.name("chaser", i as u32);
+            out.push((chaser_color(i), tr!(lang, L_LEG_CHASER, name)));
         }
     } else {
-        out.push((
-            color::ORANGE,
-            "chasers: disc, plan, walk from ◇, each its colour".to_owned(),
-        ));
+        out.push((color::ORANGE, tr!(lang, L_LEG_CHASERS).to_owned()));
     }
-    out.push((color::SKY, "target (ring)".to_owned()));
-    out.extend(super::wall_key(&sim.config().grid));
+    out.push((color::SKY, tr!(lang, L_LEG_TARGET).to_owned()));
+    out.extend(super::wall_key(&sim.config().grid, lang));
     if view.on("heights") {
-        out.push((super::HEIGHT_KEY, "heights: lighter is higher".to_owned()));
+        out.push((super::HEIGHT_KEY, tr!(lang, P_LEG_HEIGHTS).to_owned()));
     }
     if view.on("ideal_line") {
-        out.push((color::SKY, "ideal line (thin)".to_owned()));
+        out.push((color::SKY, tr!(lang, L_LEG_IDEAL).to_owned()));
     }
+    let words = |pairs: &[(Rgba, &str)]| -> Vec<(Rgba, String)> {
+        pairs.iter().map(|&(c, s)| (c, s.to_owned())).collect()
+    };
     if view.on("sight") && view.on("sight_back") {
-        out.extend([
-            (color::GREEN, "chaser → target: dots left".to_owned()),
-            (color::SKY, "target → chaser: dots right".to_owned()),
-            (color::VERMILLION, "blocked: line to the ×".to_owned()),
-            (color::SELECTED, "one direction only (frame)".to_owned()),
-        ]);
+        out.extend(words(&[
+            (color::GREEN, tr!(lang, L_LEG_THERE)),
+            (color::SKY, tr!(lang, L_LEG_BACK)),
+            (color::VERMILLION, tr!(lang, L_LEG_BLOCKED_TO)),
+            (color::SELECTED, tr!(lang, L_LEG_ONE_WAY)),
+        ]));
     } else if view.on("sight") || view.on("sight_back") {
-        out.extend([
-            (color::GREEN, "sight: clear".to_owned()),
-            (color::VERMILLION, "blocked (×)".to_owned()),
-        ]);
+        out.extend(words(&[
+            (color::GREEN, tr!(lang, L_LEG_CLEAR)),
+            (color::VERMILLION, tr!(lang, L_LEG_BLOCKED)),
+        ]));
     }
     out
 }
@@ -630,13 +628,13 @@ fn shared_spot(sim: &LineSim, i: usize, sharing: u64, same: i32) -> Option<(Angl
     Some((Angle(Angle::HALF.0.wrapping_sub(step)), false))
 }
 
-fn status_text(s: Status, max_path: u32) -> String {
+fn status_text(s: Status, max_path: u32, lang: Lang) -> String {
     match s {
-        Status::Ready => "ready".to_owned(),
-        Status::Walking => "walking".to_owned(),
-        Status::Arrived => "arrived".to_owned(),
-        Status::Blocked { wall } => format!("blocked by the wall at {wall}"),
-        Status::PlanExhausted => format!("stopped after {max_path} cells"),
+        Status::Ready => tr!(lang, L_READY).to_owned(),
+        Status::Walking => tr!(lang, L_WALKING).to_owned(),
+        Status::Arrived => tr!(lang, L_ARRIVED).to_owned(),
+        Status::Blocked { wall } => tr!(lang, L_BLOCKED_AT, wall),
+        Status::PlanExhausted => tr!(lang, L_STOPPED, max_path),
     }
 }
 
@@ -644,11 +642,12 @@ fn panels(sim: &LineSim, focus: &[usize], events: &[LineEvent], view: &View, out
     let cfg = sim.config();
     let st = sim.state();
     let sight_on = view.on("sight") || view.on("sight_back");
+    let lang = view.lang;
     let mut status = Panel {
         title: if sight_on {
-            format!("chasers · tick {} · eye height {}", st.tick, cfg.eye_height)
+            tr!(lang, L_TITLE_EYES, st.tick, cfg.eye_height)
         } else {
-            format!("chasers · tick {}", st.tick)
+            tr!(lang, L_TITLE, st.tick)
         },
         lines: Vec::new(),
     };
@@ -658,14 +657,14 @@ fn panels(sim: &LineSim, focus: &[usize], events: &[LineEvent], view: &View, out
             view.name("target", cc.target),
         );
         let sees = match (c.sight.visible, c.sight.blocker) {
-            (true, _) => format!("sees {tname}"),
-            (false, Some(b)) => format!("sight blocked at {b}"),
-            (false, None) => format!("cannot see {tname}"),
+            (true, _) => tr!(lang, L_SEES, tname),
+            (false, Some(b)) => tr!(lang, L_SIGHT_BLOCKED, b),
+            (false, None) => tr!(lang, L_CANNOT_SEE, tname),
         };
         let back = if c.sight_back.visible {
-            format!("{tname} sees {name}")
+            tr!(lang, L_SEEN_BACK, tname, name)
         } else {
-            format!("{tname} does not see {name}")
+            tr!(lang, L_NOT_SEEN_BACK, tname, name)
         };
         // Each direction's verdict shows with its overlay: a question
         // about the look back is not answered here before it is drawn.
@@ -675,19 +674,17 @@ fn panels(sim: &LineSim, focus: &[usize], events: &[LineEvent], view: &View, out
                 sight.push_str(&format!("; {verdict}"));
             }
         }
-        status.lines.push(format!(
-            "{name} at {} → {tname} {}: {}{sight}",
-            c.pos,
-            st.targets[cc.target as usize],
-            if c.plan
-                .is_some_and(|p| p.line().to != st.targets[cc.target as usize])
-                || c.status == Status::Arrived && c.pos != st.targets[cc.target as usize]
-            {
-                "the target moved: a new line at the next step".to_owned()
-            } else {
-                status_text(c.status, cfg.max_path)
-            }
-        ));
+        let at = st.targets[cc.target as usize];
+        let moved =
+            c.plan.is_some_and(|p| p.line().to != at) || c.status == Status::Arrived && c.pos != at;
+        let doing = if moved {
+            tr!(lang, L_TARGET_MOVED).to_owned()
+        } else {
+            status_text(c.status, cfg.max_path, lang)
+        };
+        status
+            .lines
+            .push(tr!(lang, L_CHASER, name, c.pos, tname, at, doing, sight));
     }
     for e in events {
         if let LineEvent::TargetMoved {
@@ -697,11 +694,13 @@ fn panels(sim: &LineSim, focus: &[usize], events: &[LineEvent], view: &View, out
             random,
         } = e
         {
-            status.lines.push(format!(
-                "{} moved {from} → {to}{}",
-                view.name("target", *target),
-                if *random { " (random)" } else { "" }
-            ));
+            let m = if *random {
+                &crate::i18n::L_MOVED_RANDOM
+            } else {
+                &crate::i18n::L_MOVED
+            };
+            let name = view.name("target", *target);
+            status.lines.push(m.with(lang, &[&name, from, to]));
         }
     }
     out.panels.push(status);
@@ -746,20 +745,15 @@ fn sight_panel(sim: &LineSim, i: usize, view: &View) -> Panel {
     let (za, zb) = (height(from) + eye, height(to) + eye);
     let line = Line::new(from, to);
     let n = line.len() as i64;
+    let lang = view.lang;
     if n == 0 {
-        return titled(
-            vec![format!("{name} stands on {tname}'s cell: it sees {tname}")],
-            &name,
-            &tname,
-        );
+        let same = tr!(lang, L_SAME_CELL, name, tname);
+        return titled(vec![same], (&name, &tname), lang);
     }
+    let (hf, ht) = (height(from), height(to));
     let mut lines = vec![
-        format!(
-            "eyes: {name} zA = {} + {eye} = {za}, {tname} zB = {} + {eye} = {zb}",
-            height(from),
-            height(to)
-        ),
-        format!("n = {n} steps; the cell k steps along blocks if it is a wall or"),
+        tr!(lang, L_EYES, name, hf, eye, za, tname, ht, zb),
+        tr!(lang, L_STEPS, n),
         "h·n > zA·n + (zB − zA)·k".to_owned(),
     ];
     // The blocker, else the cell with the least room under the ray.
@@ -767,40 +761,47 @@ fn sight_panel(sim: &LineSim, i: usize, view: &View) -> Panel {
     for s in line.stepper().take_while(|s| s.cell != to) {
         let k = s.index as i64;
         if cfg.grid.is_wall(s.cell) {
-            lines.push(format!("k = {k}: {} is a wall → blocked", s.cell));
-            return titled(lines, &name, &tname);
+            lines.push(tr!(lang, L_WALL_BLOCKS, k, s.cell));
+            return titled(lines, (&name, &tname), lang);
         }
         let (lhs, rhs) = (height(s.cell) * n, za * n + (zb - za) * k);
         if lhs > rhs {
-            lines.push(format!(
-                "k = {k}: {} h = {}: {}·{n} = {lhs} > {za}·{n} {} {}·{k} = {rhs} → blocked",
+            let sign = if zb >= za { "+" } else { "−" };
+            let (h, rise) = (height(s.cell), (zb - za).abs());
+            lines.push(tr!(
+                lang,
+                L_CELL_BLOCKS,
+                k,
                 s.cell,
-                height(s.cell),
-                height(s.cell),
-                if zb >= za { "+" } else { "−" },
-                (zb - za).abs()
+                h,
+                n,
+                lhs,
+                za,
+                sign,
+                rise,
+                rhs
             ));
-            return titled(lines, &name, &tname);
+            return titled(lines, (&name, &tname), lang);
         }
         if closest.is_none_or(|c| rhs - lhs < c.0) {
             closest = Some((rhs - lhs, s, lhs, rhs));
         }
     }
     match closest {
-        Some((_, s, lhs, rhs)) => lines.push(format!(
-            "closest: k = {}: {} h = {}: {lhs} ≤ {rhs} → {name} sees {tname}",
-            s.index,
-            s.cell,
-            height(s.cell)
-        )),
-        None => lines.push(format!("no cell between: {name} sees {tname}")),
+        Some((_, s, lhs, rhs)) => {
+            let h = height(s.cell);
+            lines.push(tr!(
+                lang, L_CLOSEST, s.index, s.cell, h, lhs, rhs, name, tname
+            ));
+        }
+        None => lines.push(tr!(lang, L_NOTHING_BETWEEN, name, tname)),
     }
-    titled(lines, &name, &tname)
+    titled(lines, (&name, &tname), lang)
 }
 
-fn titled(lines: Vec<String>, name: &str, tname: &str) -> Panel {
+fn titled(lines: Vec<String>, (name, tname): (&str, &str), lang: Lang) -> Panel {
     Panel {
-        title: format!("sight · {name} → {tname}"),
+        title: tr!(lang, L_SIGHT_TITLE, name, tname),
         lines,
     }
 }
@@ -815,65 +816,56 @@ fn formula(plan: &Stepper, name: &str, view: &View) -> Panel {
         (line.dy, line.dx, "dy", "dx")
     };
     let mark = |on: bool| if on { "▶ " } else { "" };
+    let lang = view.lang;
+    let axis = if line.x_major() { "x" } else { "y" };
+    let marked = |what: &str| mark(view.highlight.iter().any(|h| h == what));
     let mut lines = vec![
-        format!(
-            "line {} → {}, {}-major",
-            line.from,
-            line.to,
-            if line.x_major() { "x" } else { "y" }
-        ),
+        tr!(lang, L_LINE, line.from, line.to, axis),
         format!(
             "dx = {}, dy = {}, sx = {:+}, sy = {:+}",
             line.dx, line.dy, line.sx, line.sy,
         ),
-        format!(
-            "{}start: f = 2·{mn} − {mj} = 2·{minor} − {major} = {}",
-            mark(view.highlight.iter().any(|h| h == "error_term")),
+        tr!(
+            lang,
+            L_START,
+            marked("error_term"),
+            mn,
+            mj,
+            minor,
+            major,
             line.f0()
         ),
-        format!("f < 0: major axis only; f += 2·{mn} = {}", 2 * minor),
-        format!(
-            "f ≥ 0: both axes; f += 2·{mn} − 2·{mj} = {}",
-            2 * minor - 2 * major
-        ),
-        format!(
-            "{}i.e. f = 2·{mn}·(i+1) − {mj}·(2j+1)",
-            mark(view.highlight.iter().any(|h| h == "rule"))
-        ),
+        tr!(lang, L_BELOW, mn, 2 * minor),
+        tr!(lang, L_ABOVE, mn, mj, 2 * minor - 2 * major),
+        tr!(lang, L_CLOSED_FORM, marked("rule"), mn, mj),
     ];
     if plan.peek().is_some() {
         let (i, j) = (plan.done() as i64, plan.minor_done() as i64);
-        lines.push(format!(
-            "{} {}-steps (i), {j} {}-steps (j): 2·{minor}·{} − {major}·{} = {}",
-            i,
-            &mj[1..],
-            &mn[1..],
-            i + 1,
-            2 * j + 1,
-            2 * minor * (i + 1) - major * (2 * j + 1)
+        let value = 2 * minor * (i + 1) - major * (2 * j + 1);
+        let (ma, mi) = (&mj[1..], &mn[1..]);
+        let (i1, j1) = (i + 1, 2 * j + 1);
+        lines.push(tr!(
+            lang, L_SO_FAR, i, ma, j, mi, minor, i1, major, j1, value
         ));
     }
     match plan.peek() {
         Some(_) if view.withhold_next => {
-            lines.push("next step: held back for the question".into());
+            lines.push(tr!(lang, L_NEXT_HELD).into());
         }
-        Some(next) => lines.push(format!(
-            "{}next (step {}): f = {} {} → {}, then f = {}",
-            mark(view.highlight.iter().any(|h| h == "minor_step") && next.minor_stepped),
-            next.index,
-            next.f_before,
-            if next.minor_stepped {
-                "≥ 0: both axes"
+        Some(next) => {
+            let m = mark(view.highlight.iter().any(|h| h == "minor_step") && next.minor_stepped);
+            let decided = if next.minor_stepped {
+                tr!(lang, L_BOTH)
             } else {
-                "< 0: major axis only"
-            },
-            next.cell,
-            next.f_after
-        )),
-        None => lines.push("the plan is walked to its end".into()),
+                tr!(lang, L_MAJOR)
+            };
+            let (k, fb, cell, fa) = (next.index, next.f_before, next.cell, next.f_after);
+            lines.push(tr!(lang, L_NEXT, m, k, fb, decided, cell, fa));
+        }
+        None => lines.push(tr!(lang, L_DONE).into()),
     }
     Panel {
-        title: format!("Bresenham · {name}"),
+        title: tr!(lang, L_FORMULA_TITLE, name),
         lines,
     }
 }
@@ -881,27 +873,24 @@ fn formula(plan: &Stepper, name: &str, view: &View) -> Panel {
 /// The error-term table of a plan: the steps taken, then the coming one.
 fn error_table(plan: &Stepper, name: &str, view: &View) -> Panel {
     let steps = walked(plan.line(), plan.done());
-    let mut lines = vec!["step\tf before\tdecision\tcell\tf after".to_owned()];
+    let lang = view.lang;
+    let mut lines = vec![tr!(lang, L_TABLE_HEAD).to_owned()];
     let skip = steps.len().saturating_sub(14);
     if skip > 0 {
-        lines.push(format!(
-            "… {skip} earlier step{}",
-            if skip == 1 { "" } else { "s" }
-        ));
+        lines.push(if skip == 1 {
+            tr!(lang, L_EARLIER_ONE).to_owned()
+        } else {
+            tr!(lang, L_EARLIER, skip)
+        });
     }
     let row = |s: &Step, mark: &str| {
-        format!(
-            "{mark}{}\t{}\t{}\t{}\t{}",
-            s.index,
-            s.f_before,
-            if s.minor_stepped {
-                "f ≥ 0: both"
-            } else {
-                "f < 0: major"
-            },
-            s.cell,
-            s.f_after
-        )
+        let decided = if s.minor_stepped {
+            tr!(lang, L_DECIDE_BOTH)
+        } else {
+            tr!(lang, L_DECIDE_MAJOR)
+        };
+        let (k, fb, cell, fa) = (s.index, s.f_before, s.cell, s.f_after);
+        format!("{mark}{k}\t{fb}\t{decided}\t{cell}\t{fa}")
     };
     for s in steps.iter().skip(skip) {
         lines.push(row(s, ""));
@@ -911,10 +900,15 @@ fn error_table(plan: &Stepper, name: &str, view: &View) -> Panel {
             .highlight
             .iter()
             .any(|h| h == "error_term" || h == "minor_step" && next.minor_stepped);
-        lines.push(row(&next, if emphasise { "▶ next " } else { "next " }));
+        let mark = if emphasise {
+            tr!(lang, L_NEXT_ROW_MARKED)
+        } else {
+            tr!(lang, L_NEXT_ROW)
+        };
+        lines.push(row(&next, mark));
     }
     Panel {
-        title: format!("error term · {name}"),
+        title: tr!(lang, L_TABLE_TITLE, name),
         lines,
     }
 }

@@ -31,15 +31,17 @@ mod flock;
 mod line;
 mod panes;
 mod path;
+mod summary;
 pub mod text;
 
+use crate::i18n::Lang;
 use crate::num::{Angle, Fx, Vec3};
 use crate::sim::flock::FlockEvent;
 use crate::sim::line::LineEvent;
 use crate::sim::path::PathEvent;
 use crate::sim::{AnySim, Cell};
+use crate::tr;
 use std::collections::BTreeSet;
-use std::fmt::Write as _;
 
 pub use flock::{boid_glyph_center, pick_boid, pick_obstacle, world_at};
 pub use line::{
@@ -47,6 +49,7 @@ pub use line::{
 };
 pub use panes::{focused_pane, pane_at, pane_camera, pane_tiles, short_hash};
 pub use path::{search_tiles, tile_cell_at};
+pub use summary::{color_name, shape_color};
 
 /// A colour: red, green, blue, alpha.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -360,6 +363,8 @@ pub struct View {
     /// focused boid's longest rule or steering. Side-by-side panes share
     /// one, so arrows compare across panes (the panes builder sets it).
     pub rule_scale: Option<crate::num::Fx>,
+    /// The language of every word drawn.
+    pub lang: Lang,
 }
 
 impl Default for View {
@@ -375,6 +380,7 @@ impl Default for View {
             scale: 100,
             withhold_next: false,
             rule_scale: None,
+            lang: Lang::En,
         }
     }
 }
@@ -411,11 +417,15 @@ impl View {
         if let Some(n) = self.names.get(&format!("{kind}:{i}")) {
             return n.clone();
         }
+        let lang = self.lang;
         match kind {
             "chaser" => letters(i, b'A'),
             "target" => letters(i, b'a'),
-            "pane" => format!("variant {}", i + 1),
-            _ => format!("{kind} {i}"),
+            "pane" => tr!(lang, NAME_PANE, i + 1),
+            "search" => tr!(lang, NAME_SEARCH, i + 1),
+            "boid" => tr!(lang, NAME_BOID, i),
+            "obstacle" => tr!(lang, NAME_OBSTACLE, i),
+            _ => tr!(lang, NAME_OTHER, kind, i),
         }
     }
 
@@ -800,135 +810,6 @@ impl Scene {
             color,
         });
     }
-
-    /// A text summary for snapshots: shape counts by kind and colour, the
-    /// first shapes of each kind with their coordinates, every label, the
-    /// panels and the legend.
-    pub fn summary(&self) -> String {
-        let mut counts: std::collections::BTreeMap<(String, String), usize> = Default::default();
-        for s in &self.shapes {
-            *counts
-                .entry((kind(s).to_owned(), color_name(shape_color(s))))
-                .or_default() += 1;
-        }
-        let mut out = String::new();
-        let _ = writeln!(out, "shapes: {}", self.shapes.len());
-        for ((k, c), n) in &counts {
-            let _ = writeln!(out, "  {k:<6} {c:<10} {n}");
-        }
-        let mut shown: std::collections::BTreeMap<&str, usize> = Default::default();
-        for s in &self.shapes {
-            let seen = shown.entry(kind(s)).or_default();
-            if *seen < 3 && !matches!(s, Shape::Text { .. }) {
-                *seen += 1;
-                let _ = writeln!(out, "  e.g. {}", describe(s));
-            }
-        }
-        let labels: Vec<&str> = self
-            .shapes
-            .iter()
-            .filter_map(|s| match s {
-                Shape::Text { text, .. } => Some(text.as_str()),
-                _ => None,
-            })
-            .collect();
-        if !labels.is_empty() {
-            let shown: Vec<&str> = labels.iter().take(24).copied().collect();
-            let _ = writeln!(
-                out,
-                "labels ({}): {}{}",
-                labels.len(),
-                shown.join(" | "),
-                if labels.len() > 24 { " | …" } else { "" }
-            );
-        }
-        for p in &self.panels {
-            let _ = writeln!(out, "panel {}:", p.title);
-            for l in p.lines.iter().take(16) {
-                let _ = writeln!(out, "  {l}");
-            }
-            if p.lines.len() > 16 {
-                let _ = writeln!(out, "  … {} more", p.lines.len() - 16);
-            }
-        }
-        if !self.drawn.is_empty() {
-            let d: Vec<String> = self.drawn.iter().map(|(k, n)| format!("{k} {n}")).collect();
-            let _ = writeln!(out, "drawn: {}", d.join(", "));
-        }
-        if !self.legend.is_empty() {
-            let l: Vec<String> = self
-                .legend
-                .iter()
-                .map(|(c, n)| format!("{n}={}", color_name(*c)))
-                .collect();
-            let _ = writeln!(out, "legend: {}", l.join(", "));
-        }
-        out
-    }
-}
-
-fn kind(s: &Shape) -> &'static str {
-    match s {
-        Shape::Rect { .. } => "rect",
-        Shape::Frame { .. } => "frame",
-        Shape::Line { .. } => "line",
-        Shape::Disc { .. } => "disc",
-        Shape::Ring { .. } => "ring",
-        Shape::Tri { .. } => "tri",
-        Shape::Text { .. } => "text",
-        Shape::Clip { .. } => "clip",
-    }
-}
-
-/// A shape's colour.
-pub fn shape_color(s: &Shape) -> Rgba {
-    match s {
-        Shape::Rect { color, .. }
-        | Shape::Frame { color, .. }
-        | Shape::Line { color, .. }
-        | Shape::Disc { color, .. }
-        | Shape::Ring { color, .. }
-        | Shape::Tri { color, .. }
-        | Shape::Text { color, .. } => *color,
-        Shape::Clip { .. } => Rgba(0, 0, 0, 0),
-    }
-}
-
-fn describe(s: &Shape) -> String {
-    match s {
-        Shape::Rect { at, size, .. } => format!("rect {at:?} {size:?}"),
-        Shape::Frame { at, size, .. } => format!("frame {at:?} {size:?}"),
-        Shape::Line { a, b, width, .. } => format!("line {a:?}-{b:?} w{width}"),
-        Shape::Disc { c, r, .. } => format!("disc {c:?} r{r}"),
-        Shape::Ring { c, r, .. } => format!("ring {c:?} r{r}"),
-        Shape::Tri { p, .. } => format!("tri {:?} {:?} {:?}", p[0], p[1], p[2]),
-        Shape::Text { at, text, .. } => format!("text {at:?} {text:?}"),
-        Shape::Clip { area } => format!("clip {area:?}"),
-    }
-}
-
-/// A palette colour's name (for snapshots), or its bytes.
-pub fn color_name(c: Rgba) -> String {
-    use color::*;
-    let named = [
-        (BACKGROUND, "background"),
-        (PANEL, "panel"),
-        (TEXT, "text"),
-        (DIM, "dim"),
-        (BOID, "boid"),
-        (SELECTED, "selected"),
-        (ORANGE, "orange"),
-        (SKY, "sky"),
-        (GREEN, "green"),
-        (BLUE, "blue"),
-        (VERMILLION, "vermillion"),
-        (PURPLE, "purple"),
-        (WALL, "wall"),
-    ];
-    named.iter().find(|(k, _)| *k == c).map_or_else(
-        || format!("#{:02x}{:02x}{:02x}{:02x}", c.0, c.1, c.2, c.3),
-        |(_, n)| (*n).to_owned(),
-    )
 }
 
 /// A colour with another alpha.
@@ -963,7 +844,7 @@ pub fn fx_places(v: Fx, places: u32) -> String {
 /// A number with two decimals, or with as many (up to six) as it takes
 /// not to look like a limit it is not at: 1.9999 is not shown as 2.00,
 /// and what six decimals cannot tell is "just under 2" or "just over 2".
-pub fn fx_near(v: Fx) -> String {
+pub fn fx_near(v: Fx, lang: Lang) -> String {
     if v.to_bits() & 0xFFFF_FFFF == 0 {
         return fx2(v);
     }
@@ -975,9 +856,9 @@ pub fn fx_near(v: Fx) -> String {
     }
     let whole = fx_places(v, 0);
     if v < Fx::from_int(v.round_int()) {
-        format!("just under {whole}")
+        tr!(lang, JUST_UNDER, whole)
     } else {
-        format!("just over {whole}")
+        tr!(lang, JUST_OVER, whole)
     }
 }
 
@@ -1056,9 +937,9 @@ fn wall_hatch(out: &mut Scene, at: P, cell: i32) {
 }
 
 /// The legend's entry for walls, when the grid has any.
-pub(crate) fn wall_key(grid: &crate::sim::Grid) -> Option<(Rgba, String)> {
+pub(crate) fn wall_key(grid: &crate::sim::Grid, lang: Lang) -> Option<(Rgba, String)> {
     grid.has_walls()
-        .then(|| (color::DIM, "wall (hatched)".to_owned()))
+        .then(|| (color::DIM, tr!(lang, P_LEG_WALL).to_owned()))
 }
 
 pub(crate) fn terrain(

@@ -7,6 +7,7 @@
 
 use super::{Camera, Frame, P, Scene, Shape, View, Viewport, color};
 use crate::sim::AnySim;
+use crate::tr;
 
 /// The title's height at a 1280×720 window: the name and a line of
 /// figures.
@@ -78,7 +79,7 @@ pub fn short_hash(h: u64) -> String {
 /// focused boid's heading and the mates it saw; for a line sim, the cells
 /// each chaser has walked.
 fn figures(sim: &AnySim, frame: &Frame, view: &View, dt: bool) -> Vec<String> {
-    let mut out = vec![format!("hash {}", short_hash(sim.state_hash()))];
+    let mut out = vec![tr!(view.lang, PANE_HASH, short_hash(sim.state_hash()))];
     if let AnySim::Flock(f) = sim {
         out.extend(super::flock::pane_figures(f, frame, view, dt));
     }
@@ -86,7 +87,7 @@ fn figures(sim: &AnySim, frame: &Frame, view: &View, dt: bool) -> Vec<String> {
         for (i, w) in frame.walks.iter().enumerate() {
             let name = view.name("chaser", i as u32);
             let steps = w.len().saturating_sub(1);
-            out.push(format!("{name} walked {steps}"));
+            out.push(tr!(view.lang, PANE_WALKED, name, steps));
         }
     }
     out

@@ -5,11 +5,13 @@
 //! open list in priority order and the hovered cell's move costs as panels.
 
 use super::{Camera, Frame, P, Panel, Rgba, Scene, Shape, View, Viewport, color, f16_text};
+use crate::i18n::Lang;
 use crate::sim::path::{
-    Blocked, CLOSED, DIAGONAL_NAMES, DIAGONALS, Moves, PathEvent, PathSim, SQRT2_16, SearchState,
-    Status, TieBreak, diagonal_cost, link_offset,
+    Blocked, CLOSED, DIAGONALS, Moves, PathEvent, PathSim, SQRT2_16, SearchState, Status, TieBreak,
+    diagonal_cost, link_offset,
 };
 use crate::sim::{AnySim, Cell, Grid, Sim};
+use crate::tr;
 
 /// Height of a tile's title line, in pixels at scale 100.
 const TITLE: i32 = 52;
@@ -111,14 +113,15 @@ const CLIFF: Rgba = Rgba(235, 64, 52, 255);
 
 /// What the colours drawn mean (the overlays that are on).
 pub(super) fn legend(sim: &PathSim, view: &View) -> Vec<(Rgba, String)> {
+    let lang = view.lang;
     let mut out: Vec<(Rgba, String)> = [
-        ("start", color::GREEN, "start S (frame)"),
-        ("goal", color::PURPLE, "goal G (ring)"),
-        ("heights", super::HEIGHT_KEY, "heights: lighter is higher"),
-        ("open", color::ORANGE, "open (ring)"),
-        ("closed", color::BLUE, "closed (square)"),
-        ("path", color::GREEN, "path"),
-        ("cliffs", CLIFF, "cliff (no move across)"),
+        ("start", color::GREEN, tr!(lang, P_LEG_START)),
+        ("goal", color::PURPLE, tr!(lang, P_LEG_GOAL)),
+        ("heights", super::HEIGHT_KEY, tr!(lang, P_LEG_HEIGHTS)),
+        ("open", color::ORANGE, tr!(lang, P_LEG_OPEN)),
+        ("closed", color::BLUE, tr!(lang, P_LEG_CLOSED)),
+        ("path", color::GREEN, tr!(lang, P_LEG_PATH)),
+        ("cliffs", CLIFF, tr!(lang, P_LEG_CLIFF)),
     ]
     .into_iter()
     .filter(|(o, ..)| matches!(*o, "start" | "goal") || view.on(o))
@@ -139,10 +142,10 @@ pub(super) fn legend(sim: &PathSim, view: &View) -> Vec<(Rgba, String)> {
         .hover
         .or_else(|| view.highlighted_cells().first().copied());
     if eight && view.on("current") || view.on("costs") && costs_at.is_some_and(costs_cuts) {
-        out.push((CLIFF, "diagonal that cuts a corner (×)".to_owned()));
+        out.push((CLIFF, tr!(lang, P_LEG_CUT).to_owned()));
     }
     // Walls are drawn whatever the overlays.
-    out.extend(super::wall_key(&sim.config().grid));
+    out.extend(super::wall_key(&sim.config().grid, lang));
     out
 }
 
@@ -173,22 +176,28 @@ fn draw_tile(
     if cfg.searches.len() > 1 {
         out.push(Shape::Clip { area: tile });
     }
+    let lang = view.lang;
     let status = match s.status {
         // Whether it is over may be the question.
-        Status::Searching if view.withhold_next => "status held back".to_owned(),
-        Status::Searching => "searching".to_owned(),
-        Status::Found(c) => format!("found, cost {}", g_text(sc.moves, c)),
+        Status::Searching if view.withhold_next => tr!(lang, P_HELD).to_owned(),
+        Status::Searching => tr!(lang, P_SEARCHING).to_owned(),
+        Status::Found(c) => tr!(lang, P_FOUND, g_text(sc.moves, c)),
         // A search that gave up says why, in red, above its map (a banner
         // on the map hid the closed cells a class counts).
-        Status::Unreachable => "unreachable: the open list ran empty".to_owned(),
+        Status::Unreachable => tr!(lang, P_UNREACHABLE).to_owned(),
     };
     let strong = focused && sim.state().searches.len() > 1
         || view.highlighted("search").contains(&(si as u32));
     let n = out.count();
-    let expansions = if view.on("expansions") {
-        format!(" · expanded {}", crate::sim::path::ascii::expanded(s))
+    let status = if view.on("expansions") {
+        tr!(
+            lang,
+            P_EXPANDED,
+            status,
+            crate::sim::path::ascii::expanded(s)
+        )
     } else {
-        String::new()
+        status
     };
     // The label, and below it the status (cut to the tile's width).
     let (f1, f2) = (view.font(18), view.font(15));
@@ -211,7 +220,7 @@ fn draw_tile(
         } else {
             color::TEXT
         },
-        format!("{status}{expansions}"),
+        status,
         fit,
     );
     if !sc.heuristic.is_admissible(sc.moves) {
@@ -222,7 +231,7 @@ fn draw_tile(
             ],
             f2,
             color::ORANGE,
-            "h may overestimate",
+            tr!(lang, P_OVERESTIMATE),
             fit,
         );
     }
@@ -436,13 +445,15 @@ fn panels(sim: &PathSim, frame: &Frame, focused: usize, view: &View, out: &mut S
         super::Explain::Path(e) => e,
         _ => &[],
     };
+    let lang = view.lang;
     let mut summary = Panel {
-        title: format!("A* · tick {}", st.tick),
+        title: tr!(lang, P_SUMMARY, st.tick),
         lines: Vec::new(),
     };
     for (i, (s, sc)) in st.searches.iter().zip(&cfg.searches).enumerate() {
-        summary.lines.push(format!(
-            "{}: expanded {}, open {}",
+        summary.lines.push(tr!(
+            lang,
+            P_COUNTS,
             label(view, sc, i),
             crate::sim::path::ascii::expanded(s),
             s.open_in_order(sc.closed_set).len()
@@ -468,7 +479,7 @@ fn panels(sim: &PathSim, frame: &Frame, focused: usize, view: &View, out: &mut S
         } else {
             vec![named(focused)]
         };
-        out.panels.push(costs_panel(&cfg.grid, at, &shown));
+        out.panels.push(costs_panel(&cfg.grid, at, &shown, lang));
         out.credit("costs", n);
     }
     // The focused search's part of the step.
@@ -476,19 +487,15 @@ fn panels(sim: &PathSim, frame: &Frame, focused: usize, view: &View, out: &mut S
         .iter()
         .filter(|e| event_search(e) as usize == focused)
         .take(16)
-        .map(|e| event_text(e, cfg.searches[focused].moves))
+        .map(|e| event_text(e, cfg.searches[focused].moves, lang))
         .collect();
     if !mine.is_empty() {
         let label = label(view, &cfg.searches[focused], focused);
         out.panels.push(Panel {
             title: if frame.ahead {
-                format!("{label} · the coming step ({} → {})", st.tick, st.tick + 1)
+                tr!(lang, P_COMING, label, st.tick, st.tick + 1)
             } else {
-                format!(
-                    "{label} · the last step ({} → {})",
-                    st.tick.saturating_sub(1),
-                    st.tick
-                )
+                tr!(lang, P_LAST, label, st.tick.saturating_sub(1), st.tick)
             },
             lines: mine,
         });
@@ -504,6 +511,14 @@ fn label(view: &View, sc: &crate::sim::path::SearchConfig, i: usize) -> String {
         .unwrap_or_else(|| sc.label.clone())
 }
 
+/// How many entries a list holds, in words.
+fn entries(n: usize, lang: Lang) -> String {
+    match n {
+        1 => tr!(lang, P_ENTRY).to_owned(),
+        n => tr!(lang, P_ENTRIES, n),
+    }
+}
+
 /// The open list of one search in priority order, ties explained.
 fn open_list(sim: &PathSim, i: usize, view: &View) -> Panel {
     let (s, sc) = (&sim.state().searches[i], &sim.config().searches[i]);
@@ -513,27 +528,21 @@ fn open_list(sim: &PathSim, i: usize, view: &View) -> Panel {
     if view.withhold_next {
         open.sort_by_key(|e| e.seq());
     }
+    let lang = view.lang;
+    let order = if view.withhold_next {
+        &crate::i18n::P_OPEN_PUSHED
+    } else {
+        &crate::i18n::P_OPEN_BEST
+    };
+    let ties = match sc.tie_break {
+        TieBreak::Fifo => tr!(lang, P_TIE_FIFO),
+        TieBreak::Lifo => tr!(lang, P_TIE_LIFO),
+        TieBreak::LargerG => tr!(lang, P_TIE_LARGER_G),
+        TieBreak::SmallerH => tr!(lang, P_TIE_SMALLER_H),
+    };
     let mut p = Panel {
-        title: format!(
-            "open list{} · {} · {} entr{}",
-            if view.withhold_next {
-                " (push order)"
-            } else {
-                ", best first"
-            },
-            label(view, sc, i),
-            open.len(),
-            if open.len() == 1 { "y" } else { "ies" },
-        ),
-        lines: vec![format!(
-            "#\tcell\tf = g + h\tequal f: {}",
-            match sc.tie_break {
-                TieBreak::Fifo => "first pushed first",
-                TieBreak::Lifo => "last pushed first",
-                TieBreak::LargerG => "larger g first",
-                TieBreak::SmallerH => "smaller h first",
-            }
-        )],
+        title: order.with(lang, &[&label(view, sc, i), &entries(open.len(), lang)]),
+        lines: vec![tr!(lang, P_OPEN_HEAD, ties)],
     };
     // Numbers with one decimal, or with two throughout when one would make
     // different f of neighbouring entries look equal (7.08 and 7.10 are
@@ -558,16 +567,17 @@ fn open_list(sim: &PathSim, i: usize, view: &View) -> Panel {
             Moves::Eight => num(e.g),
         };
         let tie = match sc.tie_break {
-            TieBreak::Fifo | TieBreak::Lifo => format!("pushed #{}", e.seq()),
-            TieBreak::LargerG => format!("g {g}, pushed #{}", e.seq()),
-            TieBreak::SmallerH => format!("h {}, pushed #{}", f16_text(h16), e.seq()),
+            TieBreak::Fifo | TieBreak::Lifo => tr!(lang, P_PUSHED, e.seq()),
+            TieBreak::LargerG => tr!(lang, P_PUSHED_G, g, e.seq()),
+            TieBreak::SmallerH => tr!(lang, P_PUSHED_H, f16_text(h16), e.seq()),
         };
         let same_f = open.get(k + 1).is_some_and(|n| n.f16() == e.f16())
             || (k > 0 && open[k - 1].f16() == e.f16());
         let mut line = format!("{}.\t({},{})\t{} = {} + {}", k + 1, e.x, e.y, f, g, h);
         if e.is_stale(&s.g) {
             let now = g_text(sc.moves, s.g[e.cell as usize]);
-            line.push_str(&format!("\tstale: g is {now} now"));
+            line.push('\t');
+            line.push_str(&tr!(lang, P_STALE, now));
         } else if same_f {
             line.push('\t');
             line.push_str(&tie);
@@ -575,10 +585,10 @@ fn open_list(sim: &PathSim, i: usize, view: &View) -> Panel {
         p.lines.push(line);
     }
     if open.len() > 12 {
-        p.lines.push(format!("… {} more", open.len() - 12));
+        p.lines.push(tr!(lang, P_MORE, open.len() - 12));
     }
     if open.is_empty() {
-        p.lines.push("(empty)".into());
+        p.lines.push(tr!(lang, P_EMPTY).into());
     }
     p
 }
@@ -815,30 +825,26 @@ fn event_search(e: &PathEvent) -> u32 {
 /// What an event says, for the step panel (which names the search); costs
 /// as `moves` count them, and f and h to two decimals as g under 8-way
 /// moves.
-fn event_text(e: &PathEvent, moves: Moves) -> String {
+fn event_text(e: &PathEvent, moves: Moves, lang: Lang) -> String {
     let g_text = |g: u64| g_text(moves, g);
     let f16_text = |v: u64| match moves {
         Moves::Four => f16_text(v),
         Moves::Eight => super::f16_text2(v),
     };
     match *e {
-        PathEvent::NotAdmissible { .. } => "the heuristic may overestimate".to_owned(),
+        PathEvent::NotAdmissible { .. } => tr!(lang, P_EV_NOT_ADMISSIBLE).to_owned(),
         PathEvent::Expanded {
             cell, g, f16, held, ..
         } => {
             let stale = if held < g {
-                format!(" (a stale copy: the cell has g = {})", g_text(held))
+                tr!(lang, P_EV_STALE, g_text(held))
             } else {
                 String::new()
             };
-            format!(
-                "expand {cell}: g = {}, f = {}{stale}",
-                g_text(g),
-                f16_text(f16)
-            )
+            tr!(lang, P_EV_EXPAND, cell, g_text(g), f16_text(f16), stale)
         }
         PathEvent::Pushed { cell, g, h16, .. } => {
-            format!("push {cell}: g = {}, h = {}", g_text(g), f16_text(h16))
+            tr!(lang, P_EV_PUSH, cell, g_text(g), f16_text(h16))
         }
         PathEvent::Improved {
             cell,
@@ -846,25 +852,27 @@ fn event_text(e: &PathEvent, moves: Moves) -> String {
             g,
             reopened,
             ..
-        } => format!(
-            "improve {cell}: g {} → {}{}",
-            g_text(old_g),
-            g_text(g),
-            if reopened { " (reopened)" } else { "" }
-        ),
-        PathEvent::Skipped { cell, why, .. } => format!("skip {cell}: {}", blocked_text(why)),
-        PathEvent::Found { cost, .. } => format!("found: cost {}", g_text(cost)),
-        PathEvent::Unreachable { .. } => "the open list is empty: unreachable".to_owned(),
+        } => {
+            let m = if reopened {
+                &crate::i18n::P_EV_REOPEN
+            } else {
+                &crate::i18n::P_EV_IMPROVE
+            };
+            m.with(lang, &[&cell, &g_text(old_g), &g_text(g)])
+        }
+        PathEvent::Skipped { cell, why, .. } => tr!(lang, P_EV_SKIP, cell, blocked_text(why, lang)),
+        PathEvent::Found { cost, .. } => tr!(lang, P_EV_FOUND, g_text(cost)),
+        PathEvent::Unreachable { .. } => tr!(lang, P_EV_EMPTY).to_owned(),
     }
 }
 
-fn blocked_text(b: Blocked) -> String {
+fn blocked_text(b: Blocked, lang: Lang) -> String {
     match b {
-        Blocked::Outside => "off the map".into(),
-        Blocked::Wall => "wall".into(),
-        Blocked::Climb(n) => format!("cliff, climb {n}"),
-        Blocked::Drop(n) => format!("cliff, drop {n}"),
-        Blocked::Corner => "cuts a corner".into(),
+        Blocked::Outside => tr!(lang, P_OFF_MAP).into(),
+        Blocked::Wall => tr!(lang, P_WALL).into(),
+        Blocked::Climb(n) => tr!(lang, P_CLIFF_UP, n),
+        Blocked::Drop(n) => tr!(lang, P_CLIFF_DOWN, n),
+        Blocked::Corner => tr!(lang, P_CORNER).into(),
     }
 }
 
@@ -876,17 +884,18 @@ fn move_cost(
     at: Cell,
     (dx, dy): (i32, i32),
     (ha, hb): (u8, u8),
+    lang: Lang,
 ) -> String {
     if dx == 0 || dy == 0 {
         return match sc.rule.cost(ha, hb) {
             Ok(c) => c.to_string(),
-            Err(why) => blocked_text(why),
+            Err(why) => blocked_text(why, lang),
         };
     }
     match (sc.moves, diagonal_cost(grid, &sc.rule, at, (dx, dy))) {
-        (Moves::Four, _) => "4-way: none".into(),
+        (Moves::Four, _) => tr!(lang, P_NO_DIAGONAL).into(),
         (Moves::Eight, Ok(c)) => super::f16_text2(c),
-        (Moves::Eight, Err(why)) => blocked_text(why),
+        (Moves::Eight, Err(why)) => blocked_text(why, lang),
     }
 }
 
@@ -897,12 +906,13 @@ fn costs_panel(
     grid: &Grid,
     at: Cell,
     searches: &[(String, &crate::sim::path::SearchConfig)],
+    lang: Lang,
 ) -> Panel {
     let mut lines = Vec::new();
     let Some(ha) = grid.height_at(at) else {
         return Panel {
-            title: format!("moves from {at}"),
-            lines: vec!["a wall: no moves".into()],
+            title: tr!(lang, P_MOVES_FROM, at),
+            lines: vec![tr!(lang, P_WALL_NO_MOVES).into()],
         };
     };
     for (name, sc) in searches {
@@ -910,46 +920,47 @@ fn costs_panel(
         let drop = if r.downhill_weight == 0 {
             String::new()
         } else {
-            format!(" + {}·drop", r.downhill_weight)
+            tr!(lang, P_RULE_DROP, r.downhill_weight)
         };
         let diagonal = match sc.moves {
             Moves::Four => "",
-            Moves::Eight => "; a diagonal × 1.41 (√2), no corner cut",
+            Moves::Eight => tr!(lang, P_RULE_DIAGONAL),
         };
-        lines.push(format!(
-            "{}: 1 + {}·climb{drop}, climb ≤ {}, drop ≤ {}{diagonal}",
-            name, r.uphill_weight, r.max_climb, r.max_drop
+        let (up, most_up, most_down) = (r.uphill_weight, r.max_climb, r.max_drop);
+        lines.push(tr!(
+            lang, P_RULE, name, up, drop, most_up, most_down, diagonal
         ));
     }
     let labels: Vec<&str> = searches.iter().map(|(name, _)| name.as_str()).collect();
     lines.push(if searches.len() > 1 {
-        format!("move\theight\tcost ({})", labels.join(" / "))
+        tr!(lang, P_COSTS_HEAD_MANY, labels.join(" / "))
     } else {
-        "move\theight\tcost".to_owned()
+        tr!(lang, P_COSTS_HEAD).to_owned()
     });
     // The diagonals too when a search takes them (a 4-way search's column
     // says so).
     let eight = searches.iter().any(|(_, sc)| sc.moves == Moves::Eight);
-    let diagonals = DIAGONAL_NAMES.iter().zip(DIAGONALS).filter(|_| eight);
-    for (name, (dx, dy)) in ["left", "up", "right", "down"]
-        .iter()
-        .zip(DIRS)
-        .chain(diagonals)
-    {
+    use crate::i18n::{
+        P_DOWN, P_DOWN_LEFT, P_DOWN_RIGHT, P_LEFT, P_RIGHT, P_UP, P_UP_LEFT, P_UP_RIGHT,
+    };
+    let straight = [&P_LEFT, &P_UP, &P_RIGHT, &P_DOWN];
+    let slanted = [&P_UP_LEFT, &P_UP_RIGHT, &P_DOWN_RIGHT, &P_DOWN_LEFT];
+    let diagonals = slanted.into_iter().zip(DIAGONALS).filter(|_| eight);
+    for (name, (dx, dy)) in straight.into_iter().zip(DIRS).chain(diagonals) {
         let b = Cell::new(at.x + dx, at.y + dy);
-        let mut row = vec![format!("{name} {b}")];
+        let mut row = vec![name.with(lang, &[&b])];
         match grid.height_at(b) {
-            None if !grid.contains(b) => row.push("off the map".into()),
-            None => row.push("wall".into()),
+            None if !grid.contains(b) => row.push(tr!(lang, P_OFF_MAP).into()),
+            None => row.push(tr!(lang, P_WALL).into()),
             Some(hb) => {
                 row.push(match hb.cmp(&ha) {
-                    std::cmp::Ordering::Greater => format!("up {}", hb - ha),
-                    std::cmp::Ordering::Less => format!("down {}", ha - hb),
-                    std::cmp::Ordering::Equal => "level".into(),
+                    std::cmp::Ordering::Greater => tr!(lang, P_CLIMB, hb - ha),
+                    std::cmp::Ordering::Less => tr!(lang, P_DROP, ha - hb),
+                    std::cmp::Ordering::Equal => tr!(lang, P_LEVEL).into(),
                 });
                 let costs: Vec<String> = searches
                     .iter()
-                    .map(|(_, sc)| move_cost(grid, sc, at, (dx, dy), (ha, hb)))
+                    .map(|(_, sc)| move_cost(grid, sc, at, (dx, dy), (ha, hb), lang))
                     .collect();
                 row.push(costs.join(" / "));
             }
@@ -957,7 +968,7 @@ fn costs_panel(
         lines.push(row.join("\t"));
     }
     Panel {
-        title: format!("moves from {at}, height {ha}"),
+        title: tr!(lang, P_MOVES_FROM_HEIGHT, at, ha),
         lines,
     }
 }

@@ -14,12 +14,16 @@ fn near_numbers_keep_the_decimals_that_matter() {
     // 1.9999 is below a limit of 2: two decimals would hide it.
     let v = Fx::from_ratio(19_999, 10_000).unwrap();
     assert_eq!(fx2(v), "2.00");
-    assert_eq!(fx_near(v), "1.9999");
-    assert_eq!(fx_near(Fx::from_int(2)), "2.00");
-    assert_eq!(fx_near(Fx::from_ratio(5, 2).unwrap()), "2.50");
+    assert_eq!(fx_near(v, Lang::En), "1.9999");
+    assert_eq!(fx_near(Fx::from_int(2), Lang::En), "2.00");
+    assert_eq!(fx_near(Fx::from_ratio(5, 2).unwrap(), Lang::En), "2.50");
     let hair = Fx::from_bits(1);
-    assert_eq!(fx_near(Fx::from_int(2) - hair), "just under 2");
-    assert_eq!(fx_near(Fx::from_int(2) + hair), "just over 2");
+    assert_eq!(fx_near(Fx::from_int(2) - hair, Lang::En), "just under 2");
+    assert_eq!(fx_near(Fx::from_int(2) + hair, Lang::En), "just over 2");
+    assert_eq!(
+        fx_near(Fx::from_int(2) + hair, Lang::Ja),
+        "2 をわずかに超える"
+    );
 }
 
 #[test]

@@ -13,6 +13,7 @@ use std::sync::OnceLock;
 
 /// The bundled font's bytes (native builds).
 #[cfg(not(target_arch = "wasm32"))]
+// in English: the font's path, and its failure (drawn before any font can draw another script)
 pub const FONT: &[u8] = include_bytes!("../viewer/fonts/flockstep-sans.otf");
 
 static FACE: OnceLock<ttf_parser::Face<'static>> = OnceLock::new();
@@ -20,6 +21,7 @@ static FACE: OnceLock<ttf_parser::Face<'static>> = OnceLock::new();
 /// Uses `bytes` (the bundled font, fetched) for the metrics; the first
 /// call wins.
 pub fn install(bytes: &'static [u8]) -> Result<(), String> {
+    // in English: the font's path, and its failure (drawn before any font can draw another script)
     let face = ttf_parser::Face::parse(bytes, 0).map_err(|e| format!("the font: {e}"))?;
     let _ = FACE.set(face);
     Ok(())

@@ -8,11 +8,13 @@
 pub use super::layout::{Layout, NARRATION_PX, Run, Style, literal, unliteral, wrap, wrap_rich};
 use super::session::Session;
 use super::timeline::{Command, Mark, Timeline};
+use crate::i18n::Lang;
 use crate::lesson::{BUNDLED, Lesson};
 use crate::num::{Angle, Fx, Vec3};
 use crate::replay::run::Source;
 use crate::scene::{self, Camera, View, Viewport};
 use crate::sim::{AnySim, Cell, Input};
+use crate::tr;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
 
@@ -382,6 +384,12 @@ impl Player {
         Some(format!("{} {q}", question_label(lang)))
     }
 
+    /// The title the status line shows: the lesson's, in the narration's
+    /// language.
+    pub fn title(&self) -> &str {
+        self.session.lesson.title_in(self.lang.as_deref())
+    }
+
     /// The view the scene is built with, at a scale in percent.
     pub fn view(&self, scale: u16) -> View {
         let beat = self.beat();
@@ -409,6 +417,7 @@ impl Player {
             scale,
             withhold_next: self.asks_at_this_tick(),
             rule_scale: None,
+            lang: Lang::of(self.lang.as_deref()),
         }
     }
 
@@ -845,9 +854,10 @@ impl App {
         match p.session.save(&path) {
             Ok(bytes) => {
                 let shown = std::fs::canonicalize(&path).unwrap_or(path);
-                self.remark(format!("saved {} ({bytes} bytes)", shown.display()));
+                let lang = Lang::of(self.lang.as_deref());
+                self.remark(tr!(lang, SAVED, shown.display(), bytes));
             }
-            Err(m) => self.error = Some(format!("could not save the session: {m}")),
+            Err(m) => self.error = Some(tr!(Lang::of(self.lang.as_deref()), SAVE_FAILED, m)),
         }
     }
 
@@ -856,13 +866,11 @@ impl App {
         let Some(p) = self.player() else { return };
         match p.session.save_bytes() {
             Ok(bytes) => {
-                self.remark(format!(
-                    "downloading {name} ({} bytes): your browser saves it in its downloads folder",
-                    bytes.len()
-                ));
+                let lang = Lang::of(self.lang.as_deref());
+                self.remark(tr!(lang, DOWNLOADING, name, bytes.len()));
                 self.download = Some((name, bytes));
             }
-            Err(m) => self.error = Some(format!("could not save the session: {m}")),
+            Err(m) => self.error = Some(tr!(Lang::of(self.lang.as_deref()), SAVE_FAILED, m)),
         }
     }
 
@@ -966,6 +974,9 @@ impl App {
                 p.zoom = (p.zoom + step * d.signum()).clamp(ZOOM.0, ZOOM.1);
                 Ok(())
             }
+            Cmd::Intervene(_) if p.session.replay_file.is_some() => {
+                Err(tr!(Lang::of(p.lang.as_deref()), REPLAY_FIXED).to_owned())
+            }
             Cmd::Intervene(input) => {
                 let watch = p.watch();
                 let r = p.session.intervene(input, &watch);
@@ -1024,6 +1035,7 @@ pub fn prepare_render(
         && (tick < first || tick > last)
     {
         return Err(format!(
+            // in English: a flockstep render argument refused on the command line
             "{target}: tick {tick} is outside ticks {first}..={last}"
         ));
     }
@@ -1032,6 +1044,7 @@ pub fn prepare_render(
         && !(1..=beats).contains(&b)
     {
         return Err(format!(
+            // in English: a flockstep render argument refused on the command line
             "{target}: there is no beat {b}: the lesson has {beats} beat{} (1..={beats})",
             if beats == 1 { "" } else { "s" }
         ));
@@ -1040,6 +1053,7 @@ pub fn prepare_render(
         && !session.lesson.languages().contains(l)
     {
         return Err(format!(
+            // in English: a flockstep render argument refused on the command line
             "--lang {l}: lesson `{}` has no `{l}` narration; it has English{}",
             session.lesson.id,
             session
@@ -1053,6 +1067,7 @@ pub fn prepare_render(
     let known = overlays_of(sim);
     if let Some(bad) = o.overlays.iter().find(|x| !known.contains(&x.as_str())) {
         return Err(format!(
+            // in English: a flockstep render argument refused on the command line
             "unknown overlay `{bad}` for sim {sim}; known overlays: {}",
             known.join(", ")
         ));
@@ -1066,6 +1081,7 @@ pub fn prepare_render(
         };
         if s as usize >= n {
             return Err(format!(
+                // in English: a flockstep render argument refused on the command line
                 "--select {s}: the {sim} scenario has {n} selectable entities"
             ));
         }
@@ -1121,6 +1137,7 @@ pub fn open_session(arg: &str, overrides: &[String]) -> Result<Session, String> 
     let path = std::path::Path::new(arg);
     if is_replay(path) {
         if !overrides.is_empty() {
+            // in English: a flockstep render argument refused on the command line
             return Err(format!("{arg}: --set applies to lessons, not to replays"));
         }
         return Session::replay_file(path);
@@ -1153,6 +1170,7 @@ const REPLAY_MAGIC: [u8; 4] = [0x89, b'F', b'S', b'R'];
 
 /// Whether a path names a replay: by its extension, or by its first bytes.
 pub fn is_replay(path: &std::path::Path) -> bool {
+    // in English: a file name's extension
     if path.extension().is_some_and(|e| e == "fsr") {
         return true;
     }
@@ -1203,10 +1221,7 @@ pub fn frame_about(app: &App) -> serde_json::Value {
 
 /// The word that introduces a beat's question, in a narration language.
 pub fn question_label(lang: Option<&str>) -> &'static str {
-    match lang {
-        Some("ja") => "予想してください:",
-        _ => "Predict:",
-    }
+    tr!(Lang::of(lang), QUESTION)
 }
 
 /// A window's layout and its narration, wrapped: what the frame shows of

@@ -104,6 +104,7 @@ fn shapes(vertex: &str, fragment: &str) -> Material {
             ..Default::default()
         },
     )
+    // in English: a panic message
     .expect("the shape shaders are GLSL 100, which every backend compiles")
 }
 

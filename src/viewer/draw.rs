@@ -17,8 +17,10 @@ use super::app::{
     unliteral, wrap_rich,
 };
 use super::canvas::{Canvas, measure};
+use crate::i18n::{self, Lang};
 use crate::scene::{Rgba, Role, Scene, Viewport, color};
 use crate::sim::AnySim;
+use crate::tr;
 
 /// The lines between the status line, the scene, the side panel, the
 /// narration and the scrub bar (the parts share the background: no panel
@@ -68,7 +70,7 @@ pub fn compose(app: &App, w: i32, h: i32) -> Canvas {
         }
     }
     if let Some(e) = &app.error {
-        draw_error(&mut cv, e, l);
+        draw_error(&mut cv, e, Lang::of(app.lang.as_deref()), l);
     }
     cv.flush_text();
     cv
@@ -90,21 +92,26 @@ fn draw_status(cv: &mut Canvas, app: &App, p: &Player, l: &Layout) {
         }
     };
     let asked = p.question().is_some();
+    let lang = Lang::of(p.lang.as_deref());
     let state = if p.timeline.held().is_some() && asked {
-        "predict, then Space shows the answer"
+        tr!(lang, STATUS_PREDICT)
     } else if p.timeline.held().is_some() {
-        "held at a beat: Space continues"
+        tr!(lang, STATUS_HELD)
     } else if p.timeline.playing() {
-        "playing"
+        tr!(lang, STATUS_PLAYING)
     } else {
-        "paused: Space plays"
+        tr!(lang, STATUS_PAUSED)
     };
     let beats = p.session.lesson.beats.len();
-    let right = format!(
-        "beat {}/{beats}   tick {}/{}   {speed} {state}",
+    let right = tr!(
+        lang,
+        STATUS_LINE,
         p.timeline.beat().map_or(0, |b| b + 1),
+        beats,
         p.session.tick(),
-        p.timeline.last()
+        p.timeline.last(),
+        speed,
+        state
     );
     let rw = measure(&right, size);
     cv.text(
@@ -114,25 +121,32 @@ fn draw_status(cv: &mut Canvas, app: &App, p: &Player, l: &Layout) {
         size,
         color::TEXT,
     );
-    let lang = p.lang.as_deref();
+    let title = p.title();
     let mut left = match &p.session.replay_file {
-        Some(f) => format!("{} (replay {f})", p.session.lesson.title_in(lang)),
-        None => p.session.lesson.title_in(lang).to_owned(),
+        Some(f) => tr!(lang, STATUS_REPLAY, title, f),
+        None => title.to_owned(),
     };
     if app.intervened() {
-        left = format!("YOUR RUN: changed at tick {} · {left}", first_change(p));
+        left = tr!(lang, STATUS_YOUR_RUN, first_change(p), left);
     }
     let room = l.top.w - 3 * m - rw;
-    let hash = format!("   state {:016x}", p.session.sim().state_hash());
+    // An engineer's figure, dropped first when there is no room, and
+    // held back while the class predicts (it would tell two runs apart).
+    let hash = tr!(
+        lang,
+        STATUS_HASH,
+        format!("{:016x}", p.session.sim().state_hash())
+    );
+    let gap = measure("   ", size);
     let col = if app.intervened() {
         color::ORANGE
     } else {
         color::SELECTED
     };
-    if measure(&left, size) + measure(&hash, size) <= room {
+    let lw = measure(&left, size);
+    if !asked && lw + gap + measure(&hash, size) <= room {
         cv.text(Role::Title, &left, [m, y], size, col);
-        let x = m + measure(&left, size);
-        cv.text(Role::Status, &hash, [x, y], size, color::DIM);
+        cv.text(Role::Status, &hash, [m + lw + gap, y], size, color::DIM);
     } else {
         cv.text_fit(Role::Title, &left, [m, y], (size, room), col);
     }
@@ -304,11 +318,12 @@ fn draw_side(cv: &mut Canvas, scene: &Scene, p: &Player, l: &Layout) {
     }
     let below = lines.len().saturating_sub(skip + shown);
     cv.overflow.panel_lines_hidden = below;
+    let lang = Lang::of(p.lang.as_deref());
     if below > 0 {
-        let more = format!("▼ {below} more lines: scroll with the wheel here");
+        let more = tr!(lang, PANEL_MORE, below);
         cv.text(Role::More, &more, [x0, y], size, color::SKY);
     } else if skip > 0 {
-        let top = "▲ scrolled: wheel up for the top";
+        let top = tr!(lang, PANEL_SCROLLED);
         cv.text(Role::More, top, [x0, y], size, color::SKY);
     }
 }
@@ -363,10 +378,11 @@ fn draw_narration(cv: &mut Canvas, p: &Player, f: &Framed) {
     cv.overflow.narration_pages = f.pages.saturating_sub(1);
     if f.pages > 1 {
         let page = p.page.min(f.pages - 1);
+        let lang = Lang::of(p.lang.as_deref());
         let more = if page + 1 < f.pages {
-            format!("▼ more: PgDn ({}/{})", page + 1, f.pages)
+            tr!(lang, NARRATION_MORE, page + 1, f.pages)
         } else {
-            format!("({}/{}) PgUp for the start", page + 1, f.pages)
+            tr!(lang, NARRATION_LAST, page + 1, f.pages)
         };
         let w = measure(&more, size);
         let at = [
@@ -464,12 +480,13 @@ fn draw_picker(cv: &mut Canvas, app: &App, w: i32, h: i32, l: &Layout) {
     let m = l.px(24);
     let title_y = l.px(14) + i32::from(title);
     let hint_y = title_y + l.px(10) + i32::from(hint);
-    let heading = "flockstep — pick a lesson";
+    let lang = Lang::of(app.lang.as_deref());
+    let heading = tr!(lang, PICKER_TITLE);
     cv.text(Role::Picker, heading, [m, title_y], title, color::TEXT);
     let how = if cfg!(target_arch = "wasm32") {
-        "↑/↓ and Enter, or click; the wheel scrolls. Open or drop a replay (.fsr) or lesson (.toml) on the page. L: language."
+        tr!(lang, PICKER_HOW_WEB)
     } else {
-        "↑/↓ and Enter, or click; the wheel scrolls. Esc quits. Drop a replay (.fsr) or lesson (.toml) here. L: language."
+        tr!(lang, PICKER_HOW)
     };
     cv.text_fit(
         Role::Picker,
@@ -483,7 +500,8 @@ fn draw_picker(cv: &mut Canvas, app: &App, w: i32, h: i32, l: &Layout) {
         let (x, y) = (*x, *y);
         let i = match r {
             PickerRow::Header(i) => {
-                let name = format!("{} lessons", app.entries[*i].sim);
+                let sim = i18n::sim_name(lang, &app.entries[*i].sim);
+                let name = tr!(lang, PICKER_GROUP, sim);
                 cv.text(Role::Picker, &name, [x, y], l.font(19), color::SKY);
                 continue;
             }
@@ -492,7 +510,7 @@ fn draw_picker(cv: &mut Canvas, app: &App, w: i32, h: i32, l: &Layout) {
         picker_row(cv, app, i, [x, y], (&rows, l));
     }
     if rows.more_above {
-        let s = "▲ more above";
+        let s = tr!(lang, PICKER_ABOVE);
         cv.text(
             Role::More,
             s,
@@ -502,7 +520,7 @@ fn draw_picker(cv: &mut Canvas, app: &App, w: i32, h: i32, l: &Layout) {
         );
     }
     if rows.more_below {
-        let s = "▼ more below";
+        let s = tr!(lang, PICKER_BELOW);
         let at = [w - m - measure(s, hint), rows.bottom];
         cv.text(Role::More, s, at, hint, color::SKY);
     }
@@ -648,54 +666,48 @@ pub fn picker_layout(app: &App, w: i32, h: i32, l: &Layout) -> PickerLayout {
 fn draw_help(cv: &mut Canvas, app: &App, sim: &AnySim, l: &Layout) {
     let Some(p) = app.player() else { return };
     let on = p.overlays();
+    let lang = Lang::of(app.lang.as_deref());
     let ctrl_s = if cfg!(target_arch = "wasm32") {
-        "Ctrl+S download the session as a replay   Ctrl+O open a file"
+        tr!(lang, HELP_SAVE_WEB)
     } else {
-        "Ctrl+S save the session as a replay (the path is shown)"
+        tr!(lang, HELP_SAVE)
     };
     let mut lines: Vec<String> = vec![
-        "Space play / pause (continues a held beat)   ← → one tick   PgUp PgDn beats (and pages)".into(),
-        "Home restart   [ ] slower / faster   + − text and pictures larger / smaller (also with Ctrl)".into(),
-        format!("L narration language   H this help   click a beat number to go there   {ctrl_s}   Esc back"),
+        tr!(lang, HELP_KEYS_CLOCK).into(),
+        tr!(lang, HELP_KEYS_VIEW).into(),
+        tr!(lang, HELP_KEYS_MORE, ctrl_s),
     ];
     lines.push(
         match &sim.panes()[0] {
-            AnySim::Flock(f) if f.config().dims == 3 => {
-                "click a fish to inspect it   right-drag or Shift+arrows: orbit   wheel: zoom"
-            }
-            AnySim::Flock(_) => {
-                "click a boid to inspect it   B: drop a boid at the mouse   drag an obstacle   wheel: zoom"
-            }
-            AnySim::Path(_) => "drag the goal (G) to move it; hover a cell to see its move costs; wheel: zoom",
-            AnySim::Line(_) => "click a chaser to follow it alone; drag a target (ring) to move it; wheel: zoom",
+            AnySim::Flock(f) if f.config().dims == 3 => tr!(lang, HELP_FLOCK_3D),
+            AnySim::Flock(_) => tr!(lang, HELP_FLOCK_2D),
+            AnySim::Path(_) => tr!(lang, HELP_PATH),
+            AnySim::Line(_) => tr!(lang, HELP_LINE),
             AnySim::Panes(_) => "",
         }
         .into(),
     );
     lines.push(String::new());
-    lines.push("overlays (the key toggles one until the next beat):".into());
+    lines.push(tr!(lang, HELP_OVERLAYS).into());
     let names = overlays_of(sim.sim_name());
     for (i, name) in names.iter().enumerate() {
         let key = OVERLAY_KEYS.get(i).copied().unwrap_or("-");
-        lines.push(format!(
-            "   {key}   {} {name}",
-            if on.contains(*name) { "■" } else { "□" }
-        ));
+        let mark = if on.contains(*name) { "■" } else { "□" };
+        let words = i18n::overlay_name(lang, name);
+        lines.push(tr!(lang, HELP_OVERLAY, key, mark, words, name));
     }
-    let footer = Some("H or Esc closes this help");
+    let footer = Some(tr!(lang, HELP_CLOSE));
     modal(cv, (&lines, Role::Help), l, color::SKY, footer);
 }
 
 fn draw_restart_prompt(cv: &mut Canvas, p: &Player, l: &Layout) {
+    let lang = Lang::of(p.lang.as_deref());
     let lines = vec![
-        format!(
-            "This run has left the lesson: you changed it at tick {}.",
-            first_change(p)
-        ),
+        tr!(lang, PROMPT_LEFT, first_change(p)),
         String::new(),
-        "Enter   restart the lesson as written".into(),
-        "K         restart your run, with its changes, from tick 0".into(),
-        "Esc      go on where you are".into(),
+        tr!(lang, PROMPT_AS_WRITTEN).into(),
+        tr!(lang, PROMPT_YOURS).into(),
+        tr!(lang, PROMPT_STAY).into(),
     ];
     modal(cv, (&lines, Role::Prompt), l, color::ORANGE, None);
 }
@@ -749,13 +761,11 @@ fn modal(
     }
 }
 
-fn draw_error(cv: &mut Canvas, e: &str, l: &Layout) {
-    let lines = [e.to_owned()];
-    modal(
-        cv,
-        (&lines, Role::Error),
-        l,
-        color::VERMILLION,
-        Some("Esc to dismiss"),
-    );
+/// An error banner: what did not open and why. The why is the file's
+/// diagnosis as the command line gives it (in English, with its place);
+/// the banner around it is in the screen's language.
+fn draw_error(cv: &mut Canvas, e: &str, lang: Lang, l: &Layout) {
+    let lines = [tr!(lang, ERROR_TITLE).to_owned(), e.to_owned()];
+    let footer = Some(tr!(lang, ERROR_DISMISS));
+    modal(cv, (&lines, Role::Error), l, color::VERMILLION, footer);
 }

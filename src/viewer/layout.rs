@@ -324,11 +324,66 @@ fn style_marks(chars: &[char]) -> Vec<Option<Style>> {
     marks
 }
 
+/// The script of a character, for where Japanese lines may break: a
+/// line breaks where the script changes (kanji to kana, kana to Latin),
+/// never inside a run of one (a katakana word, a kanji compound).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Script {
+    Kanji,
+    Hiragana,
+    Katakana,
+    /// CJK punctuation and full-width symbols: a line may break after.
+    Mark,
+    /// Anything else (Latin letters, digits, ASCII symbols).
+    Other,
+}
+
+fn script(c: char) -> Script {
+    match c as u32 {
+        0x3041..=0x309F => Script::Hiragana,
+        0x30A0..=0x30FF if c != '・' => Script::Katakana,
+        0x3005 | 0x3400..=0x4DBF | 0x4E00..=0x9FFF | 0xF900..=0xFAFF => Script::Kanji,
+        _ if is_cjk(c) => Script::Mark,
+        _ => Script::Other,
+    }
+}
+
+/// The longest bracketed group (`(記事 004)`, `「仮想の個体」`) kept on one
+/// line, in characters.
+const GROUP_MAX: usize = 24;
+
+/// Which positions of a CJK text lie inside a short bracketed group
+/// (brackets included), where no line breaks.
+fn in_groups(chars: &[char]) -> Vec<bool> {
+    let mut inside = vec![false; chars.len()];
+    for (i, &c) in chars.iter().enumerate() {
+        let close = match c {
+            '(' => ')',
+            '（' => '）',
+            '「' => '」',
+            '『' => '』',
+            _ => continue,
+        };
+        if let Some(len) = chars[i + 1..]
+            .iter()
+            .take(GROUP_MAX)
+            .position(|&d| d == close)
+        {
+            for v in &mut inside[i..=i + 1 + len] {
+                *v = true;
+            }
+        }
+    }
+    inside
+}
+
 /// The spaces a line must not break at: in text with CJK characters, those
 /// inside a short run of Latin text between them — a formula such as
 /// `(zB - zA)·k` or a command such as `--set eye_height=0` stays on one
-/// line, as a Japanese reader expects. Runs longer than
-/// [`GLUE_MAX`] characters still break at their spaces.
+/// line, as a Japanese reader expects (runs longer than [`GLUE_MAX`]
+/// characters still break at their spaces) — those between Latin text and
+/// a CJK character (`29 羽`, `f が`: a number stays with its counter), and
+/// those inside a short bracketed group.
 fn glued_spaces(chars: &[char]) -> Vec<bool> {
     let mut glued = vec![false; chars.len()];
     if !chars.iter().any(|&c| is_cjk(c)) {
@@ -357,6 +412,18 @@ fn glued_spaces(chars: &[char]) -> Vec<bool> {
         }
         i = end;
     }
+    let groups = in_groups(chars);
+    for k in 0..chars.len() {
+        let (before, after) = (k.checked_sub(1).map(|j| chars[j]), chars.get(k + 1));
+        // Letters, digits and the symbols of numbers and formulas; not
+        // brackets or punctuation, where a line may break.
+        let latin = |c: char| c.is_alphanumeric() && !is_cjk(c) || "°%·+−-=×/<>≤≥'′".contains(c);
+        let between = match (before, after) {
+            (Some(a), Some(&b)) => latin(a) && is_cjk(b) || is_cjk(a) && latin(b),
+            _ => false,
+        };
+        glued[k] |= between || groups[k];
+    }
     // Only the spaces of those runs.
     for (g, c) in glued.iter_mut().zip(chars) {
         *g &= c.is_whitespace();
@@ -367,9 +434,43 @@ fn glued_spaces(chars: &[char]) -> Vec<bool> {
 /// The longest run of Latin text kept on one line in CJK narration.
 const GLUE_MAX: usize = 32;
 
-/// Splits narration into words: at spaces, and around every CJK
-/// character; emphasis (`*…*`) and code (`` `…` ``) change the style of
-/// what they enclose and are not shown (see [`style_marks`]).
+/// Where a line of CJK text may break before a character that follows
+/// another without a space: where the script changes (see [`Script`]) or
+/// after punctuation — never inside a short bracketed group, before a
+/// closing mark or small kana (kinsoku), or after an opening mark. Style
+/// marks (`*`, `` ` ``) are looked through.
+fn cjk_breaks(chars: &[char], marks: &[Option<Style>]) -> Vec<bool> {
+    let mut breaks = vec![false; chars.len()];
+    let groups = in_groups(chars);
+    let mut prev: Option<char> = None;
+    for (k, &c) in chars.iter().enumerate() {
+        if marks[k].is_some() {
+            continue;
+        }
+        if c.is_whitespace() {
+            prev = None;
+            continue;
+        }
+        if let Some(a) = prev {
+            let (sa, sb) = (script(a), script(c));
+            let japanese =
+                |s: Script| matches!(s, Script::Kanji | Script::Hiragana | Script::Katakana);
+            let opening = "(（「『".contains(c);
+            let boundary = sa != sb && (japanese(sa) || japanese(sb))
+                || sa == Script::Mark && sb != Script::Mark
+                || opening;
+            let grouped = groups[k] && k > 0 && groups[k - 1] && !opening;
+            breaks[k] = boundary && !grouped && !no_line_start(c) && !no_line_end(a);
+        }
+        prev = Some(c);
+    }
+    breaks
+}
+
+/// Splits narration into words: at spaces that are not glued (see
+/// [`glued_spaces`]), and in CJK text where [`cjk_breaks`] allows;
+/// emphasis (`*…*`) and code (`` `…` ``) change the style of what they
+/// enclose and are not shown (see [`style_marks`]).
 fn words(text: &str) -> Vec<Word> {
     let mut out: Vec<Word> = Vec::new();
     let mut emph = Style::Plain;
@@ -378,6 +479,7 @@ fn words(text: &str) -> Vec<Word> {
     let chars: Vec<char> = text.chars().collect();
     let marks = style_marks(&chars);
     let glued = glued_spaces(&chars);
+    let breaks = cjk_breaks(&chars, &marks);
     let flush = |cur: &mut String, emph: Style, space: &mut bool, out: &mut Vec<Word>| {
         if !cur.is_empty() {
             out.push(Word {
@@ -397,26 +499,15 @@ fn words(text: &str) -> Vec<Word> {
         } else if c.is_whitespace() {
             flush(&mut cur, emph, &mut space, &mut out);
             space = !out.is_empty();
-        } else if is_cjk(c) && !no_line_start(c) {
-            // An opening mark stays with the character after it.
-            if !cur.chars().last().is_some_and(no_line_end) {
-                flush(&mut cur, emph, &mut space, &mut out);
-            }
-            cur.push(c);
-        } else if no_line_start(c) && cur.is_empty() && !space && !out.is_empty() {
-            // Kept on the line before: glued to the previous word.
-            if let Some(w) = out.last_mut().filter(|w| w.emph == emph) {
-                w.text.push(c);
-            } else {
-                cur.push(c);
+        } else if cur.is_empty() && !space && !breaks[k] && is_cjk(c) {
+            // No break before it (kinsoku, or a word that goes on across
+            // a style change): glued to the previous word.
+            match out.last_mut().filter(|w| w.emph == emph) {
+                Some(w) => w.text.push(c),
+                None => cur.push(c),
             }
         } else {
-            if cur
-                .chars()
-                .last()
-                .is_some_and(|l| is_cjk(l) && !no_line_end(l))
-                && !no_line_start(c)
-            {
+            if breaks[k] {
                 flush(&mut cur, emph, &mut space, &mut out);
             }
             cur.push(c);
@@ -434,7 +525,10 @@ pub fn wrap_rich(text: &str, width: i32, measure: &dyn Fn(&str) -> i32) -> Vec<V
     for para in text.split("\n\n") {
         let mut line: Vec<Run> = Vec::new();
         let mut used = 0;
-        for w in words(&para.replace('\n', " ")) {
+        let pieces = words(&para.replace('\n', " "))
+            .into_iter()
+            .flat_map(|w| split_wide(w, width, measure));
+        for w in pieces {
             let gap = if w.space && !line.is_empty() {
                 measure(" ")
             } else {
@@ -468,6 +562,94 @@ pub fn wrap_rich(text: &str, width: i32, measure: &dyn Fn(&str) -> i32) -> Vec<V
         lines.push(line);
     }
     lines
+}
+
+/// A word wider than a whole line, cut into pieces that each fit (the
+/// last may be shorter); any other word as it is.
+/// A word wider than a whole line, cut into pieces that each fit: first
+/// at its spaces beside a CJK character (so a formula glued into
+/// Japanese text keeps together), then at its other spaces, then between
+/// characters; any other word as it is.
+fn split_wide(w: Word, width: i32, measure: &dyn Fn(&str) -> i32) -> Vec<Word> {
+    if measure(&w.text) <= width {
+        return vec![w];
+    }
+    let mut out = Vec::new();
+    for (k, text) in cut_to_fit(&w.text, width, measure, 0)
+        .into_iter()
+        .enumerate()
+    {
+        out.push(Word {
+            text,
+            emph: w.emph,
+            space: w.space && k == 0,
+        });
+    }
+    out
+}
+
+/// `text` cut into pieces at most `width` wide, at the cuts of `level`
+/// and finer ones (see [`split_wide`]); the spaces cut at are dropped.
+fn cut_to_fit(text: &str, width: i32, measure: &dyn Fn(&str) -> i32, level: u8) -> Vec<String> {
+    if measure(text) <= width || text.chars().count() < 2 {
+        return vec![text.to_owned()];
+    }
+    let chars: Vec<char> = text.chars().collect();
+    let cuts: Vec<usize> = match level {
+        0 => (1..chars.len().saturating_sub(1))
+            .filter(|&k| chars[k] == ' ' && (is_cjk(chars[k - 1]) || is_cjk(chars[k + 1])))
+            .collect(),
+        1 => (0..chars.len()).filter(|&k| chars[k] == ' ').collect(),
+        _ => {
+            // Between characters: as many as fit, at least one.
+            let mut out = Vec::new();
+            let mut cur = String::new();
+            for &c in &chars {
+                cur.push(c);
+                if measure(&cur) > width && cur.chars().count() > 1 {
+                    cur.pop();
+                    out.push(std::mem::take(&mut cur));
+                    cur.push(c);
+                }
+            }
+            out.push(cur);
+            return out;
+        }
+    };
+    let mut parts = Vec::new();
+    let mut from = 0;
+    for &k in &cuts {
+        parts.push(chars[from..k].iter().collect::<String>());
+        from = k + 1;
+    }
+    parts.push(chars[from..].iter().collect::<String>());
+    // Greedy: as many parts a piece as fit; a part too wide alone is cut
+    // at the next level.
+    let mut out: Vec<String> = Vec::new();
+    let mut cur = String::new();
+    for p in parts {
+        let joined = if cur.is_empty() {
+            p.clone()
+        } else {
+            format!("{cur} {p}")
+        };
+        if measure(&joined) <= width {
+            cur = joined;
+            continue;
+        }
+        if !cur.is_empty() {
+            out.push(std::mem::take(&mut cur));
+        }
+        if measure(&p) <= width {
+            cur = p;
+        } else {
+            out.extend(cut_to_fit(&p, width, measure, level + 1));
+        }
+    }
+    if !cur.is_empty() {
+        out.push(cur);
+    }
+    out
 }
 
 /// Splits text into lines of at most `chars` characters at spaces (for
@@ -558,7 +740,7 @@ mod tests {
     }
 
     #[test]
-    fn japanese_breaks_between_characters_never_before_a_closing_mark_or_after_an_opening_one() {
+    fn japanese_breaks_between_scripts_never_before_a_closing_mark_or_after_an_opening_one() {
         let ja = "各個体は、75 以内かつ自分の向きから 90° 以内の相手が見えます。後ろ半分は死角で、境界も死角です。";
         for w in 6..30 {
             let lines = plain(&wrap_rich(ja, w, &chars));
@@ -585,11 +767,45 @@ mod tests {
         }
     }
 
+    /// Issue 43: Japanese lines broke inside words ("パネ/ル", "変更
+    /// 1/つ", "(記/事)"). A line breaks only where the script changes or
+    /// after punctuation: never inside a katakana word or a kanji
+    /// compound, between a number and its counter, or inside a short
+    /// bracketed group.
+    #[test]
+    fn japanese_keeps_words_numbers_and_brackets_whole() {
+        let ja =
+            "横のパネルには変更 1 つの結果が出ます (記事 004)。オープンリストの先頭を展開します。";
+        let whole = [
+            "パネル",
+            "変更 1 つ",
+            "(記事 004)",
+            "オープンリスト",
+            "先頭",
+            "展開",
+        ];
+        for w in 8..40 {
+            let lines = plain(&wrap_rich(ja, w, &chars));
+            assert_eq!(lines.concat().replace(' ', ""), ja.replace(' ', ""), "{w}");
+            let joined = lines.join("|");
+            for piece in whole {
+                // A piece longer than a line (with the mark after it) is
+                // cut, as any word is.
+                if chars(piece) < w {
+                    assert!(joined.contains(piece), "{w}: {piece:?} split in {lines:?}");
+                }
+            }
+            for l in &lines {
+                assert!(chars(l) <= w + 1, "{w}: {l:?}");
+            }
+        }
+    }
+
     #[test]
     fn japanese_keeps_a_short_formula_or_command_on_one_line() {
         let ja =
             "セルが遮るのは h·n > zA·n + (zB - zA)·k のときで、--set eye_height=0 で試せます。";
-        for w in 20..40 {
+        for w in 25..40 {
             let lines = plain(&wrap_rich(ja, w, &chars));
             assert_eq!(lines.concat().replace(' ', ""), ja.replace(' ', ""), "{w}");
             let joined = lines.join("|");

@@ -222,15 +222,18 @@ impl Session {
             }
         }
         if replay.last_tick.is_none() {
+            // in English: a file's diagnosis, as the command line gives it
             return Err(format!("{name}: the replay holds no complete frame"));
         }
         let source = Source::of(&replay.meta);
         let lesson = source
             .lesson()
+            // in English: a file's diagnosis, as the command line gives it
             .map_err(|m| format!("{name}: the recorded lesson does not load: {m}"))?;
         let base = AnySim::new(&lesson.scenario).map_err(|m| format!("{name}: {m}"))?;
         if base.sim_name() != replay.header.sim {
             return Err(format!(
+                // in English: a file's diagnosis, as the command line gives it
                 "{name}: the header says {}, the recorded lesson {}",
                 replay.header.sim,
                 base.sim_name()
@@ -517,6 +520,7 @@ impl Session {
             frontier,
         } = &mut self.kind
         else {
+            // in English: refused by the app first, in the screen's language
             return Err("a replay cannot be changed; open its lesson to try things".into());
         };
         let t = self.sim.tick();
@@ -660,6 +664,7 @@ fn seek_replay(
         for (t, list) in inputs.range(..=at) {
             for i in list {
                 sim.apply(i)
+                    // in English: a file's diagnosis, as the command line gives it
                     .map_err(|m| format!("{name}: tick {t}: input {i:?}: {m}"))?;
             }
         }
@@ -668,6 +673,7 @@ fn seek_replay(
     let mut shown = configured(tick)?;
     shown
         .restore(state.clone())
+        // in English: a file's diagnosis, as the command line gives it
         .map_err(|m| format!("{name}: tick {tick}: {m}"))?;
     if tick == 0 || !replay.has_tick(tick - 1) {
         return Ok((shown, Explained::None, None));
@@ -677,6 +683,7 @@ fn seek_replay(
     let (before, _) = replay.state_at(tick - 1).map_err(|e| e.to_string())?;
     let mut sim = configured(tick - 1)?;
     sim.restore(before)
+        // in English: a file's diagnosis, as the command line gives it
         .map_err(|m| format!("{name}: tick {}: {m}", tick - 1))?;
     for i in inputs.get(&tick).into_iter().flatten() {
         let _ = sim.apply(i);
@@ -684,6 +691,7 @@ fn seek_replay(
     let explain = traced_step(&mut sim, watch);
     let note = (!sim.state_eq(&state)).then(|| {
         format!(
+            // in English: an engineer's note on a replay, not drawn
             "tick {tick}: this build steps the recorded tick {} differently from the recording; the overlays show this build's reasoning",
             tick - 1
         )

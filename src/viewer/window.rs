@@ -17,8 +17,10 @@ use super::batch::Batch;
 use super::canvas::{Canvas, Op};
 use super::draw::compose;
 use super::timeline::Command;
+use crate::i18n::Lang;
 use crate::scene;
 use crate::sim::{AnySim, Input, Sim as _};
+use crate::tr;
 use macroquad::prelude::*;
 use std::path::PathBuf;
 
@@ -34,12 +36,14 @@ async fn install_font() -> Result<(), String> {
     let bytes: &'static [u8] = {
         let b = macroquad::file::load_file(FONT_FILE)
             .await
+            // in English: the font's failure (drawn before any font can draw another script)
             .map_err(|e| format!("{FONT_FILE}: the font did not load ({e})"))?;
         // Kept for the life of the page: the metrics read it too.
         let b: &'static [u8] = Box::leak(b.into_boxed_slice());
         super::text::install(b)?;
         b
     };
+    // in English: the font's failure (drawn before any font can draw another script)
     let font = load_ttf_font_from_bytes(bytes).map_err(|e| format!("the bundled font: {e}"))?;
     set_default_font(font);
     Ok(())
@@ -158,7 +162,9 @@ pub fn paint(cv: &Canvas) {
 /// Whether a window can be opened: an X display must be named and, for a
 /// local one, its socket must exist.
 pub fn display_available() -> Result<(), String> {
+    // in English: the command line's message and what it reads
     let hint = "no display to open a window on (DISPLAY is not set or its X server is not running); on a machine without a screen, run under Xvfb: xvfb-run -a -s '-screen 0 1280x720x24' flockstep …";
+    // in English: the command line's message and what it reads
     let Ok(d) = std::env::var("DISPLAY") else {
         return Err(hint.to_owned());
     };
@@ -167,6 +173,7 @@ pub fn display_available() -> Result<(), String> {
     }
     if let Some(rest) = d.strip_prefix(':') {
         let n: String = rest.chars().take_while(char::is_ascii_digit).collect();
+        // in English: the command line's message and what it reads
         if !n.is_empty() && !std::path::Path::new(&format!("/tmp/.X11-unix/X{n}")).exists() {
             return Err(hint.to_owned());
         }
@@ -191,6 +198,7 @@ fn conf(title: &str, w: i32, h: i32) -> Conf {
 pub fn run(app: App) -> Result<(), String> {
     #[cfg(not(target_arch = "wasm32"))]
     display_available()?;
+    // in English: the window's title
     macroquad::Window::from_config(conf("flockstep", 1280, 720), async move {
         let mut app = app;
         if let Err(e) = install_font().await {
@@ -205,12 +213,14 @@ pub fn run(app: App) -> Result<(), String> {
             }
             let layout = framed.layout;
             for f in get_dropped_files() {
-                let name = f
-                    .path
-                    .map_or_else(|| "dropped file".to_owned(), |p| p.display().to_string());
+                let lang = Lang::of(app.lang.as_deref());
+                let name = f.path.map_or_else(
+                    || tr!(lang, DROPPED_FILE).to_owned(),
+                    |p| p.display().to_string(),
+                );
                 match f.bytes {
                     Some(bytes) => app.handle(Cmd::OpenFile { name, bytes }),
-                    None => app.error = Some(format!("{name}: the dropped file could not be read")),
+                    None => app.error = Some(tr!(lang, DROPPED_UNREADABLE, name)),
                 }
             }
             page_events(&mut app);
@@ -252,6 +262,7 @@ pub fn run(app: App) -> Result<(), String> {
 fn page_events(app: &mut App) {
     use super::web::{PageEvent, download, take_events};
     for e in take_events() {
+        let lang = Lang::of(app.lang.as_deref());
         match e {
             PageEvent::File { name, bytes } => app.handle(Cmd::OpenFile { name, bytes }),
             PageEvent::Language { tag, asked } => {
@@ -259,34 +270,21 @@ fn page_events(app: &mut App) {
                 if langs.contains(&Some(tag.clone())) {
                     app.set_language(Some(tag));
                 } else if asked && tag != "en" {
-                    app.error = Some(format!(
-                        "the address asks for narration in `{tag}`; the lessons are narrated in English{}",
-                        langs
-                            .iter()
-                            .flatten()
-                            .map(|l| format!(", {l}"))
-                            .collect::<String>()
-                    ));
+                    let others: String = langs.iter().flatten().map(|l| format!(", {l}")).collect();
+                    app.error = Some(tr!(lang, WEB_NO_LANG, tag, others));
                 } else if !asked {
                     app.set_language(super::app::locale_language(&langs, Some(&tag)));
                 }
             }
             PageEvent::Lesson(id) => match app.entries.iter().position(|e| e.id == id) {
                 Some(i) => app.handle(Cmd::PickerOpen(Some(i))),
-                None => {
-                    app.error = Some(format!(
-                        "the address asks for lesson `{id}`, which is not bundled; pick one below"
-                    ))
-                }
+                None => app.error = Some(tr!(lang, WEB_NO_LESSON, id)),
             },
             PageEvent::Save => {
                 if let Some(name) = app.player().map(|p| save_name(&p.session.lesson.id)) {
                     app.handle(Cmd::Download(name));
                 } else {
-                    app.error = Some(
-                        "Download replay records the lesson or replay being watched: open one first"
-                            .into(),
-                    );
+                    app.error = Some(tr!(lang, WEB_SAVE_NOTHING).into());
                 }
             }
         }
@@ -295,7 +293,9 @@ fn page_events(app: &mut App) {
         download(&name, &bytes);
     }
     super::web::set_title(&match app.player() {
+        // in English: the browser tab's title, which the page's tests read
         Some(p) => format!("{} — flockstep", p.session.lesson.id),
+        // in English: the browser tab's title, which the page's tests read
         None => "flockstep — pick a lesson".to_owned(),
     });
 }
@@ -369,6 +369,7 @@ const FIRSTN: usize = 2;
 pub fn render(job: RenderJob) -> Result<(), String> {
     display_available()?;
     let (w, h) = job.size;
+    // in English: the window's title
     macroquad::Window::from_config(conf("flockstep render", w, h), async move {
         let job = job;
         if let Err(e) = install_font().await {
@@ -390,6 +391,7 @@ pub fn render(job: RenderJob) -> Result<(), String> {
                     times.sort();
                     let mean = times.iter().sum::<std::time::Duration>() / timed as u32;
                     println!(
+                        // in English: a timing printed on the terminal
                         "frames: {timed} at {sw}x{sh}, {} shapes: mean {:.2} ms, median {:.2} ms, worst {:.2} ms",
                         job.app.player().map_or(0, |p| {
                             let l = job.app.framed(sw, sh).layout;

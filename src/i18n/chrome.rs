@@ -1,0 +1,282 @@
+//! The viewer's own words: the status line, the side panel's and the
+//! narration's continuation marks, the picker, help, prompts, remarks
+//! and banners, the names of entities and overlays.
+
+super::messages! {
+    CHROME;
+    /// The status line: the clock waits for the class's prediction.
+    STATUS_PREDICT: "predict, then Space shows the answer" => "予想してから Space で答え";
+    /// The status line: the clock holds at a pause beat.
+    STATUS_HELD: "held at a beat: Space continues" => "ビートで停止中: Space で続き";
+    /// The status line: playing.
+    STATUS_PLAYING: "playing" => "再生中";
+    /// The status line: paused.
+    STATUS_PAUSED: "paused: Space plays" => "一時停止: Space で再生";
+    /// The status line: beat, tick, speed and the clock's state.
+    STATUS_LINE: "beat {0}/{1}   tick {2}/{3}   {4} {5}" => "ビート {0}/{1}   ティック {2}/{3}   {4} {5}";
+    /// The status line: a replay's title.
+    STATUS_REPLAY: "{0} (replay {1})" => "{0} (リプレイ {1})";
+    /// The status line: the run left its lesson.
+    STATUS_YOUR_RUN: "YOUR RUN: changed at tick {0} · {1}" => "あなたの実行: ティック {0} で変更 · {1}";
+    /// The status line: the state hash.
+    STATUS_HASH: "state {0}" => "状態 {0}";
+    /// The side panel: lines below the fold.
+    PANEL_MORE: "▼ {0} more lines: scroll with the wheel here" => "▼ あと {0} 行: ここでホイールを回すと見えます";
+    /// The side panel: scrolled down.
+    PANEL_SCROLLED: "▲ scrolled: wheel up for the top" => "▲ スクロール中: ホイールを上に回すと先頭へ";
+    /// The narration: more pages follow.
+    NARRATION_MORE: "▼ more: PgDn ({0}/{1})" => "▼ 続き: PgDn ({0}/{1})";
+    /// The narration: the last page.
+    NARRATION_LAST: "({0}/{1}) PgUp for the start" => "({0}/{1}) PgUp で最初へ";
+    /// Introduces a beat's question.
+    QUESTION: "Predict:" => "予想してください:";
+    /// The picker's heading.
+    PICKER_TITLE: "flockstep — pick a lesson" => "flockstep — レッスンを選んでください";
+    /// How to use the picker on the desktop.
+    PICKER_HOW: "↑/↓ and Enter, or click; the wheel scrolls. Esc quits. Drop a replay (.fsr) or lesson (.toml) here. L: language." => "↑/↓ と Enter、またはクリック。ホイールでスクロール。Esc で終了。リプレイ (.fsr) やレッスン (.toml) はここにドロップ。L: 言語。";
+    /// How to use the picker on the web page.
+    PICKER_HOW_WEB: "↑/↓ and Enter, or click; the wheel scrolls. Open or drop a replay (.fsr) or lesson (.toml) on the page. L: language." => "↑/↓ と Enter、またはクリック。ホイールでスクロール。リプレイ (.fsr) やレッスン (.toml) はページで開くかドロップ。L: 言語。";
+    /// A sim's heading in the picker.
+    PICKER_GROUP: "{0} lessons" => "{0} のレッスン";
+    /// The flock sim's name.
+    SIM_FLOCK: "flock" => "群れ";
+    /// The path sim's name.
+    SIM_PATH: "path" => "経路探索";
+    /// The line sim's name.
+    SIM_LINE: "line" => "直線と視線";
+    /// The picker: rows above.
+    PICKER_ABOVE: "▲ more above" => "▲ 上にもあります";
+    /// The picker: rows below.
+    PICKER_BELOW: "▼ more below" => "▼ 下にもあります";
+    /// Help: saving on the desktop.
+    HELP_SAVE: "Ctrl+S save the session as a replay (the path is shown)" => "Ctrl+S この実行をリプレイとして保存 (保存先を表示)";
+    /// Help: saving on the web page.
+    HELP_SAVE_WEB: "Ctrl+S download the session as a replay   Ctrl+O open a file" => "Ctrl+S この実行をリプレイとしてダウンロード   Ctrl+O ファイルを開く";
+    /// Help: the clock's keys.
+    HELP_KEYS_CLOCK: "Space play / pause (continues a held beat)   ← → one tick   PgUp PgDn beats (and pages)" => "Space 再生 / 一時停止 (止まったビートの続き)   ← → 1 ティック   PgUp PgDn ビート (とページ)";
+    /// Help: restart, speed and size.
+    HELP_KEYS_VIEW: "Home restart   [ ] slower / faster   + − text and pictures larger / smaller (also with Ctrl)" => "Home 最初から   [ ] 遅く / 速く   + − 文字と絵を大きく / 小さく (Ctrl と一緒でも)";
+    /// Help: language, help, beat tabs, saving, back.
+    HELP_KEYS_MORE: "L narration language   H this help   click a beat number to go there   {0}   Esc back" => "L 言語   H このヘルプ   ビート番号をクリックでそのビートへ   {0}   Esc 戻る";
+    /// Help: the 3-D flock's mouse.
+    HELP_FLOCK_3D: "click a fish to inspect it   right-drag or Shift+arrows: orbit   wheel: zoom" => "魚をクリックで詳しく表示   右ドラッグか Shift+矢印: 回転   ホイール: 拡大縮小";
+    /// Help: the 2-D flock's mouse.
+    HELP_FLOCK_2D: "click a boid to inspect it   B: drop a boid at the mouse   drag an obstacle   wheel: zoom" => "個体をクリックで詳しく表示   B: マウスの位置に個体を追加   障害物をドラッグ   ホイール: 拡大縮小";
+    /// Help: the path sim's mouse.
+    HELP_PATH: "drag the goal (G) to move it; hover a cell to see its move costs; wheel: zoom" => "ゴール (G) をドラッグで移動。セルにマウスを置くと移動コストを表示。ホイール: 拡大縮小";
+    /// Help: the line sim's mouse.
+    HELP_LINE: "click a chaser to follow it alone; drag a target (ring) to move it; wheel: zoom" => "追跡者をクリックでその 1 体だけ表示。目標 (輪) をドラッグで移動。ホイール: 拡大縮小";
+    /// Help: the overlays' heading.
+    HELP_OVERLAYS: "overlays (the key toggles one until the next beat):" => "重ね描き (キーで次のビートまで切り替え):";
+    /// Help: one overlay: its key, whether it is on, its name and id.
+    HELP_OVERLAY: "   {0}   {1} {2} ({3})" => "   {0}   {1} {2} ({3})";
+    /// Help's footer.
+    HELP_CLOSE: "H or Esc closes this help" => "H か Esc でヘルプを閉じる";
+    /// The restart prompt.
+    PROMPT_LEFT: "This run has left the lesson: you changed it at tick {0}." => "この実行はレッスンから外れています: ティック {0} で変更しました。";
+    /// The restart prompt: Enter.
+    PROMPT_AS_WRITTEN: "Enter   restart the lesson as written" => "Enter   書かれたとおりのレッスンを最初から";
+    /// The restart prompt: K.
+    PROMPT_YOURS: "K         restart your run, with its changes, from tick 0" => "K         変更を含めたあなたの実行をティック 0 から";
+    /// The restart prompt: Esc.
+    PROMPT_STAY: "Esc      go on where you are" => "Esc      このまま続ける";
+    /// An error banner's footer.
+    ERROR_DISMISS: "Esc to dismiss" => "Esc で閉じる";
+    /// An error banner's heading.
+    ERROR_TITLE: "This did not open:" => "開けませんでした:";
+    /// A saved session.
+    SAVED: "saved {0} ({1} bytes)" => "{0} に保存しました ({1} バイト)";
+    /// A session being downloaded.
+    DOWNLOADING: "downloading {0} ({1} bytes): your browser saves it in its downloads folder" => "{0} をダウンロード中 ({1} バイト): ブラウザーのダウンロードフォルダーに保存されます";
+    /// A session that could not be saved.
+    SAVE_FAILED: "could not save the session: {0}" => "実行を保存できませんでした: {0}";
+    /// A replay cannot be changed.
+    REPLAY_FIXED: "a replay cannot be changed; open its lesson to try things" => "リプレイは変更できません。試すときはそのレッスンを開いてください";
+    /// A dropped file without a name.
+    DROPPED_FILE: "dropped file" => "ドロップしたファイル";
+    /// A dropped file that could not be read.
+    DROPPED_UNREADABLE: "{0}: the dropped file could not be read" => "{0}: ドロップしたファイルを読めませんでした";
+    /// The page's address asks for a language no lesson has.
+    WEB_NO_LANG: "the address asks for narration in `{0}`; the lessons are narrated in English{1}" => "アドレスは `{0}` の解説を求めていますが、レッスンの解説は英語{1} です";
+    /// The page's address asks for an unknown lesson.
+    WEB_NO_LESSON: "the address asks for lesson `{0}`, which is not bundled; pick one below" => "アドレスのレッスン `{0}` は収録されていません。下から選んでください";
+    /// The page's Download button with nothing open.
+    WEB_SAVE_NOTHING: "Download replay records the lesson or replay being watched: open one first" => "「リプレイをダウンロード」は見ているレッスンかリプレイを記録します。先に開いてください";
+    /// A number a hair under a whole one.
+    JUST_UNDER: "just under {0}" => "{0} をわずかに下回る";
+    /// A number a hair over a whole one.
+    JUST_OVER: "just over {0}" => "{0} をわずかに超える";
+    /// A pane's state hash.
+    PANE_HASH: "hash {0}" => "ハッシュ {0}";
+    /// The cells a chaser walked.
+    PANE_WALKED: "{0} walked {1}" => "{0} は {1} 歩";
+    /// The default name of a boid.
+    NAME_BOID: "boid {0}" => "{0} 番";
+    /// The default name of a Game Programming Gems fish.
+    NAME_FISH: "fish {0}" => "魚 {0}";
+    /// The default name of an obstacle.
+    NAME_OBSTACLE: "obstacle {0}" => "障害物 {0}";
+    /// The default name of a pane.
+    NAME_PANE: "variant {0}" => "変化 {0}";
+    /// The default name of a search.
+    NAME_SEARCH: "search {0}" => "探索 {0}";
+    /// The default name of anything else.
+    NAME_OTHER: "{0} {1}" => "{0} {1}";
+    /// Overlay: the boids.
+    OV_BOIDS: "boids" => "個体";
+    /// Overlay: velocity arrows.
+    OV_VELOCITY: "velocity" => "速度";
+    /// Overlay: the view radius.
+    OV_VIEW_RADIUS: "view radius" => "見える距離";
+    /// Overlay: the field of view.
+    OV_FOV: "field of view" => "視野角";
+    /// Overlay: the mates seen.
+    OV_NEIGHBOURS: "mates seen" => "見えた仲間";
+    /// Overlay: the nearest mate.
+    OV_NEAREST: "nearest mate" => "最も近い仲間";
+    /// Overlay and rule: separation.
+    OV_SEPARATION: "separation" => "分離";
+    /// Overlay and rule: alignment.
+    OV_ALIGNMENT: "alignment" => "整列";
+    /// Overlay and rule: cohesion.
+    OV_COHESION: "cohesion" => "結合";
+    /// Overlay and rule: obstacle avoidance.
+    OV_OBSTACLE: "obstacle avoidance" => "障害物回避";
+    /// Overlay and rule: cruising.
+    OV_CRUISING: "cruising" => "巡航";
+    /// Overlay: the obstacle feelers.
+    OV_FEELERS: "feelers" => "触角";
+    /// Overlay: the wall boids.
+    OV_WALL_BOIDS: "wall boids" => "壁ボイド";
+    /// Overlay: the clamps.
+    OV_CLAMPS: "clamps" => "クランプ";
+    /// Overlay and sum: the steering.
+    OV_STEERING: "steering" => "操舵";
+    /// Overlay: the neighbour grid.
+    OV_GRID: "grid" => "グリッド";
+    /// Overlay: trails.
+    OV_TRAILS: "trails" => "軌跡";
+    /// Overlay: a fish's attitude.
+    OV_ATTITUDE: "attitude" => "姿勢";
+    /// Overlay: heights.
+    OV_HEIGHTS: "heights" => "高さ";
+    /// Overlay: walls.
+    OV_WALLS: "walls" => "壁";
+    /// Overlay: cliffs.
+    OV_CLIFFS: "cliffs" => "崖";
+    /// Overlay: open cells.
+    OV_OPEN: "open cells" => "オープンのセル";
+    /// Overlay: closed cells.
+    OV_CLOSED: "closed cells" => "クローズドのセル";
+    /// Overlay: g.
+    OV_G: "g, the cost so far" => "g (ここまでのコスト)";
+    /// Overlay: h.
+    OV_H: "h, the estimate" => "h (残りの見積もり)";
+    /// Overlay: f.
+    OV_F: "f = g + h, the score" => "f = g + h (評価値)";
+    /// Overlay: parents.
+    OV_PARENTS: "parents" => "親へのリンク";
+    /// Overlay: the current cell.
+    OV_CURRENT: "the cell expanded" => "展開中のセル";
+    /// Overlay: the open list.
+    OV_OPEN_LIST: "open list" => "オープンリスト";
+    /// Overlay: the path.
+    OV_PATH: "path" => "経路";
+    /// Overlay: move costs.
+    OV_COSTS: "move costs" => "移動コスト";
+    /// Overlay: expansion counts.
+    OV_EXPANSIONS: "expansion counts" => "展開の回数";
+    /// Overlay: the ideal line.
+    OV_IDEAL_LINE: "ideal line" => "理想の直線";
+    /// Overlay: the plan.
+    OV_PLAN: "planned cells" => "計画したセル";
+    /// Overlay: cells walked.
+    OV_WALKED: "cells walked" => "歩いたセル";
+    /// Overlay: the error table.
+    OV_ERROR_TABLE: "error-term table" => "誤差項の表";
+    /// Overlay: the formula.
+    OV_FORMULA: "formula" => "式";
+    /// Overlay: sight.
+    OV_SIGHT: "sight line" => "視線";
+    /// Overlay: sight back.
+    OV_SIGHT_BACK: "sight back" => "逆向きの視線";
+}
+
+/// An overlay's name in words (`view_radius` → "view radius"); an unknown
+/// one as it is written.
+pub fn overlay_name(lang: super::Lang, id: &str) -> String {
+    let m = match id {
+        "boids" => &OV_BOIDS,
+        "velocity" => &OV_VELOCITY,
+        "view_radius" => &OV_VIEW_RADIUS,
+        "fov" => &OV_FOV,
+        "neighbours" => &OV_NEIGHBOURS,
+        "nearest" => &OV_NEAREST,
+        "separation" => &OV_SEPARATION,
+        "alignment" => &OV_ALIGNMENT,
+        "cohesion" => &OV_COHESION,
+        "obstacle" => &OV_OBSTACLE,
+        "cruising" => &OV_CRUISING,
+        "feelers" => &OV_FEELERS,
+        "wall_boids" => &OV_WALL_BOIDS,
+        "clamps" => &OV_CLAMPS,
+        "steering" => &OV_STEERING,
+        "grid" => &OV_GRID,
+        "trails" => &OV_TRAILS,
+        "attitude" => &OV_ATTITUDE,
+        "heights" => &OV_HEIGHTS,
+        "walls" => &OV_WALLS,
+        "cliffs" => &OV_CLIFFS,
+        "open" => &OV_OPEN,
+        "closed" => &OV_CLOSED,
+        "g" => &OV_G,
+        "h" => &OV_H,
+        "f" => &OV_F,
+        "parents" => &OV_PARENTS,
+        "current" => &OV_CURRENT,
+        "open_list" => &OV_OPEN_LIST,
+        "path" => &OV_PATH,
+        "costs" => &OV_COSTS,
+        "expansions" => &OV_EXPANSIONS,
+        "ideal_line" => &OV_IDEAL_LINE,
+        "plan" => &OV_PLAN,
+        "walked" => &OV_WALKED,
+        "error_table" => &OV_ERROR_TABLE,
+        "formula" => &OV_FORMULA,
+        "sight" => &OV_SIGHT,
+        "sight_back" => &OV_SIGHT_BACK,
+        _ => return id.to_owned(),
+    };
+    m.text(lang).to_owned()
+}
+
+/// A sim's name in words.
+pub fn sim_name(lang: super::Lang, sim: &str) -> String {
+    match sim {
+        "flock" => SIM_FLOCK.text(lang).to_owned(),
+        "path" => SIM_PATH.text(lang).to_owned(),
+        "line" => SIM_LINE.text(lang).to_owned(),
+        _ => sim.to_owned(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::Lang;
+
+    /// Every overlay a lesson can name has words in the catalogue.
+    #[test]
+    fn every_overlay_has_a_name() {
+        let all = crate::lesson::FLOCK_OVERLAYS
+            .iter()
+            .chain(crate::lesson::PATH_OVERLAYS)
+            .chain(crate::lesson::LINE_OVERLAYS);
+        for id in all {
+            let ja = super::overlay_name(Lang::Ja, id);
+            assert!(
+                ja.chars().any(super::super::is_japanese) || ja.contains('='),
+                "{id}: {ja}"
+            );
+        }
+    }
+}
