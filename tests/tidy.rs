@@ -218,10 +218,17 @@ fn identifiers() -> Vec<&'static str> {
         .chain(flockstep::lesson::LINE_OVERLAYS)
         .copied()
         .collect();
+    for sim in ["flock", "path", "line"] {
+        for kind in [
+            "world", "boid", "obstacle", "search", "cell", "start", "goal", "chaser", "target",
+        ] {
+            v.extend(flockstep::lesson::callout::keys(sim, kind));
+        }
+    }
     v.extend([
-        "boid", "obstacle", "chaser", "target", "cell", "search", "pane", "start", "goal", "rule",
-        "blocker", "flock", "line", "screen", "player", "picker", "lesson", "tick", "last", "beat",
-        "tabs", "scrub", "lang", "error", "picked", "rows", "sim", "id", "en", "ja",
+        "world", "boid", "obstacle", "chaser", "target", "cell", "search", "pane", "start", "goal",
+        "rule", "blocker", "flock", "line", "screen", "player", "picker", "lesson", "tick", "last",
+        "beat", "tabs", "scrub", "lang", "error", "picked", "rows", "sim", "id", "en", "ja",
     ]);
     v
 }

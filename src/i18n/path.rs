@@ -23,6 +23,10 @@ super::messages! {
     P_LEG_WALL: "wall (hatched)" => "壁 (斜線)";
     /// A search's status, withheld for a question.
     P_HELD: "status held back" => "状態は伏せてあります";
+    /// A callout: the goal found.
+    P_CALLOUT_FOUND: "found" => "発見";
+    /// A callout: the goal cannot be reached.
+    P_CALLOUT_UNREACHABLE: "unreachable" => "到達不能";
     /// A search still searching.
     P_SEARCHING: "searching" => "探索中";
     /// A search that found the goal.

@@ -44,6 +44,7 @@
 //! Decimal numbers are read from their source text, never through a float.
 
 mod bundled;
+pub mod callout;
 mod flock;
 mod line;
 pub mod node;
@@ -51,6 +52,7 @@ mod path;
 pub mod variants;
 
 pub use bundled::{BUNDLED, BundledLesson, find_bundled, lesson_text, source_of};
+pub use callout::Callout;
 pub use flock::OVERLAYS as FLOCK_OVERLAYS;
 pub use line::OVERLAYS as LINE_OVERLAYS;
 pub use path::OVERLAYS as PATH_OVERLAYS;
@@ -204,9 +206,25 @@ pub struct Beat {
     pub question: Option<String>,
     /// The question in other languages, by language tag.
     pub question_translations: BTreeMap<String, String>,
+    /// Figures put on the picture, next to what they are about.
+    pub callouts: Vec<Callout>,
+    /// A title the status line shows for this beat instead of the
+    /// lesson's (a question whose answer the lesson's title gives away).
+    pub title: Option<String>,
+    /// The beat's title in other languages, by language tag.
+    pub title_translations: BTreeMap<String, String>,
 }
 
 impl Beat {
+    /// The beat's own title in `lang` (else in English), if it has one.
+    pub fn title_in(&self, lang: Option<&str>) -> Option<&str> {
+        let t = self.title.as_deref()?;
+        Some(
+            lang.and_then(|l| self.title_translations.get(l))
+                .map_or(t, String::as_str),
+        )
+    }
+
     /// The question in `lang` if the beat has it there, else in English.
     pub fn question_in(&self, lang: Option<&str>) -> Option<&str> {
         let q = self.question.as_deref()?;
@@ -253,6 +271,15 @@ pub struct Lesson {
     /// The variants' pane titles, in pane order; for a path lesson, its
     /// searches' labels (`label`, `label_translations`); else empty.
     pub panes: Vec<PaneName>,
+    /// The scalar scenario values each pane runs with (a variant, or a
+    /// path lesson's search), by key: what a callout's `{param.NAME}`
+    /// shows.
+    pub params: Vec<BTreeMap<String, String>>,
+    /// The title the status line shows on a question's beat, when the
+    /// lesson's own would give the answer away.
+    pub predict_title: Option<String>,
+    /// The predict title by language tag.
+    pub predict_title_translations: BTreeMap<String, String>,
 }
 
 #[derive(Deserialize)]
@@ -274,6 +301,10 @@ struct RawMeta {
     summary: String,
     #[serde(default)]
     summary_translations: BTreeMap<Spanned<String>, String>,
+    #[serde(default)]
+    predict_title: Option<String>,
+    #[serde(default)]
+    predict_title_translations: BTreeMap<Spanned<String>, String>,
     ticks: Spanned<u64>,
     #[serde(default)]
     rate: Option<Spanned<i64>>,
@@ -308,6 +339,12 @@ struct RawBeat {
     question: Option<Spanned<String>>,
     #[serde(default)]
     question_translations: BTreeMap<Spanned<String>, String>,
+    #[serde(default)]
+    callouts: Vec<Spanned<callout::RawCallout>>,
+    #[serde(default)]
+    title: Option<String>,
+    #[serde(default)]
+    title_translations: BTreeMap<Spanned<String>, String>,
 }
 
 /// Marks a node and everything inside it as coming from `--set` number `i`.
@@ -465,7 +502,7 @@ fn beat(
     i: usize,
     b: RawBeat,
     ticks: u64,
-    scenario: &Scenario,
+    (scenario, params): (&Scenario, &[BTreeMap<String, String>]),
     overlays: &[&str],
     check_highlight: HighlightCheck,
 ) -> Result<Beat, LessonError> {
@@ -551,6 +588,9 @@ fn beat(
         (&b.question, &b.question_translations),
         &translations,
     )?;
+    let langs: Vec<&String> = translations.keys().collect();
+    let callouts = callout::check(ctx, b.callouts, (scenario, params), &langs)?;
+    let title_translations = lang_table(ctx, b.title_translations)?;
     Ok(Beat {
         at,
         text: b.text.into_inner(),
@@ -565,6 +605,9 @@ fn beat(
         pause: b.pause || question.is_some(),
         question,
         question_translations,
+        callouts,
+        title: b.title,
+        title_translations,
     })
 }
 
@@ -936,6 +979,13 @@ impl Lesson {
         }
         let variants = variants::take(&ctx, &mut scenario)?;
         let mut names = Names::new();
+        let params = match &variants {
+            None => callout::pane_params(&ctx, &scenario),
+            Some(vs) => vs
+                .iter()
+                .map(|v| callout::scalars(&ctx, &variants::apply(&scenario, v)))
+                .collect(),
+        };
         let (scenario, overlays, check_highlight, panes) = match variants {
             None => {
                 let mut titles = Vec::new();
@@ -972,7 +1022,15 @@ impl Lesson {
         for (i, b) in raw.beat.into_iter().enumerate() {
             let b = b.into_inner();
             let at_offset = b.at.span().start;
-            let beat = beat(&ctx, i, b, ticks, &scenario, overlays, check_highlight)?;
+            let beat = beat(
+                &ctx,
+                i,
+                b,
+                ticks,
+                (&scenario, &params),
+                overlays,
+                check_highlight,
+            )?;
             if let Some(prev) = beats.last().map(|p: &Beat| p.at)
                 && beat.at < prev
             {
@@ -1024,7 +1082,22 @@ impl Lesson {
             course,
             names,
             panes,
+            params,
+            predict_title: meta.predict_title,
+            predict_title_translations: lang_table(&ctx, meta.predict_title_translations)?,
         })
+    }
+
+    /// The title the status line shows on a question's beat: the
+    /// lesson's predict title in `lang` (else in English), else its
+    /// title.
+    pub fn predict_title_in(&self, lang: Option<&str>) -> &str {
+        match &self.predict_title {
+            Some(t) => lang
+                .and_then(|l| self.predict_title_translations.get(l))
+                .map_or(t, String::as_str),
+            None => self.title_in(lang),
+        }
     }
 
     /// Where the lesson is listed: by sim, then the lessons of a course by

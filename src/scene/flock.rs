@@ -599,6 +599,7 @@ fn panels(
     };
     let radius = num(cfg.model.radius());
     let mut p = Panel {
+        rank: 1,
         title: tr!(lang, F_TITLE, model, cfg.dims),
         lines: vec![
             tr!(
@@ -2002,6 +2003,7 @@ fn inspector(sim: &FlockSim, events: &[FlockEvent], ahead: bool, id: u32, view: 
     Panel {
         title: boid_name(sim, view, id),
         lines,
+        rank: 0,
     }
 }
 
@@ -2198,32 +2200,14 @@ fn flock_figures(sim: &FlockSim, frame: &Frame, lang: Lang) -> Vec<String> {
             .into_iter()
             .collect();
     }
-    let mean = |sum: i128| Fx::from_bits((sum / n) as i64);
-    let speeds: i128 = st
-        .boids
-        .iter()
-        .map(|b| b.vel.fast_length().to_bits() as i128)
-        .sum();
     let gone = outside_count(sim);
     let mut out: Vec<String> = (gone > 0)
         .then(|| tr!(lang, F_FIG_OUTSIDE, gone))
         .into_iter()
         .collect();
-    out.push(tr!(lang, F_FIG_SPEED, fx2(mean(speeds))));
+    out.push(tr!(lang, F_FIG_SPEED, fx2(mean_speed(sim))));
     if sim.config().bounds != Bounds::Wrap {
-        let mut sum = [0i128; 3];
-        for b in &st.boids {
-            for (s, v) in sum.iter_mut().zip([b.pos.x, b.pos.y, b.pos.z]) {
-                *s += v.to_bits() as i128;
-            }
-        }
-        let c = Vec3::new(mean(sum[0]), mean(sum[1]), mean(sum[2]));
-        let dist: i128 = st
-            .boids
-            .iter()
-            .map(|b| (b.pos - c).fast_length().to_bits() as i128)
-            .sum();
-        out.push(tr!(lang, F_FIG_SPREAD, fx2(mean(dist))));
+        out.push(tr!(lang, F_FIG_SPREAD, fx2(spread(sim))));
     }
     out
 }
@@ -2283,4 +2267,166 @@ fn boid_figure(sim: &FlockSim, frame: &Frame, view: &View) -> Option<Vec<String>
         out.push(tr!(lang, F_FIG_SEES, ex.neighbours.len()));
     }
     Some(out)
+}
+
+/// A callout's figure (see [`crate::lesson::callout`]) for a flock: of
+/// the whole flock (`world`), of a boid, or of an obstacle (what the
+/// focused boid's feeler measured of it).
+pub(super) fn callout_figure(
+    sim: &FlockSim,
+    frame: &Frame,
+    view: &View,
+    at: &str,
+    key: &str,
+) -> Option<String> {
+    let st = sim.state();
+    let events: &[FlockEvent] = match frame.explain {
+        super::Explain::Flock(e) => e,
+        _ => &[],
+    };
+    if key == "tick" {
+        return Some(st.tick.to_string());
+    }
+    match at.split_once(':') {
+        None => match key {
+            "mean_speed" => Some(fx2(mean_speed(sim))),
+            "spread" => Some(fx2(spread(sim))),
+            "outside" => Some(outside_count(sim).to_string()),
+            "pairs" => close_pairs(&st.boids).map(|p| p.to_string()),
+            "alone" => events.iter().find_map(|e| match e {
+                FlockEvent::Alone(k) => Some(k.to_string()),
+                _ => None,
+            }),
+            "boids" => Some(st.boids.len().to_string()),
+            "dt" => Some(dt_text(st.dt)),
+            _ => None,
+        },
+        Some(("boid", i)) => boid_callout(sim, events, i.parse().ok()?, key, view.lang),
+        Some(("obstacle", i)) => {
+            let i: u32 = i.parse().ok()?;
+            let o = sim.config().obstacles.get(i as usize)?;
+            let feeler = view.focused("boid").iter().find_map(|&b| {
+                explain_of(events, b)?
+                    .feelers
+                    .iter()
+                    .find(|f| f.obstacle == i)
+                    .cloned()
+            });
+            match key {
+                "radius" => Some(fx2(o.radius)),
+                "ahead" => feeler.map(|f| fx2(f.projection)),
+                "off" => feeler.map(|f| fx2(f.perpendicular)),
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}
+
+/// The mean speed of a flock's boids.
+fn mean_speed(sim: &FlockSim) -> Fx {
+    let st = sim.state();
+    let n = st.boids.len().max(1) as i128;
+    let sum: i128 = st
+        .boids
+        .iter()
+        .map(|b| b.vel.fast_length().to_bits() as i128)
+        .sum();
+    Fx::from_bits((sum / n) as i64)
+}
+
+/// The mean distance of a flock's boids to its centre.
+fn spread(sim: &FlockSim) -> Fx {
+    let st = sim.state();
+    let n = st.boids.len().max(1) as i128;
+    let mut sum = [0i128; 3];
+    for b in &st.boids {
+        for (s, v) in sum.iter_mut().zip([b.pos.x, b.pos.y, b.pos.z]) {
+            *s += v.to_bits() as i128;
+        }
+    }
+    let m = |s: i128| Fx::from_bits((s / n) as i64);
+    let c = Vec3::new(m(sum[0]), m(sum[1]), m(sum[2]));
+    let dist: i128 = st
+        .boids
+        .iter()
+        .map(|b| (b.pos - c).fast_length().to_bits() as i128)
+        .sum();
+    Fx::from_bits((dist / n) as i64)
+}
+
+/// A boid's figure for a callout: its speed, heading, position, how far
+/// outside the walls, and from the step shown the mates it saw, how far
+/// the nearest is, and each rule's contribution (a length, or a turn in
+/// the heading model).
+fn boid_callout(
+    sim: &FlockSim,
+    events: &[FlockEvent],
+    id: u32,
+    key: &str,
+    lang: Lang,
+) -> Option<String> {
+    let st = sim.state();
+    let b = st.boids.get(id as usize)?;
+    let ex = explain_of(events, id);
+    let d3 = sim.config().dims == 3;
+    let size = |s: &Steer| match s {
+        Steer::Turn(t) => turn_text(*t, lang),
+        Steer::Vector(v) => fx2(v.fast_length()),
+    };
+    let rule = |r: Rule| {
+        ex?.rules
+            .iter()
+            .find(|(x, _)| *x == r)
+            .map(|(_, s)| size(s))
+    };
+    match key {
+        "speed" => Some(fx2(b.vel.fast_length())),
+        "heading" => Some(match &st.model {
+            ModelState::Heading { heading } => fx2(heading[id as usize].to_degrees()),
+            _ => fx2(Angle::atan2(b.vel.y, b.vel.x).to_degrees()),
+        }),
+        "x" => Some(fx2(b.pos.x)),
+        "y" => Some(fx2(b.pos.y)),
+        "out" => Some(fx2(outside(sim, b.pos).unwrap_or(Fx::ZERO))),
+        "sees" => ex.map(|e| e.neighbours.len().to_string()),
+        "nearest" => {
+            let m = st.boids.get(ex?.nearest? as usize)?;
+            Some(fx2(separation(sim, b.pos, m.pos)))
+        }
+        "separation" => rule(Rule::Separation),
+        "alignment" => rule(Rule::Alignment),
+        "cohesion" => rule(Rule::Cohesion),
+        "obstacle" => rule(Rule::Obstacle),
+        "cruising" => rule(Rule::Cruising),
+        "steering" => ex.map(|e| match &e.steering {
+            Steer::Vector(v) if d3 => fx2(v.fast_length()),
+            s => size(s),
+        }),
+        _ => None,
+    }
+}
+
+/// Where a flock callout points: a boid's or an obstacle's centre on
+/// screen, with the radius of what is drawn there.
+pub(super) fn callout_anchor(
+    sim: &FlockSim,
+    cam: &Camera,
+    view: &View,
+    at: &str,
+) -> Option<(P, i32)> {
+    let proj = Proj::new(sim, cam);
+    match at.split_once(':')? {
+        ("boid", i) => {
+            let b = sim.state().boids.get(i.parse::<usize>().ok()?)?;
+            let (p, _) = proj.at(b.pos)?;
+            Some((p, view.px(16)))
+        }
+        ("obstacle", i) => {
+            let o = sim.config().obstacles.get(i.parse::<usize>().ok()?)?;
+            let (p, d) = proj.at(o.center)?;
+            Some((p, proj.len(o.radius, d).max(view.px(8))))
+        }
+        _ => None,
+    }
 }

@@ -644,6 +644,7 @@ fn panels(sim: &LineSim, focus: &[usize], events: &[LineEvent], view: &View, out
     let sight_on = view.on("sight") || view.on("sight_back");
     let lang = view.lang;
     let mut status = Panel {
+        rank: 0,
         title: if sight_on {
             tr!(lang, L_TITLE_EYES, st.tick, cfg.eye_height)
         } else {
@@ -803,6 +804,7 @@ fn titled(lines: Vec<String>, (name, tname): (&str, &str), lang: Lang) -> Panel 
     Panel {
         title: tr!(lang, L_SIGHT_TITLE, name, tname),
         lines,
+        rank: 0,
     }
 }
 
@@ -867,6 +869,7 @@ fn formula(plan: &Stepper, name: &str, view: &View) -> Panel {
     Panel {
         title: tr!(lang, L_FORMULA_TITLE, name),
         lines,
+        rank: 0,
     }
 }
 
@@ -910,5 +913,65 @@ fn error_table(plan: &Stepper, name: &str, view: &View) -> Panel {
     Panel {
         title: tr!(lang, L_TABLE_TITLE, name),
         lines,
+        rank: 0,
     }
+}
+
+/// A callout's figure (see [`crate::lesson::callout`]) for a line sim: of
+/// a chaser (its plan's coming error term, the steps of its plan so far,
+/// the cells it has walked, its plan's dx and dy), or the height of a
+/// target's or a cell's ground.
+pub(super) fn callout_figure(
+    sim: &LineSim,
+    frame: &Frame,
+    view: &View,
+    at: &str,
+    key: &str,
+) -> Option<String> {
+    let st = sim.state();
+    if key == "tick" {
+        return Some(st.tick.to_string());
+    }
+    let grid = &sim.config().grid;
+    match at.split_once(':')? {
+        ("chaser", i) => {
+            let i: usize = i.parse().ok()?;
+            let plan = shown_plan(sim, i);
+            match key {
+                "f" if view.withhold_next => None,
+                "f" => plan?.peek().map(|s| s.f_before.to_string()),
+                "step" => plan.map(|p| p.done().to_string()),
+                "walked" => frame
+                    .walks
+                    .get(i)
+                    .map(|w| w.len().saturating_sub(1).to_string()),
+                "dx" => plan.map(|p| p.line().dx.to_string()),
+                "dy" => plan.map(|p| p.line().dy.to_string()),
+                _ => None,
+            }
+        }
+        ("target", i) => {
+            let t = st.targets.get(i.parse::<usize>().ok()?)?;
+            (key == "height").then(|| grid.height_at(*t).map(|h| h.to_string()))?
+        }
+        ("cell", _) => {
+            let c = *super::cells_of(&[at.to_owned()]).first()?;
+            (key == "height").then(|| grid.height_at(c).map(|h| h.to_string()))?
+        }
+        _ => None,
+    }
+}
+
+/// Where a line callout points: the centre of its chaser's, target's or
+/// cell's cell, with half a cell as its radius.
+pub(super) fn callout_anchor(sim: &LineSim, cam: &Camera, at: &str) -> Option<(P, i32)> {
+    let st = sim.state();
+    let cell = match at.split_once(':')? {
+        ("chaser", i) => st.chasers.get(i.parse::<usize>().ok()?)?.pos,
+        ("target", i) => *st.targets.get(i.parse::<usize>().ok()?)?,
+        ("cell", _) => *super::cells_of(&[at.to_owned()]).first()?,
+        _ => return None,
+    };
+    let (size, o) = layout(&sim.config().grid, cam);
+    Some((center(o, size, cell), size / 2))
 }

@@ -27,6 +27,7 @@
 //! `flockstep run --narrate`.
 #![deny(clippy::float_arithmetic)]
 
+mod callout;
 mod flock;
 mod line;
 mod panes;
@@ -43,6 +44,7 @@ use crate::sim::{AnySim, Cell};
 use crate::tr;
 use std::collections::BTreeSet;
 
+pub use callout::Shown as ShownCallout;
 pub use flock::{boid_glyph_center, pick_boid, pick_obstacle, world_at};
 pub use line::{
     cell_at as line_cell_at, cell_center as line_cell_center, chaser_color, walk_color,
@@ -266,6 +268,11 @@ pub struct Panel {
     pub title: String,
     /// Its lines, top to bottom.
     pub lines: Vec<String>,
+    /// What it is to the beat: 0, what the beat is about (the focused
+    /// entity's numbers, the open list, the error table), shown first
+    /// and always; 1 and up, context, dropped (highest first) when the
+    /// side panel has no room for it.
+    pub rank: u8,
 }
 
 /// Everything the viewer draws for one frame of a sim.
@@ -365,6 +372,13 @@ pub struct View {
     pub rule_scale: Option<crate::num::Fx>,
     /// The language of every word drawn.
     pub lang: Lang,
+    /// The current beat's callouts, in `lang`.
+    pub callouts: Vec<callout::Shown>,
+    /// The scalar scenario values of each pane (a variant, or a path
+    /// lesson's search), for callouts' `{param.NAME}`.
+    pub params: Vec<std::collections::BTreeMap<String, String>>,
+    /// The pane being drawn, of a lesson's variants (0 otherwise).
+    pub tile: u32,
 }
 
 impl Default for View {
@@ -381,6 +395,9 @@ impl Default for View {
             withhold_next: false,
             rule_scale: None,
             lang: Lang::En,
+            callouts: Vec::new(),
+            params: Vec::new(),
+            tile: 0,
         }
     }
 }
@@ -597,14 +614,17 @@ pub fn build(frame: &Frame, view: &View, cam: &Camera) -> Scene {
     out
 }
 
-/// The shapes and panels of a frame, without the legend.
+/// The shapes and panels of a frame, without the legend; a pane's
+/// callouts over them.
 fn build_one(frame: &Frame, view: &View, cam: &Camera, out: &mut Scene) {
+    let from = out.shapes.len();
     match frame.sim {
         AnySim::Flock(s) => flock::build(s, frame, view, cam, out),
         AnySim::Path(s) => path::build(s, frame, view, cam, out),
         AnySim::Line(s) => line::build(s, frame, view, cam, out),
-        AnySim::Panes(p) => panes::build(p, frame, view, cam, out),
+        AnySim::Panes(p) => return panes::build(p, frame, view, cam, out),
     }
+    callout::draw(frame, view, cam, from, out);
 }
 
 /// What each colour of a scene means, for the strip under it: a function

@@ -169,7 +169,11 @@ pub(super) fn build(panes: &[AnySim], frame: &Frame, view: &View, cam: &Camera, 
             ..*cam
         };
         let mut sub = Scene::default();
-        super::build_one(&sub_frame, view, &sub_cam, &mut sub);
+        let pane_view = View {
+            tile: i as u32,
+            ..view.clone()
+        };
+        super::build_one(&sub_frame, &pane_view, &sub_cam, &mut sub);
         out.push(Shape::Clip {
             area: sub_cam.viewport,
         });

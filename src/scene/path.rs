@@ -449,6 +449,7 @@ fn panels(sim: &PathSim, frame: &Frame, focused: usize, view: &View, out: &mut S
     let mut summary = Panel {
         title: tr!(lang, P_SUMMARY, st.tick),
         lines: Vec::new(),
+        rank: 2,
     };
     for (i, (s, sc)) in st.searches.iter().zip(&cfg.searches).enumerate() {
         summary.lines.push(tr!(
@@ -498,6 +499,7 @@ fn panels(sim: &PathSim, frame: &Frame, focused: usize, view: &View, out: &mut S
                 tr!(lang, P_LAST, label, st.tick.saturating_sub(1), st.tick)
             },
             lines: mine,
+            rank: if view.on("open_list") { 1 } else { 0 },
         });
     }
 }
@@ -543,6 +545,7 @@ fn open_list(sim: &PathSim, i: usize, view: &View) -> Panel {
     let mut p = Panel {
         title: order.with(lang, &[&label(view, sc, i), &entries(open.len(), lang)]),
         lines: vec![tr!(lang, P_OPEN_HEAD, ties)],
+        rank: 0,
     };
     // Numbers with one decimal, or with two throughout when one would make
     // different f of neighbouring entries look equal (7.08 and 7.10 are
@@ -913,6 +916,7 @@ fn costs_panel(
         return Panel {
             title: tr!(lang, P_MOVES_FROM, at),
             lines: vec![tr!(lang, P_WALL_NO_MOVES).into()],
+            rank: 0,
         };
     };
     for (name, sc) in searches {
@@ -970,5 +974,85 @@ fn costs_panel(
     Panel {
         title: tr!(lang, P_MOVES_FROM_HEIGHT, at, ha),
         lines,
+        rank: 0,
     }
+}
+
+/// A callout's figure (see [`crate::lesson::callout`]) in search `si`'s
+/// tile: of the search (`world`, `search:N`) or of a cell (`cell:X,Y`,
+/// `start`, `goal`).
+pub(super) fn callout_figure(
+    sim: &PathSim,
+    view: &View,
+    si: usize,
+    at: &str,
+    key: &str,
+) -> Option<String> {
+    let (s, sc) = (
+        sim.state().searches.get(si)?,
+        sim.config().searches.get(si)?,
+    );
+    let lang = view.lang;
+    if key == "tick" {
+        return Some(sim.state().tick.to_string());
+    }
+    let Some(c) = callout_cell(sim, at) else {
+        return match key {
+            "expanded" => Some(crate::sim::path::ascii::expanded(s).to_string()),
+            "open" => Some(s.open_in_order(sc.closed_set).len().to_string()),
+            "cost" => match s.status {
+                Status::Found(c) => Some(g_text(sc.moves, c)),
+                _ => None,
+            },
+            "status" => Some(
+                match s.status {
+                    Status::Searching => tr!(lang, P_SEARCHING),
+                    Status::Found(_) => tr!(lang, P_CALLOUT_FOUND),
+                    Status::Unreachable => tr!(lang, P_CALLOUT_UNREACHABLE),
+                }
+                .to_owned(),
+            ),
+            _ => None,
+        };
+    };
+    let grid = &sim.config().grid;
+    let goal = sim.config().goal;
+    let h16 = sc.heuristic.h16(c.x.abs_diff(goal.x), c.y.abs_diff(goal.y));
+    let idx = grid
+        .contains(c)
+        .then(|| c.y as usize * grid.width() as usize + c.x as usize)?;
+    let g = s.g.get(idx).copied().filter(|&g| g != u64::MAX);
+    let g16 = |g: u64| g << (16 - sc.moves.frac_bits());
+    match key {
+        "g" => g.map(|g| g_text(sc.moves, g)),
+        "h" => Some(super::f16_text2(h16)),
+        "f" => g.map(|g| super::f16_text2(g16(g) + h16)),
+        "height" => grid.height_at(c).map(|h| h.to_string()),
+        _ => None,
+    }
+}
+
+/// The cell a path callout is at (`None`: the search itself).
+fn callout_cell(sim: &PathSim, at: &str) -> Option<Cell> {
+    match at {
+        "start" => Some(sim.config().start),
+        "goal" => Some(sim.config().goal),
+        _ => super::cells_of(&[at.to_owned()]).first().copied(),
+    }
+}
+
+/// Where search `si`'s callouts go: its map's part of its tile, and the
+/// centre of the cell a callout is at (with half a cell as its radius).
+pub(super) fn callout_place(
+    sim: &PathSim,
+    cam: &Camera,
+    si: usize,
+    at: &str,
+) -> Option<(Viewport, Option<(P, i32)>)> {
+    let cfg = sim.config();
+    let tile = *search_tiles(cfg.searches.len(), cam.viewport).get(si)?;
+    let title = title_h(cfg, cam);
+    let (cell, o) = layout(&cfg.grid, tile, cam, title);
+    let anchor = callout_cell(sim, at).map(|c| (center(o, cell, c), cell / 2));
+    Some((map_area(tile, title), anchor))
 }

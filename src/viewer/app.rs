@@ -384,10 +384,16 @@ impl Player {
         Some(format!("{} {q}", question_label(lang)))
     }
 
-    /// The title the status line shows: the lesson's, in the narration's
-    /// language.
+    /// The title the status line shows, in the narration's language: the
+    /// beat's own, else on a question's beat the lesson's predict title
+    /// (a title that does not give the answer away), else the lesson's.
     pub fn title(&self) -> &str {
-        self.session.lesson.title_in(self.lang.as_deref())
+        let (lesson, lang) = (&self.session.lesson, self.lang.as_deref());
+        match self.beat() {
+            Some(b) if b.title.is_some() => b.title_in(lang).unwrap_or_default(),
+            Some(b) if b.question.is_some() => lesson.predict_title_in(lang),
+            _ => lesson.title_in(lang),
+        }
     }
 
     /// The view the scene is built with, at a scale in percent.
@@ -418,6 +424,20 @@ impl Player {
             withhold_next: self.asks_at_this_tick(),
             rule_scale: None,
             lang: Lang::of(self.lang.as_deref()),
+            callouts: beat
+                .map(|b| {
+                    b.callouts
+                        .iter()
+                        .map(|c| scene::ShownCallout {
+                            at: c.at.clone(),
+                            pane: c.pane,
+                            text: c.text_in(self.lang.as_deref()).to_owned(),
+                        })
+                        .collect()
+                })
+                .unwrap_or_default(),
+            params: lesson.params.clone(),
+            tile: 0,
         }
     }
 

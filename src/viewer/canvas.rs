@@ -34,8 +34,13 @@ pub struct TextItem {
     /// Its colour.
     #[serde(skip)]
     pub color: Rgba,
-    /// Whether part of it lies outside the area it is drawn in (its
-    /// pane, the scene, the window), where the clip hides it.
+    /// The area it is drawn in, `[x, y, w, h]`: its pane, the scene, the
+    /// window; outside it, nothing shows.
+    pub area: [i32; 4],
+    /// Whether any of it shows: `false` when it lies wholly outside its
+    /// area (a label of a cell scrolled out of its pane).
+    pub shown: bool,
+    /// Whether it is cut by the edge of its area: part shows, part not.
     pub clipped: bool,
     /// Whether it was cut short with an ellipsis to fit its width.
     pub cut: bool,
@@ -64,6 +69,9 @@ pub enum Op {
 pub struct Overflow {
     /// Side-panel lines hidden below its fold (a class cannot scroll).
     pub panel_lines_hidden: usize,
+    /// Context panels left out of the side panel for want of room (the
+    /// panels of what the beat is about are shown first).
+    pub panels_dropped: usize,
     /// Pages of narration beyond the one shown.
     pub narration_pages: usize,
 }
@@ -212,10 +220,15 @@ impl Canvas {
             h: self.h,
         });
         // A pixel of slack: glyph boxes round outwards.
-        let clipped = rect[0] < area.x - 1
+        let outside = rect[0] < area.x - 1
             || rect[1] < area.y - 1
             || rect[0] + rect[2] > area.x + area.w + 1
             || rect[1] + rect[3] > area.y + area.h + 1;
+        let shown = rect[0] < area.x + area.w
+            && rect[0] + rect[2] > area.x
+            && rect[1] < area.y + area.h
+            && rect[1] + rect[3] > area.y;
+        let clipped = outside && shown;
         self.texts.push(TextItem {
             role,
             text,
@@ -223,6 +236,8 @@ impl Canvas {
             px: size,
             rect,
             color,
+            area: [area.x, area.y, area.w, area.h],
+            shown,
             clipped,
             cut,
         });
@@ -307,7 +322,7 @@ mod tests {
         assert_eq!(t[0].rect[2], measure("tick 3", 20));
         assert!(t[0].rect[1] < 30 && t[0].rect[1] + t[0].rect[3] > 30);
         assert!(!t[0].clipped && !t[0].cut);
-        assert!(t[1].clipped && !t[1].cut);
+        assert!(t[1].clipped && t[1].shown && !t[1].cut);
         assert!(t[2].cut && t[2].text.ends_with('…'));
         assert!(measure(&t[2].text, 20) <= 60);
         let glyphs = &c.glyphs()[&20];

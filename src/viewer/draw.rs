@@ -169,10 +169,14 @@ enum Row {
     Gap,
 }
 
-/// The side panel's rows: each panel's title and lines, then the legend.
-fn side_rows(scene: &Scene) -> Vec<Row> {
+/// The side panel's rows: each panel's title and lines, the panels of
+/// rank 0 (what the beat is about) first, the others after in their
+/// order, those past `keep` left out.
+fn side_rows(scene: &Scene, keep: usize) -> Vec<Row> {
+    let mut panels: Vec<&crate::scene::Panel> = scene.panels.iter().collect();
+    panels.sort_by_key(|p| p.rank.min(1));
     let mut rows = Vec::new();
-    for p in &scene.panels {
+    for p in panels.into_iter().take(keep) {
         rows.push(Row::Title(p.title.clone()));
         for line in &p.lines {
             if line.contains('\t') {
@@ -265,7 +269,17 @@ fn side_lines(rows: &[Row], size: u16, width: i32, gap: i32) -> Vec<(Row, Vec<i3
                     }
                 }
                 Row::Cells(cells) => out.push((Row::Cells(cells.clone()), xs.clone())),
-                Row::Title(t) => out.push((Row::Title(t.clone()), Vec::new())),
+                Row::Title(t) => {
+                    // A long title wraps (its lines after the first indented
+                    // as text rows are).
+                    for (k, line) in wrap_rich(&literal(t), width, &|s| measure(s, size))
+                        .into_iter()
+                        .enumerate()
+                    {
+                        let s: String = line.iter().map(|r| r.text.as_str()).collect();
+                        out.push((Row::Title(unliteral(&s)), vec![i32::from(k > 0)]));
+                    }
+                }
                 Row::Gap => out.push((Row::Gap, Vec::new())),
             }
         }
@@ -279,8 +293,6 @@ fn side_lines(rows: &[Row], size: u16, width: i32, gap: i32) -> Vec<(Row, Vec<i3
 /// saying how much is below.
 fn draw_side(cv: &mut Canvas, scene: &Scene, p: &Player, l: &Layout) {
     let area = l.side;
-
-    let rows = side_rows(scene);
     let inner = area.w - 2 * l.px(12);
     // The smallest panel text: 18 px at 1280×720, scaled with the window,
     // and never under 70 % of what presenter mode asks for (past that the
@@ -289,10 +301,22 @@ fn draw_side(cv: &mut Canvas, scene: &Scene, p: &Player, l: &Layout) {
     let floor = (18 * i32::from(Layout::scale_for(l.top.w, window_h, 100)) / 100)
         .max(i32::from(l.font(18)) * 7 / 10)
         .max(14);
-    let mut size = l.font(18);
     let line_h = |s: u16| i32::from(s) * 13 / 10;
+    let fits =
+        |lines: &[(Row, Vec<i32>)], s: u16| lines.len() as i32 * line_h(s) <= area.h - l.px(12);
+    // Context panels (rank 1 and up) go, the last first, before the text
+    // shrinks below its size or anything scrolls: a class cannot scroll.
+    let essential = scene.panels.iter().filter(|p| p.rank == 0).count();
+    let mut keep = scene.panels.len();
+    let at_floor = |keep: usize| side_lines(&side_rows(scene, keep), floor as u16, inner, l.px(14));
+    while keep > essential && !fits(&at_floor(keep), floor as u16) {
+        keep -= 1;
+    }
+    cv.overflow.panels_dropped = scene.panels.len() - keep;
+    let rows = side_rows(scene, keep);
+    let mut size = l.font(18);
     let mut lines = side_lines(&rows, size, inner, l.px(14));
-    while lines.len() as i32 * line_h(size) > area.h - l.px(12) && i32::from(size) > floor {
+    while !fits(&lines, size) && i32::from(size) > floor {
         size -= 1;
         lines = side_lines(&rows, size, inner, l.px(14));
     }
@@ -305,7 +329,7 @@ fn draw_side(cv: &mut Canvas, scene: &Scene, p: &Player, l: &Layout) {
     let mut y = area.y + l.px(6) + lh * 8 / 10;
     for (row, xs) in lines.iter().skip(skip).take(shown) {
         match row {
-            Row::Title(t) => cv.text_fit(Role::Panel, t, [x0, y], (size, inner), color::SELECTED),
+            Row::Title(t) => cv.text(Role::Panel, t, [x0, y], size, color::SELECTED),
             Row::Text(t) => cv.text(Role::Panel, t, [x0 + l.px(6), y], size, color::TEXT),
             Row::Cells(cells) => {
                 for (cell, x) in cells.iter().zip(xs) {

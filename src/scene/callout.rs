@@ -1,0 +1,197 @@
+//! A beat's callouts drawn (see [`crate::lesson::callout`]): each text
+//! with its figures filled in from the state shown, at the narration's
+//! size, in a framed box next to what it is about — beside the entity,
+//! clear of the labels already there, with a leader line when it had to
+//! move away — or at the top of its pane for the pane's own figures.
+
+use super::{Camera, Frame, P, Role, Scene, Shape, View, Viewport, color};
+use crate::sim::AnySim;
+
+/// A callout as the view holds it: in the screen's language.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Shown {
+    /// Where: `world` or an entity reference.
+    pub at: String,
+    /// The one pane (variant or search) it is drawn in; `None`: every
+    /// pane.
+    pub pane: Option<u32>,
+    /// The text, with `{KEY}` placeholders.
+    pub text: String,
+}
+
+/// The callouts of the pane being drawn (the view's `tile`).
+fn mine(view: &View, tile: u32) -> impl Iterator<Item = &Shown> {
+    view.callouts
+        .iter()
+        .filter(move |c| c.pane.is_none_or(|p| p == tile))
+}
+
+/// A template with its `{KEY}`s filled: `{param.NAME}` from the pane's
+/// scenario values, the rest by `figure` (a figure not known at this
+/// tick shows as "–").
+fn fill(text: &str, view: &View, tile: u32, figure: &dyn Fn(&str) -> Option<String>) -> String {
+    let mut out = String::new();
+    let mut rest = text;
+    while let Some(open) = rest.find('{') {
+        out.push_str(&rest[..open]);
+        let after = &rest[open + 1..];
+        let Some(close) = after.find('}') else {
+            out.push_str(&rest[open..]);
+            return out;
+        };
+        let key = &after[..close];
+        let value = match key.strip_prefix("param.") {
+            Some(name) => view
+                .params
+                .get(tile as usize)
+                .and_then(|m| m.get(name))
+                .cloned(),
+            None => figure(key),
+        };
+        out.push_str(value.as_deref().unwrap_or("–"));
+        rest = &after[close + 1..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// The boxes of the labels a scene already has (from `from` on), which a
+/// callout keeps clear of.
+fn taken(out: &Scene, from: usize) -> Vec<[i32; 4]> {
+    out.shapes[from.min(out.shapes.len())..]
+        .iter()
+        .filter_map(|s| match s {
+            Shape::Text { at, size, text, .. } => {
+                let (asc, desc) = super::text::ascent_descent(*size);
+                let w = super::text::width(text, *size);
+                Some([at[0] - 4, at[1] - asc - 2, w + 8, asc + desc + 4])
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+/// Draws the callouts of the pane just built (its shapes from `from` on)
+/// in viewport `vp`.
+pub(super) fn draw(frame: &Frame, view: &View, cam: &Camera, from: usize, out: &mut Scene) {
+    if view.callouts.is_empty() {
+        return;
+    }
+    let mut boxes = taken(out, from);
+    match frame.sim {
+        AnySim::Flock(s) => {
+            for c in mine(view, view.tile) {
+                let figure = |k: &str| super::flock::callout_figure(s, frame, view, &c.at, k);
+                let text = fill(&c.text, view, view.tile, &figure);
+                let anchor = super::flock::callout_anchor(s, cam, view, &c.at);
+                place(out, (cam.viewport, anchor), &text, view, &mut boxes);
+            }
+        }
+        AnySim::Line(s) => {
+            for c in mine(view, view.tile) {
+                let figure = |k: &str| super::line::callout_figure(s, frame, view, &c.at, k);
+                let text = fill(&c.text, view, view.tile, &figure);
+                let anchor = super::line::callout_anchor(s, cam, &c.at);
+                place(out, (cam.viewport, anchor), &text, view, &mut boxes);
+            }
+        }
+        AnySim::Path(s) => {
+            for si in 0..s.config().searches.len() {
+                for c in mine(view, si as u32) {
+                    // A search's own callout goes in its tile only.
+                    if c.at
+                        .strip_prefix("search:")
+                        .is_some_and(|n| n != si.to_string())
+                    {
+                        continue;
+                    }
+                    let figure = |k: &str| super::path::callout_figure(s, view, si, &c.at, k);
+                    let text = fill(&c.text, view, si as u32, &figure);
+                    let Some((vp, anchor)) = super::path::callout_place(s, cam, si, &c.at) else {
+                        continue;
+                    };
+                    out.push(Shape::Clip { area: vp });
+                    place(out, (vp, anchor), &text, view, &mut boxes);
+                }
+            }
+            out.push(Shape::Clip { area: cam.viewport });
+        }
+        AnySim::Panes(_) => {}
+    }
+}
+
+/// One callout: beside its anchor (a point and the radius of what is
+/// drawn there) when it has one, else at the top of `vp`; on a framed
+/// box at the narration's size.
+fn place(
+    out: &mut Scene,
+    (vp, anchor): (Viewport, Option<(P, i32)>),
+    text: &str,
+    view: &View,
+    boxes: &mut Vec<[i32; 4]>,
+) {
+    let size = view.font(22);
+    let s = i32::from(size);
+    let pad = (s / 5).max(2);
+    let w = super::text::width(text, size);
+    let before = out.shapes.len();
+    match anchor.filter(|(p, _)| super::on_screen(vp, *p)) {
+        Some((p, r)) => {
+            out.label_near((p, r), (size, color::SELECTED), text, (vp, boxes));
+        }
+        None if anchor.is_some() => return,
+        None => {
+            let at = [vp.x + (vp.w - w) / 2, vp.y + s + 2 * pad + view.px(4)];
+            out.label_in(vp, at, size, color::SELECTED, text);
+            let (asc, desc) = super::text::ascent_descent(size);
+            boxes.push([
+                at[0] - pad,
+                at[1] - asc - pad,
+                w + 2 * pad,
+                asc + desc + 2 * pad,
+            ]);
+        }
+    }
+    // The label just drawn: its backing box, then its text.
+    let rect = match &out.shapes[before..] {
+        [.., Shape::Rect { at, size, .. }, Shape::Text { .. }] => (*at, *size),
+        _ => return,
+    };
+    if let Some(Shape::Text { role, .. }) = out.shapes.last_mut() {
+        *role = Role::Callout;
+    }
+    out.push(Shape::Frame {
+        at: rect.0,
+        size: rect.1,
+        width: view.lw(2, 2),
+        color: color::SELECTED,
+    });
+    // A leader line when the box had to move away from what it is about.
+    if let Some((p, r)) = anchor {
+        let (bx, by, bw, bh) = (rect.0[0], rect.0[1], rect.1[0], rect.1[1]);
+        let near = [p[0].clamp(bx, bx + bw), p[1].clamp(by, by + bh)];
+        let (dx, dy) = (i64::from(near[0] - p[0]), i64::from(near[1] - p[1]));
+        if dx * dx + dy * dy > i64::from(3 * r + view.px(12)).pow(2) {
+            out.line(p, near, view.lw(2, 2), color::SELECTED);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn templates_fill_from_parameters_and_figures() {
+        let view = View {
+            params: vec![[("fov".to_owned(), "90".to_owned())].into_iter().collect()],
+            ..View::default()
+        };
+        let figure = |k: &str| (k == "speed").then(|| "2.00".to_owned());
+        assert_eq!(
+            fill("{speed} at {param.fov}°, {sees} seen", &view, 0, &figure),
+            "2.00 at 90°, – seen"
+        );
+        assert_eq!(fill("a {b", &view, 0, &figure), "a {b");
+    }
+}
