@@ -883,7 +883,8 @@ fn the_first_beat_turns_the_camera() {
 
 /// A lesson's variants: one titled tile per pane, each clipped to itself;
 /// the panels are the first pane's until another is clicked; the titles
-/// give each pane's hash, equal where the runs are.
+/// give each pane's hash, equal where the runs are (and none while the
+/// class predicts).
 #[test]
 fn variants_show_side_by_side_and_the_clicked_pane_has_the_panels() {
     use flockstep::scene::Shape;
@@ -897,6 +898,10 @@ fn variants_show_side_by_side_and_the_clicked_pane_has_the_panels() {
             })
             .collect()
     };
+    // Beat 1 asks whether the replays will agree: no pane shows its hash.
+    let t = texts(&scene_of(&app));
+    assert!(!t.iter().any(|x| x.starts_with("hash ")), "{t:?}");
+    app.handle(Cmd::Time(Command::Scrub(1)));
     let s = scene_of(&app);
     let clips = s
         .shapes

@@ -177,6 +177,54 @@ fn place(
     }
 }
 
+/// Whether the entity a reference names (`boid:24`, `cell:3,4`,
+/// `chaser:1`) is drawn inside its pane, in each pane that has it (a
+/// path lesson: each search's tile): what a beat that names it must
+/// show. `None` for a reference that names no entity with a place.
+pub fn entity_shown(sim: &AnySim, cam: &Camera, view: &View, reference: &str) -> Option<Vec<bool>> {
+    let inside = |vp: Viewport, (p, _): (P, i32)| super::on_screen(vp, p);
+    match sim {
+        AnySim::Panes(p) => p
+            .iter()
+            .enumerate()
+            .map(|(i, s)| {
+                let c = super::pane_camera(sim, cam, i);
+                entity_shown(s, &c, view, reference).map(|v| v.iter().all(|&b| b))
+            })
+            .collect(),
+        AnySim::Flock(s) => {
+            let a = super::flock::callout_anchor(s, cam, view, reference);
+            if !matches!(reference.split_once(':'), Some(("boid" | "obstacle", _))) {
+                return None;
+            }
+            Some(vec![a.is_some_and(|a| inside(cam.viewport, a))])
+        }
+        AnySim::Line(s) => {
+            if !matches!(
+                reference.split_once(':'),
+                Some(("chaser" | "target" | "cell", _))
+            ) {
+                return None;
+            }
+            let a = super::line::callout_anchor(s, cam, reference);
+            Some(vec![a.is_some_and(|a| inside(cam.viewport, a))])
+        }
+        AnySim::Path(s) => {
+            if !(reference.starts_with("cell:") || matches!(reference, "start" | "goal")) {
+                return None;
+            }
+            (0..s.config().searches.len())
+                .map(
+                    |si| match super::path::callout_place(s, cam, si, reference) {
+                        Some((vp, Some(a))) => Some(inside(vp, a)),
+                        _ => Some(false),
+                    },
+                )
+                .collect()
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1471,8 +1471,26 @@ fn draw_mates(
             })
             .collect();
         // The rings first, kept clear of by every name drawn after them
-        // (in `taken`, as the focused boids are).
+        // (in `taken`, as the focused boids are). In a crowd a ring shrinks
+        // to half the way to the nearest other ring or the focused boid,
+        // so rings do not pile up over the boids they name.
+        let spaced = |q: P| {
+            let d2 = rings
+                .iter()
+                .map(|&(_, o, _)| o)
+                .chain([c])
+                .filter(|&o| o != q)
+                .map(|o| {
+                    let (dx, dy) = (i64::from(o[0] - q[0]), i64::from(o[1] - q[1]));
+                    dx * dx + dy * dy
+                })
+                .min()
+                .unwrap_or(i64::MAX);
+            let half = ((d2.min(1 << 40) as u64).isqrt() / 2) as i32;
+            r.min(half - 1).max(view.px(7))
+        };
         for &(_, q, col) in &rings {
+            let r = spaced(q);
             if dots {
                 out.push(Shape::Rect {
                     at: [q[0] - dot / 2, q[1] - dot / 2],

@@ -44,7 +44,7 @@ use crate::sim::{AnySim, Cell};
 use crate::tr;
 use std::collections::BTreeSet;
 
-pub use callout::Shown as ShownCallout;
+pub use callout::{Shown as ShownCallout, entity_shown};
 pub use flock::{boid_glyph_center, pick_boid, pick_obstacle, world_at};
 pub use line::{
     cell_at as line_cell_at, cell_center as line_cell_center, chaser_color, walk_color,
@@ -96,10 +96,11 @@ const HEIGHT_KEY: Rgba = Rgba(150, 150, 156, 255);
 /// Where a label's baseline goes so that the label lies inside `vp`.
 fn inside(vp: Viewport, at: P, size: u16, text: &str) -> P {
     let (s, w) = (i32::from(size), text::width(text, size));
+    let (asc, desc) = text::ascent_descent(size);
     let pad = (s / 5).max(2) + 2;
     [
         at[0].min(vp.x + vp.w - w - pad).max(vp.x + pad),
-        at[1].min(vp.y + vp.h - s / 4 - pad).max(vp.y + s + pad),
+        at[1].min(vp.y + vp.h - desc - pad).max(vp.y + asc + pad),
     ]
 }
 
@@ -692,45 +693,14 @@ impl Scene {
         self.text_as(role, at, (size, color), text);
     }
 
-    /// A [`Scene::label`] moved down a line at a time (at most six) until
-    /// it overlaps none of the boxes in `taken`, to which it adds its own:
-    /// neighbouring boids' names do not print over each other.
-    fn label_clear(
-        &mut self,
-        at: P,
-        size: u16,
-        color: Rgba,
-        text: impl Into<String>,
-        taken: &mut Vec<[i32; 4]>,
-    ) {
-        let text = text.into();
-        let s = i32::from(size);
-        let pad = (s / 5).max(2);
-        let (w, h) = (text::width(&text, size) + 2 * pad, s * 12 / 10 + pad);
-        let mut at = at;
-        let boxed = |at: P| [at[0] - pad, at[1] - s * 9 / 10 - pad / 2, w, h];
-        let hits = |b: [i32; 4], taken: &[[i32; 4]]| {
-            taken.iter().any(|t| {
-                b[0] < t[0] + t[2] && t[0] < b[0] + b[2] && b[1] < t[1] + t[3] && t[1] < b[1] + b[3]
-            })
-        };
-        for _ in 0..6 {
-            if !hits(boxed(at), taken) {
-                break;
-            }
-            at[1] += h + 1;
-        }
-        taken.push(boxed(at));
-        self.label(at, size, color, text);
-    }
-
     /// A label for the thing drawn at `c` (a disc of radius `r`): right of
     /// it, else left, below, above or at a corner, whichever first overlaps
     /// none of the boxes in `taken` (to which it adds its own) and lies
     /// inside `vp` (else the first clear one moved inside `vp`);
-    /// when all four are taken, right of it moved down as
-    /// [`Scene::label_clear`] does. A name never lands on another boid's
-    /// glyph or name when there is room beside its own.
+    /// when all are taken, right of it moved down a line at a time until
+    /// clear. A name never lands on another boid's glyph or name when
+    /// there is room beside its own, and one that had to move away is tied
+    /// to its thing by a leader line.
     fn label_near(
         &mut self,
         (c, r): (P, i32),
@@ -774,16 +744,32 @@ impl Scene {
                 .map(|&at| inside(vp, at, size, &text))
                 .find(|&at| !hits(boxed(at)))
         });
-        match free {
-            Some(at) => {
-                taken.push(boxed(at));
-                self.label(at, size, color, text);
+        // None clear: right of it, moved down a line at a time (at most
+        // six) until clear, kept inside `vp`.
+        let at = free.unwrap_or_else(|| {
+            let mut at = inside(vp, candidates[0], size, &text);
+            for _ in 0..6 {
+                if !hits(boxed(at)) {
+                    break;
+                }
+                at[1] += h + 1;
             }
-            None => {
-                let at = inside(vp, candidates[0], size, &text);
-                self.label_clear(at, size, color, text, taken);
-            }
+            inside(vp, at, size, &text)
+        });
+        let b = boxed(at);
+        taken.push(b);
+        // A name moved away from its thing is tied to it by a line.
+        let near = [c[0].clamp(b[0], b[0] + b[2]), c[1].clamp(b[1], b[1] + b[3])];
+        let (dx, dy) = (i64::from(near[0] - c[0]), i64::from(near[1] - c[1]));
+        let d = ((dx * dx + dy * dy) as u64).isqrt() as i64;
+        if d > i64::from(r + gap + 2) {
+            let edge = [
+                c[0] + (dx * i64::from(r) / d) as i32,
+                c[1] + (dy * i64::from(r) / d) as i32,
+            ];
+            self.line(edge, near, (s / 9).clamp(2, 4) as u16, color);
         }
+        self.label(at, size, color, text);
     }
 
     /// A [`Scene::label`] moved, if it must, to lie inside `vp`.

@@ -75,10 +75,16 @@ pub fn short_hash(h: u64) -> String {
     format!("{:08x}", h >> 32)
 }
 
-/// The figures in a pane's title: its state hash; for a flock, the
+/// The figures in a pane's title (none on a question's beat): its state hash; for a flock, the
 /// focused boid's heading and the mates it saw; for a line sim, the cells
 /// each chaser has walked.
 fn figures(sim: &AnySim, frame: &Frame, view: &View, dt: bool) -> Vec<String> {
+    // While the class predicts, a pane's title is its name alone: its
+    // figures (the hash above all) could tell how the panes will differ.
+    // What the question needs on screen, the beat calls out.
+    if view.withhold_next {
+        return Vec::new();
+    }
     let mut out = vec![tr!(view.lang, PANE_HASH, short_hash(sim.state_hash()))];
     if let AnySim::Flock(f) = sim {
         out.extend(super::flock::pane_figures(f, frame, view, dt));
@@ -247,13 +253,15 @@ fn title(
             first,
         );
     }
-    out.text_fit(
-        [x, tile.y + i32::from(f1) + i32::from(f2) + view.px(9)],
-        f2,
-        color::TEXT,
-        second,
-        fit,
-    );
+    if !second.is_empty() {
+        out.text_fit(
+            [x, tile.y + i32::from(f1) + i32::from(f2) + view.px(9)],
+            f2,
+            color::TEXT,
+            second,
+            fit,
+        );
+    }
     out.push(Shape::Frame {
         at: [tile.x + 1, tile.y + 1],
         size: [tile.w - 2, tile.h - 2],
