@@ -364,16 +364,16 @@ fn a_crowd_draws_short_velocity_lines_but_the_focused_boid_a_full_one() {
         };
         for sh in &s.shapes {
             match sh {
-                Shape::Line { a, b, color, .. } if *color == color::SKY => {
+                Shape::Line { a, b, color, .. } if *color == color::VELOCITY => {
                     n += 1;
                     len += length(*a, *b);
                 }
-                Shape::Tri { p, color } if *color == color::SKY && length(p[0], p[1]) <= 3 => {
+                Shape::Tri { p, color } if *color == color::VELOCITY && length(p[0], p[1]) <= 3 => {
                     n += 1;
                     let mid = [(p[0][0] + p[1][0]) / 2, (p[0][1] + p[1][1]) / 2];
                     len += length(mid, p[2]);
                 }
-                Shape::Tri { color, .. } if *color == color::SKY => heads += 1,
+                Shape::Tri { color, .. } if *color == color::VELOCITY => heads += 1,
                 _ => {}
             }
         }

@@ -12,6 +12,8 @@ super::messages! {
     F_MODEL_GEMS: "gems" => "Gems 版";
     /// The flock's size, edges and view.
     F_SUMMARY: "{0} boids · edges: {1} · sees within {2}" => "{0} 羽 · 端: {1} · {2} 以内が見える";
+    /// The aquarium's size, edges and view.
+    F_SUMMARY_FISH: "{0} fish · edges: {1} · sees within {2}" => "{0} 匹 · 端: {1} · {2} 以内が見える";
     /// Edges that wrap round.
     F_EDGES_WRAP: "wrap" => "回り込む";
     /// Edges that are walls.
@@ -39,7 +41,7 @@ super::messages! {
     /// Boids outside the walls.
     F_OUTSIDE_WALLS: "{0} outside the walls" => "壁の外に {0} 羽";
     /// The aquarium's cap on mates.
-    F_MAX_SEEN: "at most {0} mates seen" => "見る仲間は最大 {0} 羽";
+    F_MAX_SEEN: "at most {0} mates seen" => "見る仲間は最大 {0} 匹";
     /// The heading model's feelers.
     F_FEELERS: "feelers: ahead ≤ {0}, within {1} of the line, turn ≤ {2}°" => "触角: 前方 {0} 以内、線から {1} 以内、回転は {2}° まで";
     /// Legend: velocity arrows.
@@ -77,7 +79,7 @@ super::messages! {
     /// A clamp: a capped push.
     F_CLAMP_PUSH: "push capped ×{0}" => "押しを ×{0} に制限";
     /// A clamp: a full list.
-    F_CLAMP_LIST: "list full ({0} seen)" => "リストが満杯 ({0} 羽見えた)";
+    F_CLAMP_LIST: "list full ({0} seen)" => "リストが満杯 ({0} 匹見えた)";
     /// A clamp: the coordinate limit.
     F_CLAMP_COORD: "coordinate limit" => "座標の上限";
     /// A turn to the left.
@@ -104,6 +106,10 @@ super::messages! {
     F_SEES: "sees {0} mates: {1}" => "見えた仲間 {0} 羽: {1}";
     /// The one mate a boid saw.
     F_SEES_ONE: "sees 1 mate: {0}" => "見えた仲間 1 羽: {0}";
+    /// The mates a fish saw (the aquarium's counter).
+    F_SEES_FISH: "sees {0} mates: {1}" => "見えた仲間 {0} 匹: {1}";
+    /// The one mate a fish saw.
+    F_SEES_FISH_ONE: "sees 1 mate: {0}" => "見えた仲間 1 匹: {0}";
     /// An obstacle a feeler found.
     F_FEELER: "obstacle {0}: ahead {1}, off {2}" => "障害物 {0}: 前方 {1}、横に {2}";
     /// A feeler that steers.

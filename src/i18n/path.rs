@@ -27,6 +27,8 @@ super::messages! {
     P_CALLOUT_FOUND: "found" => "発見";
     /// A callout: the goal cannot be reached.
     P_CALLOUT_UNREACHABLE: "unreachable" => "到達不能";
+    /// Expansions with repeats.
+    P_AGAIN: "{0} ({1} again)" => "{0} (うち {1} 回は再展開)";
     /// A search still searching.
     P_SEARCHING: "searching" => "探索中";
     /// A search that found the goal.

@@ -58,6 +58,13 @@ fn fill(text: &str, view: &View, tile: u32, figure: &dyn Fn(&str) -> Option<Stri
 /// The boxes of the labels a scene already has (from `from` on), which a
 /// callout keeps clear of.
 fn taken(out: &Scene, from: usize) -> Vec<[i32; 4]> {
+    let mut keep = out.keep_clear.clone();
+    keep.extend(boxes_of_text(out, from));
+    keep
+}
+
+/// The boxes of the texts a scene has from shape `from` on.
+fn boxes_of_text(out: &Scene, from: usize) -> Vec<[i32; 4]> {
     out.shapes[from.min(out.shapes.len())..]
         .iter()
         .filter_map(|s| match s {

@@ -542,13 +542,22 @@ pub(super) fn build(sim: &FlockSim, frame: &Frame, view: &View, cam: &Camera, ou
                 view.px(34) * grow.min(125) / 100,
                 (cam.viewport, &mut taken),
             );
-            out.label_in(
-                cam.viewport,
-                [mid[0] - w / 2, mid[1] + h / 3],
-                f,
-                color::SELECTED,
-                name,
-            );
+            let at = [mid[0] - w / 2, mid[1] + h / 3];
+            // Tied to its boid by a short line when it stands off.
+            let glyph = view.px(20) * grow.min(125) / 100;
+            let near = [
+                mid[0].clamp(at[0], at[0] + w),
+                mid[1].clamp(at[1] - h, at[1]),
+            ];
+            let edge = [
+                near[0].clamp(c[0] - glyph, c[0] + glyph),
+                near[1].clamp(c[1] - glyph, c[1] + glyph),
+            ];
+            let (dx, dy) = (near[0] - edge[0], near[1] - edge[1]);
+            if dx * dx + dy * dy > view.px(8).pow(2) {
+                out.line(edge, near, view.lw(2, 2), color::SELECTED);
+            }
+            out.label_in(cam.viewport, at, f, color::SELECTED, name);
         }
     }
     if view.on("attitude") {
@@ -577,6 +586,17 @@ pub(super) fn build(sim: &FlockSim, frame: &Frame, view: &View, cam: &Camera, ou
             }
         }
     }
+    // What a callout keeps clear of: what the names kept clear of, and
+    // every boid's glyph in a flock small enough to tell them apart.
+    out.keep_clear.extend(taken);
+    if st.boids.len() <= 400 {
+        let g = view.px(9) * grow / 100;
+        for b in &st.boids {
+            if let Some((c, _)) = proj.at(b.pos) {
+                out.keep_clear.push([c[0] - g, c[1] - g, 2 * g, 2 * g]);
+            }
+        }
+    }
     panels(sim, events, frame.ahead, &focus, view, out);
 }
 
@@ -602,12 +622,13 @@ fn panels(
         rank: 1,
         title: tr!(lang, F_TITLE, model, cfg.dims),
         lines: vec![
-            tr!(
+            match cfg.model {
+                Model::Gems(_) => &crate::i18n::F_SUMMARY_FISH,
+                _ => &crate::i18n::F_SUMMARY,
+            }
+            .with(
                 lang,
-                F_SUMMARY,
-                st.boids.len(),
-                bounds_name(cfg.bounds, lang),
-                radius
+                &[&st.boids.len(), &bounds_name(cfg.bounds, lang), &radius],
             ),
             match cfg.update {
                 Update::DoubleBuffered => tr!(lang, F_UPDATE_DOUBLE).into(),
@@ -683,7 +704,7 @@ pub(super) fn legend(sim: &FlockSim, view: &View) -> Vec<(Rgba, String)> {
     let mut out = Vec::new();
     let lang = view.lang;
     if view.on("velocity") {
-        out.push((color::SKY, tr!(lang, F_LEG_VELOCITY).to_owned()));
+        out.push((color::VELOCITY, tr!(lang, F_LEG_VELOCITY).to_owned()));
     }
     if focus(sim, view).is_empty() {
         return out;
@@ -1035,7 +1056,7 @@ fn draw_glyph(
         ];
         // A small head, so the line does not read as a tail.
         if v.heads {
-            out.arrow(tip, e, v.width, 7 * size / 100, color::SKY);
+            out.arrow(tip, e, v.width, 7 * size / 100, color::VELOCITY);
         } else {
             // A crowd's line is a needle, one triangle from the line's
             // width at the glyph's tip to a point at its end: half a
@@ -1047,7 +1068,7 @@ fn draw_glyph(
             );
             out.push(Shape::Tri {
                 p: [[tip[0] + px, tip[1] + py], [tip[0] - px, tip[1] - py], e],
-                color: color::SKY,
+                color: color::VELOCITY,
             });
         }
     }
@@ -1429,11 +1450,11 @@ fn draw_reasoning(
     if view.on("clamps") && !ex.clamps.is_empty() {
         let n = out.count();
         let text: Vec<String> = ex.clamps.iter().map(|c| clamp_text(c, view.lang)).collect();
-        out.label(
-            [c[0] + view.px(16), c[1] + view.px(30)],
-            view.font(15),
-            color::TEXT,
+        out.label_near(
+            (c, view.px(26) * grow.min(125) / 100),
+            (view.font(15), color::TEXT),
             tr!(view.lang, F_CLAMPED, text.join(", ")),
+            (vp, taken),
         );
         out.credit("clamps", n);
     }
@@ -1555,7 +1576,12 @@ fn name_mates(
     }
     let n = out.count();
     let r = view.px(12) * grow / 100;
-    for &(m, q, col) in names.iter().filter(|n| super::on_screen(vp, n.1)) {
+    // A mate the beat frames, or focuses on, has its name already.
+    let named = |m: u32| view.highlighted("boid").contains(&m) || view.focused("boid").contains(&m);
+    for &(m, q, col) in names
+        .iter()
+        .filter(|n| super::on_screen(vp, n.1) && !named(n.0))
+    {
         out.label_near(
             (q, r),
             (view.font(15), col),
@@ -2016,7 +2042,8 @@ fn inspector(sim: &FlockSim, events: &[FlockEvent], ahead: bool, id: u32, view: 
             .and_then(|n| st.boids.get(n as usize))
             .map(|m| fx2(separation(sim, b.pos, m.pos)));
         let name = |n| boid_name(sim, view, n);
-        reasoning_lines(&ex, (&name, &shares, away), (d3, lang), &mut lines);
+        let fish = matches!(sim.config().model, Model::Gems(_));
+        reasoning_lines(&ex, (&name, &shares, away), (d3, fish, lang), &mut lines);
     }
     Panel {
         title: boid_name(sim, view, id),
@@ -2058,16 +2085,19 @@ type Namers<'a> = (
 fn reasoning_lines(
     ex: &BoidExplain,
     (name, share, away): Namers<'_>,
-    (d3, lang): (bool, Lang),
+    (d3, fish, lang): (bool, bool, Lang),
     lines: &mut Vec<String>,
 ) {
     let mut shown: Vec<String> = ex.neighbours.iter().take(10).map(u32::to_string).collect();
     if ex.neighbours.len() > 10 {
         shown.push("…".into());
     }
-    lines.push(match ex.neighbours.len() {
-        1 => tr!(lang, F_SEES_ONE, shown.join(" ")),
-        n => tr!(lang, F_SEES, n, shown.join(" ")),
+    // The aquarium's boids are fish (counted as fish in Japanese).
+    lines.push(match (ex.neighbours.len(), fish) {
+        (1, false) => tr!(lang, F_SEES_ONE, shown.join(" ")),
+        (1, true) => tr!(lang, F_SEES_FISH_ONE, shown.join(" ")),
+        (n, false) => tr!(lang, F_SEES, n, shown.join(" ")),
+        (n, true) => tr!(lang, F_SEES_FISH, n, shown.join(" ")),
     });
     if let Some(n) = ex.nearest {
         lines.push(match &away {
@@ -2316,7 +2346,7 @@ pub(super) fn callout_figure(
                 _ => None,
             }),
             "boids" => Some(st.boids.len().to_string()),
-            "dt" => Some(dt_text(st.dt)),
+            "dt" => Some(super::fx_places(st.dt, 4)),
             _ => None,
         },
         Some(("boid", i)) => boid_callout(sim, events, i.parse().ok()?, key, view.lang),
@@ -2406,6 +2436,18 @@ fn boid_callout(
         }),
         "x" => Some(fx2(b.pos.x)),
         "y" => Some(fx2(b.pos.y)),
+        "roll" | "pitch" | "yaw" => match &st.model {
+            ModelState::Gems { attitude } => {
+                let a = attitude[id as usize];
+                let deg = |x: Angle| fx2(Fx::from_bits(i64::from(x.0 as i32) * 360));
+                Some(match key {
+                    "roll" => deg(a.roll),
+                    "pitch" => deg(a.pitch),
+                    _ => deg(a.yaw),
+                })
+            }
+            _ => None,
+        },
         "out" => Some(fx2(outside(sim, b.pos).unwrap_or(Fx::ZERO))),
         "sees" => ex.map(|e| e.neighbours.len().to_string()),
         "nearest" => {
@@ -2436,9 +2478,17 @@ pub(super) fn callout_anchor(
     let proj = Proj::new(sim, cam);
     match at.split_once(':')? {
         ("boid", i) => {
-            let b = sim.state().boids.get(i.parse::<usize>().ok()?)?;
+            let id: u32 = i.parse().ok()?;
+            let b = sim.state().boids.get(id as usize)?;
             let (p, _) = proj.at(b.pos)?;
-            Some((p, view.px(16)))
+            // A focused boid is drawn large.
+            let grow = cam.zoom.mul_int(100).round_int().clamp(100, 200);
+            let r = if focus(sim, view).contains(&id) {
+                26
+            } else {
+                14
+            };
+            Some((p, view.px(r) * grow.min(125) / 100))
         }
         ("obstacle", i) => {
             let o = sim.config().obstacles.get(i.parse::<usize>().ok()?)?;

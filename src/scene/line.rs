@@ -945,6 +945,7 @@ pub(super) fn callout_figure(
                     .walks
                     .get(i)
                     .map(|w| w.len().saturating_sub(1).to_string()),
+                "pos" => st.chasers.get(i).map(|c| c.pos.to_string()),
                 "dx" => plan.map(|p| p.line().dx.to_string()),
                 "dy" => plan.map(|p| p.line().dy.to_string()),
                 _ => None,

@@ -88,6 +88,9 @@ pub mod color {
     pub const PURPLE: Rgba = Rgba(204, 121, 167, 255);
     /// Walls.
     pub const WALL: Rgba = Rgba(8, 8, 10, 255);
+    /// Velocity lines: a neutral grey, darker than the boids' glyphs, so
+    /// no rule's arrow (the alignment's blue above all) is read as one.
+    pub const VELOCITY: Rgba = Rgba(158, 162, 174, 255);
 }
 
 /// The legend's swatch for terrain heights (a middle shade).
@@ -289,6 +292,9 @@ pub struct Scene {
     /// lists that draws nothing is a lesson whose words and picture
     /// disagree; a test checks every beat).
     pub drawn: std::collections::BTreeMap<&'static str, u32>,
+    /// Boxes a beat's callouts keep clear of besides the labels: the
+    /// entities and arrows the picture is about, walls and framed cells.
+    pub keep_clear: Vec<[i32; 4]>,
 }
 
 /// The part of the window the scene may use, in pixels.
@@ -321,6 +327,13 @@ pub struct Camera {
     /// The size of the scene's chrome (a path tile's title line), in
     /// percent, as [`View::scale`].
     pub scale: u16,
+    /// Path tiles keep a band under their titles for the beat's callouts
+    /// about each search, so none sits on the map.
+    pub callout_band: bool,
+    /// Side-by-side panes centred each on its own copy of the focused
+    /// entities (a close-up on a boid that sits elsewhere in another
+    /// pane): each pane's centre, in pane order; `None` keeps `center`.
+    pub pane_centers: [Option<Vec3>; crate::sim::MAX_PANES],
 }
 
 impl Camera {
@@ -334,6 +347,8 @@ impl Camera {
             zoom: Fx::ONE,
             center: None,
             scale: 100,
+            callout_band: false,
+            pane_centers: [None; crate::sim::MAX_PANES],
         }
     }
 }
@@ -625,7 +640,49 @@ fn build_one(frame: &Frame, view: &View, cam: &Camera, out: &mut Scene) {
         AnySim::Line(s) => line::build(s, frame, view, cam, out),
         AnySim::Panes(p) => return panes::build(p, frame, view, cam, out),
     }
+    drop_cut_cells(out, from, cam.viewport);
     callout::draw(frame, view, cam, from, out);
+}
+
+/// Leaves out the numbers of cells that the edge of their area cuts (a
+/// zoomed map's edge cells: half a height or `g` reads as another
+/// number), with their backing boxes.
+fn drop_cut_cells(out: &mut Scene, from: usize, area: Viewport) {
+    let mut clip = area;
+    let mut gone = vec![false; out.shapes.len()];
+    for i in from..out.shapes.len() {
+        match &out.shapes[i] {
+            Shape::Clip { area } => clip = *area,
+            Shape::Text {
+                role: Role::Cell,
+                at,
+                size,
+                text,
+                ..
+            } => {
+                let (asc, desc) = text::ascent_descent(*size);
+                let w = text::width(text, *size);
+                let whole = at[0] >= clip.x
+                    && at[1] - asc >= clip.y
+                    && at[0] + w <= clip.x + clip.w
+                    && at[1] + desc <= clip.y + clip.h;
+                if !whole {
+                    gone[i] = true;
+                    if i > from
+                        && matches!(out.shapes[i - 1], Shape::Rect { color, .. } if color == LABEL_BACK)
+                    {
+                        gone[i - 1] = true;
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    let mut k = 0;
+    out.shapes.retain(|_| {
+        k += 1;
+        !gone[k - 1]
+    });
 }
 
 /// What each colour of a scene means, for the strip under it: a function

@@ -13,6 +13,10 @@ use crate::tr;
 /// figures.
 const TITLE: i32 = 52;
 
+/// How many times longer than another pane's a pane's longest rule arrow
+/// may be for the panes to share one scale (see [`build`]).
+const SHARED_RANGE: i32 = 20;
+
 /// The tiles of `n` panes in a viewport: up to three in a row, four as
 /// two rows of two (as path searches are laid out).
 pub fn pane_tiles(n: usize, vp: Viewport) -> Vec<Viewport> {
@@ -49,6 +53,7 @@ pub fn pane_camera(sim: &AnySim, cam: &Camera, i: usize) -> Camera {
             let tile = tiles.get(i).copied().unwrap_or(cam.viewport);
             Camera {
                 viewport: body(tile, cam),
+                center: cam.pane_centers.get(i).copied().flatten().or(cam.center),
                 ..*cam
             }
         }
@@ -150,8 +155,13 @@ pub(super) fn build(panes: &[AnySim], frame: &Frame, view: &View, cam: &Camera, 
         .iter()
         .any(|p| matches!(p, AnySim::Flock(f) if f.config().dt_jitter != crate::num::Fx::ZERO));
     // Rule arrows share one scale across the panes, so a push twice as
-    // strong in one pane draws twice as long as in the other.
-    let scale = panes
+    // strong in one pane draws twice as long as in the other — while every
+    // pane's longest arrow is at least 1/SHARED_RANGE of the longest of
+    // all. Past that, a shared scale would draw the weaker panes' arrows
+    // as equal minimum stubs (pushes of 4,000 and 40 beside one of
+    // 100,000): each pane then scales its own, and the beat's callouts
+    // give the numbers.
+    let scales: Vec<crate::num::Fx> = panes
         .iter()
         .enumerate()
         .filter_map(|(i, sim)| match sim {
@@ -161,7 +171,12 @@ pub(super) fn build(panes: &[AnySim], frame: &Frame, view: &View, cam: &Camera, 
             }
             _ => None,
         })
-        .max();
+        .collect();
+    let scale = scales.iter().max().copied().filter(|&top| {
+        scales
+            .iter()
+            .all(|&s| s.saturating_mul(crate::num::Fx::from_int(SHARED_RANGE)) >= top)
+    });
     let shared = View {
         rule_scale: scale,
         ..view.clone()
@@ -170,10 +185,7 @@ pub(super) fn build(panes: &[AnySim], frame: &Frame, view: &View, cam: &Camera, 
     let (mut lists, mut rest) = (Vec::new(), Vec::new());
     for (i, (sim, tile)) in panes.iter().zip(tiles).enumerate() {
         let sub_frame = frame.panes.get(i).copied().unwrap_or(Frame::bare(sim));
-        let sub_cam = Camera {
-            viewport: body(tile, cam),
-            ..*cam
-        };
+        let sub_cam = pane_camera(frame.sim, cam, i);
         let mut sub = Scene::default();
         let pane_view = View {
             tile: i as u32,
@@ -184,6 +196,7 @@ pub(super) fn build(panes: &[AnySim], frame: &Frame, view: &View, cam: &Camera, 
             area: sub_cam.viewport,
         });
         out.shapes.append(&mut sub.shapes);
+        out.keep_clear.append(&mut sub.keep_clear);
         for (k, n) in sub.drawn {
             *out.drawn.entry(k).or_default() += n;
         }

@@ -65,8 +65,13 @@ fn title_h(cfg: &crate::sim::path::PathConfig, cam: &Camera) -> i32 {
         .searches
         .iter()
         .any(|s| !s.heuristic.is_admissible(s.moves));
-    (TITLE + if warn { WARN_LINE } else { 0 }) * i32::from(cam.scale) / 100
+    let band = if cam.callout_band { CALLOUT_BAND } else { 0 };
+    (TITLE + band + if warn { WARN_LINE } else { 0 }) * i32::from(cam.scale) / 100
 }
+
+/// The band under a tile's title that the beat's callouts about its
+/// search take, at scale 100 (a 22-px callout on its box).
+const CALLOUT_BAND: i32 = 38;
 
 /// The search and cell under a screen point.
 pub fn tile_cell_at(sim: &AnySim, cam: &Camera, at: P) -> Option<(usize, Cell)> {
@@ -100,6 +105,37 @@ pub(super) fn build(sim: &PathSim, frame: &Frame, view: &View, cam: &Camera, out
         draw_tile(sim, si, *tile, si == focused, view, cam, out);
         let (cell, o) = layout(&sim.config().grid, *tile, cam, title_h(sim.config(), cam));
         corner_cuts(sim, si, frame, view, (o, cell), out);
+        // A callout keeps clear of the walls, the start, the goal and the
+        // beat's framed cells (a small map's: a large one's walls are too
+        // many to tell apart anyway).
+        let grid = &sim.config().grid;
+        let small = grid.width() * grid.height() <= 4096;
+        let mut keep: Vec<Cell> = view.highlighted_cells();
+        keep.extend([sim.config().start, sim.config().goal]);
+        if small {
+            for y in 0..grid.height() as i32 {
+                keep.extend(
+                    (0..grid.width() as i32)
+                        .map(|x| Cell::new(x, y))
+                        .filter(|&c| grid.is_wall(c)),
+                );
+            }
+        }
+        for c in keep {
+            out.keep_clear
+                .push([o[0] + c.x * cell, o[1] + c.y * cell, cell, cell]);
+        }
+        // Side by side, each tile is framed: zoomed maps would otherwise
+        // run into each other.
+        if tiles.len() > 1 {
+            out.push(Shape::Clip { area: *tile });
+            out.push(Shape::Frame {
+                at: [tile.x + 1, tile.y + 1],
+                size: [tile.w - 2, tile.h - 2],
+                width: view.lw(2, 2),
+                color: color::DIM,
+            });
+        }
     }
     // Each map was clipped to its tile (a zoomed map stays in its own).
     if tiles.len() > 1 {
@@ -190,12 +226,7 @@ fn draw_tile(
         || view.highlighted("search").contains(&(si as u32));
     let n = out.count();
     let status = if view.on("expansions") {
-        tr!(
-            lang,
-            P_EXPANDED,
-            status,
-            crate::sim::path::ascii::expanded(s)
-        )
+        tr!(lang, P_EXPANDED, status, expanded(s, lang))
     } else {
         status
     };
@@ -223,7 +254,8 @@ fn draw_tile(
         status,
         fit,
     );
-    if !sc.heuristic.is_admissible(sc.moves) {
+    // A fact of the set-up, yet on a question's beat a hint at its answer.
+    if !sc.heuristic.is_admissible(sc.moves) && !view.withhold_next {
         out.text_fit(
             [
                 tile.x + view.px(8),
@@ -456,7 +488,7 @@ fn panels(sim: &PathSim, frame: &Frame, focused: usize, view: &View, out: &mut S
             lang,
             P_COUNTS,
             label(view, sc, i),
-            crate::sim::path::ascii::expanded(s),
+            expanded(s, lang),
             s.open_in_order(sc.closed_set).len()
         ));
     }
@@ -499,7 +531,7 @@ fn panels(sim: &PathSim, frame: &Frame, focused: usize, view: &View, out: &mut S
                 tr!(lang, P_LAST, label, st.tick.saturating_sub(1), st.tick)
             },
             lines: mine,
-            rank: if view.on("open_list") { 1 } else { 0 },
+            rank: u8::from(view.on("open_list") || view.on("costs")),
         });
     }
 }
@@ -511,6 +543,15 @@ fn label(view: &View, sc: &crate::sim::path::SearchConfig, i: usize) -> String {
         .get(&format!("search:{i}"))
         .cloned()
         .unwrap_or_else(|| sc.label.clone())
+}
+
+/// The expansions so far, with the repeats when there are any: `26 (4
+/// again)`.
+fn expanded(s: &SearchState, lang: Lang) -> String {
+    match s.repeats() {
+        0 => s.expanded.to_string(),
+        n => tr!(lang, P_AGAIN, s.expanded, n),
+    }
 }
 
 /// How many entries a list holds, in words.
@@ -773,7 +814,13 @@ fn step_costs(
     view: &View,
     out: &mut Scene,
 ) {
-    let f = view.font(14);
+    // 16 px where the cells have room, else 14 px (the least a number
+    // in a cell may be).
+    let f = if cell >= view.px(26) {
+        view.font(16)
+    } else {
+        view.font(14)
+    };
     if cell < i32::from(f) * 3 / 2 {
         return;
     }
@@ -998,7 +1045,22 @@ pub(super) fn callout_figure(
     }
     let Some(c) = callout_cell(sim, at) else {
         return match key {
-            "expanded" => Some(crate::sim::path::ascii::expanded(s).to_string()),
+            "expanded" => Some(expanded(s, lang)),
+            "moves" | "climbs" => {
+                let path = s.path(sim.config().grid.width(), sim.config().goal);
+                (!path.is_empty()).then(|| {
+                    let grid = &sim.config().grid;
+                    let climbs = path
+                        .windows(2)
+                        .filter(|w| grid.height_at(w[1]) > grid.height_at(w[0]))
+                        .count();
+                    if key == "moves" {
+                        (path.len() - 1).to_string()
+                    } else {
+                        climbs.to_string()
+                    }
+                })
+            }
             "open" => Some(s.open_in_order(sc.closed_set).len().to_string()),
             "cost" => match s.status {
                 Status::Found(c) => Some(g_text(sc.moves, c)),
@@ -1053,6 +1115,20 @@ pub(super) fn callout_place(
     let tile = *search_tiles(cfg.searches.len(), cam.viewport).get(si)?;
     let title = title_h(cfg, cam);
     let (cell, o) = layout(&cfg.grid, tile, cam, title);
-    let anchor = callout_cell(sim, at).map(|c| (center(o, cell, c), cell / 2));
-    Some((map_area(tile, title), anchor))
+    let Some(c) = callout_cell(sim, at) else {
+        // The search's own figures: in the band under the title when the
+        // camera keeps one, else over the map's top.
+        let band = if cam.callout_band {
+            CALLOUT_BAND * i32::from(cam.scale) / 100
+        } else {
+            0
+        };
+        let vp = Viewport {
+            y: tile.y + title - band,
+            h: if band > 0 { band } else { tile.h - title },
+            ..tile
+        };
+        return Some((vp, None));
+    };
+    Some((map_area(tile, title), Some((center(o, cell, c), cell / 2))))
 }

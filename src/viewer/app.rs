@@ -462,6 +462,30 @@ impl Player {
         }
     }
 
+    /// Where each side-by-side pane looks when a beat zooms in on its
+    /// focus without a `center`: at its own copy of the focused entities,
+    /// offset as the shared pose is from the focused pane's (so the ease
+    /// moves every pane alike). `None` for a pane with no copy in view.
+    fn pane_centers(&self, pose: &Pose) -> [Option<Vec3>; crate::sim::MAX_PANES] {
+        let mut out = [None; crate::sim::MAX_PANES];
+        let (sim, beat) = (self.session.sim(), self.beat());
+        let follows = beat.is_some_and(|b| b.center.is_none() && b.zoom.unwrap_or(100) > 100);
+        let AnySim::Panes(panes) = sim else {
+            return out;
+        };
+        if !follows {
+            return out;
+        }
+        let view = self.view(100);
+        let Some(mine) = scene::focus_center(sim, &view) else {
+            return out;
+        };
+        for (slot, pane) in out.iter_mut().zip(panes) {
+            *slot = scene::focus_center(pane, &view).map(|c| pose.center + (c - mine));
+        }
+        out
+    }
+
     /// The pose drawn now: the beat's, or on the way to it from the last
     /// beat's (smoothstep over [`EASE_US`]).
     pub fn pose(&self) -> Pose {
@@ -503,6 +527,13 @@ impl Player {
             zoom,
             center: Some(pose.center),
             scale,
+            pane_centers: self.pane_centers(&pose),
+            callout_band: self.session.sim().sim_name() == "path"
+                && self.beat().is_some_and(|b| {
+                    b.callouts
+                        .iter()
+                        .any(|c| matches!(c.kind(), "world" | "search"))
+                }),
         }
     }
 
@@ -891,6 +922,15 @@ impl App {
                 self.download = Some((name, bytes));
             }
             Err(m) => self.error = Some(tr!(Lang::of(self.lang.as_deref()), SAVE_FAILED, m)),
+        }
+    }
+
+    /// Ends the camera's ease to the beat's framing at once: the picture
+    /// a frame drawn after the ease shows (for `render --text` frames of
+    /// several beats in a row, and tests).
+    pub fn settle(&mut self) {
+        if let Screen::Player(p) = &mut self.screen {
+            p.ease = None;
         }
     }
 

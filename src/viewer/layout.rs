@@ -434,9 +434,28 @@ fn glued_spaces(chars: &[char]) -> Vec<bool> {
 /// The longest run of Latin text kept on one line in CJK narration.
 const GLUE_MAX: usize = 32;
 
+/// Whether a Japanese line may break between a character of script `a`
+/// and one of script `b` that follows it: where a phrase (bunsetsu) ends —
+/// after its particles and endings, written in hiragana, before the next
+/// word's kanji, katakana or Latin — between a kanji compound and a
+/// katakana word, and after punctuation. Never inside a run of one
+/// script, between a kanji and the hiragana after it (the word's ending,
+/// `曲がる`, or its particle, `速さは`), or before the particle after a
+/// katakana or Latin word.
+fn word_boundary(a: Script, b: Script) -> bool {
+    use Script::*;
+    matches!(
+        (a, b),
+        (Hiragana, Kanji | Katakana | Other)
+            | (Kanji, Katakana)
+            | (Katakana, Kanji)
+            | (Other, Kanji | Katakana)
+    ) || a == Mark && b != Mark
+}
+
 /// Where a line of CJK text may break before a character that follows
-/// another without a space: where the script changes (see [`Script`]) or
-/// after punctuation — never inside a short bracketed group, before a
+/// another without a space: at a phrase's end (see [`word_boundary`]) or
+/// before an opening mark — never inside a short bracketed group, before a
 /// closing mark or small kana (kinsoku), or after an opening mark. Style
 /// marks (`*`, `` ` ``) are looked through.
 fn cjk_breaks(chars: &[char], marks: &[Option<Style>]) -> Vec<bool> {
@@ -453,12 +472,8 @@ fn cjk_breaks(chars: &[char], marks: &[Option<Style>]) -> Vec<bool> {
         }
         if let Some(a) = prev {
             let (sa, sb) = (script(a), script(c));
-            let japanese =
-                |s: Script| matches!(s, Script::Kanji | Script::Hiragana | Script::Katakana);
             let opening = "(（「『".contains(c);
-            let boundary = sa != sb && (japanese(sa) || japanese(sb))
-                || sa == Script::Mark && sb != Script::Mark
-                || opening;
+            let boundary = word_boundary(sa, sb) || opening;
             let grouped = groups[k] && k > 0 && groups[k - 1] && !opening;
             breaks[k] = boundary && !grouped && !no_line_start(c) && !no_line_end(a);
         }
@@ -763,6 +778,24 @@ mod tests {
                     !"(「".contains(last),
                     "{w}: a line ends with {last}: {lines:?}"
                 );
+            }
+        }
+    }
+
+    /// A kanji's ending or particle stays with it ("速/さ", "曲/がります"
+    /// were split): lines break after a phrase's hiragana, before the next
+    /// word.
+    #[test]
+    fn japanese_keeps_a_word_with_its_ending() {
+        let ja = "速さは変わらず、右へ曲がりました。数えなければ分かりません。";
+        for w in 4..30 {
+            let lines = plain(&wrap_rich(ja, w, &chars));
+            let joined = lines.join("|");
+            for word in ["速さは", "曲がりました。", "数えなければ", "分かりません。"]
+            {
+                if chars(word) <= w {
+                    assert!(joined.contains(word), "{w}: {word:?} split in {lines:?}");
+                }
             }
         }
     }
