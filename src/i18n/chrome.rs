@@ -200,6 +200,8 @@ super::messages! {
     OV_SIGHT: "sight line" => "視線";
     /// Overlay: sight back.
     OV_SIGHT_BACK: "sight back" => "逆向きの視線";
+    /// Overlay: the side view of a sight line.
+    OV_PROFILE: "side view of the sight line" => "視線を横から見た図";
 }
 
 /// An overlay's name in words (`view_radius` → "view radius"); an unknown
@@ -245,6 +247,7 @@ pub fn overlay_name(lang: super::Lang, id: &str) -> String {
         "formula" => &OV_FORMULA,
         "sight" => &OV_SIGHT,
         "sight_back" => &OV_SIGHT_BACK,
+        "profile" => &OV_PROFILE,
         _ => return id.to_owned(),
     };
     m.text(lang).to_owned()

@@ -23,6 +23,8 @@ super::messages! {
     L_LEG_CLEAR: "sight: clear" => "視線: 通る";
     /// Legend: blocked sight.
     L_LEG_BLOCKED: "blocked (×)" => "遮られる (×)";
+    /// Legend: the side view.
+    L_LEG_PROFILE: "side view: ground (bars), eyes, sight line" => "横から見た図: 地面 (棒)、目、視線";
     /// A chaser ready.
     L_READY: "ready" => "出発前";
     /// A chaser walking.
@@ -47,6 +49,8 @@ super::messages! {
     L_SEEN_BACK: "{0} sees {1}" => "{0} から {1} が見える";
     /// The target does not see the chaser.
     L_NOT_SEEN_BACK: "{0} does not see {1}" => "{0} から {1} は見えない";
+    /// A sight verdict after a chaser's status.
+    L_AND: "; {0}" => "。{0}";
     /// A chaser's line of the panel.
     L_CHASER: "{0} at {1} → {2} {3}: {4}{5}" => "{0} は {1} → {2} {3}: {4}{5}";
     /// The target moved.

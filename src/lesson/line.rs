@@ -32,6 +32,7 @@ pub const OVERLAYS: &[&str] = &[
     "formula",
     "sight",
     "sight_back",
+    "profile",
 ];
 
 /// Checks a highlight name: `chaser:N`, `target:N`, `cell:X,Y`, `blocker`,

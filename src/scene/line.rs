@@ -47,16 +47,40 @@ pub fn walk_color(i: usize) -> Rgba {
     Rgba(mix(c.0, b.0), mix(c.1, b.1), mix(c.2, b.2), 255)
 }
 
-/// Cell size and top-left of the map in the viewport.
+/// Cell size and top-left of the map in the viewport (above the side
+/// view, when the camera keeps room for one).
 fn layout(grid: &Grid, cam: &Camera) -> (i32, P) {
     super::grid_layout(
         grid.width() as i32,
         grid.height() as i32,
-        cam.viewport,
+        areas(cam).0,
         8,
         cam.zoom,
         cam.center,
     )
+}
+
+/// The map's part of the viewport and, when the camera keeps room for
+/// it, the side view's box along the bottom.
+fn areas(cam: &Camera) -> (super::Viewport, Option<super::Viewport>) {
+    let vp = cam.viewport;
+    if !cam.side_view {
+        return (vp, None);
+    }
+    let px = |n: i32| n * i32::from(cam.scale) / 100;
+    let h = (vp.h * 30 / 100).min(px(200)).max(px(90)).min(vp.h / 2);
+    let m = px(8);
+    let side = super::Viewport {
+        x: vp.x + m,
+        y: vp.y + vp.h - h - m,
+        w: vp.w - 2 * m,
+        h,
+    };
+    let map = super::Viewport {
+        h: (vp.h - h - m).max(1),
+        ..vp
+    };
+    (map, Some(side))
 }
 
 /// The grid cell under a screen point.
@@ -173,7 +197,162 @@ pub(super) fn build(sim: &LineSim, frame: &Frame, view: &View, cam: &Camera, out
         super::height_labels(out, grid, o, cell, view.font(14));
         out.credit("heights", n);
     }
+    if view.on("profile")
+        && let (Some(&i), (_, Some(side))) = (focus.first(), areas(cam))
+    {
+        let n = out.count();
+        draw_profile(sim, i, view, side, out);
+        out.credit("profile", n);
+    }
     panels(sim, &focus, events, view, out);
+}
+
+/// A side view of chaser `i`'s sight line, in a box along the bottom of
+/// the scene: the cells it crosses in walk order, k = 0 (the chaser) to n
+/// (its target), one column each, as bars of their ground heights
+/// (walls hatched to the top); the eyes at the ends, `eye_height` above
+/// the ground; the straight sight line between them. The line's height
+/// over cell k is zA + (zB − zA)·k/n, so a bar that rises above it blocks
+/// (one that only reaches it does not): the first such bar is crossed out
+/// and the line beyond it drawn in the blocked colour. What the sight
+/// panel's integers decide, drawn.
+fn draw_profile(sim: &LineSim, i: usize, view: &View, b: super::Viewport, out: &mut Scene) {
+    let cfg = sim.config();
+    let (from, to) = ends(sim, i);
+    let line = Line::new(from, to);
+    let n = line.len() as i32;
+    let mut cells = vec![from];
+    cells.extend(line.stepper().map(|s| s.cell));
+    let height = |c: Cell| i32::from(cfg.grid.height_at(c).unwrap_or(0));
+    let eye = cfg.eye_height;
+    let (za, zb) = (height(from) + eye, height(to) + eye);
+    let top = cells
+        .iter()
+        .map(|&c| height(c))
+        .max()
+        .unwrap_or(0)
+        .max(za)
+        .max(zb)
+        .max(1)
+        + 1;
+    // The box, its columns and levels, in whole pixels.
+    let m = view.px(8);
+    out.push(Shape::Rect {
+        at: [b.x, b.y],
+        size: [b.w, b.h],
+        color: color::PANEL,
+    });
+    out.push(Shape::Frame {
+        at: [b.x, b.y],
+        size: [b.w, b.h],
+        width: view.lw(2, 2),
+        color: color::DIM,
+    });
+    out.keep_clear.push([b.x, b.y, b.w, b.h]);
+    let label = view.font(15);
+    let left = b.x + super::text::width("9", label) + view.px(14);
+    let (base, roof) = (b.y + b.h - view.px(10), b.y + i32::from(label) + view.px(8));
+    let col = ((b.x + b.w - m - left) / (n + 1)).max(2);
+    let unit = ((base - roof) / top).max(1);
+    let x_of = |k: i32| left + k * col + col / 2;
+    let y_of = |z2: i32| base - z2 * unit / 2;
+    // Levels: a faint line each, and their numbers as often as they fit.
+    let every = ((i32::from(label) + 2 + unit - 1) / unit).max(1);
+    for z in 0..=top {
+        let y = y_of(2 * z);
+        out.line(
+            [left, y],
+            [left + (n + 1) * col, y],
+            1,
+            with_alpha(color::DIM, 90),
+        );
+        if z % every == 0 {
+            let at = [b.x + view.px(6), y + i32::from(label) / 3];
+            out.text_as(super::Role::Cell, at, (label, color::DIM), z.to_string());
+        }
+    }
+    // The ground under each cell, walls hatched to the top.
+    for (k, &c) in cells.iter().enumerate() {
+        let x = left + k as i32 * col + 1;
+        if cfg.grid.is_wall(c) {
+            out.push(Shape::Rect {
+                at: [x, roof],
+                size: [col - 2, base - roof],
+                color: color::WALL,
+            });
+            super::wall_hatch(out, [x, base - col.min(base - roof)], col.min(base - roof));
+        } else {
+            let y = y_of(2 * height(c));
+            out.push(Shape::Rect {
+                at: [x, y],
+                size: [col - 2, base - y],
+                color: super::HEIGHT_KEY,
+            });
+        }
+    }
+    // The sight line, the eyes, and the first cell above it.
+    let (a, z) = ([x_of(0), y_of(2 * za)], [x_of(n), y_of(2 * zb)]);
+    let blocker = cells
+        .iter()
+        .enumerate()
+        .skip(1)
+        .take((n - 1).max(0) as usize)
+        .find(|&(k, &c)| cfg.grid.is_wall(c) || height(c) * n > za * n + (zb - za) * k as i32)
+        .map(|(k, _)| k as i32);
+    let w = view.lw(3, 2);
+    match blocker {
+        Some(k) => {
+            // The line up to the blocker clear, beyond it blocked.
+            let at = |k: i32| [x_of(k), y_of((2 * za * n + 2 * (zb - za) * k) / n.max(1))];
+            out.line(a, at(k), w, color::GREEN);
+            out.line(at(k), z, w, color::VERMILLION);
+            let c = [x_of(k), y_of(2 * height(cells[k as usize]).min(top))];
+            let r = (col / 3).clamp(view.px(6), view.px(14));
+            out.line(
+                [c[0] - r, c[1] - r],
+                [c[0] + r, c[1] + r],
+                w,
+                color::VERMILLION,
+            );
+            out.line(
+                [c[0] - r, c[1] + r],
+                [c[0] + r, c[1] - r],
+                w,
+                color::VERMILLION,
+            );
+        }
+        None => out.line(a, z, w, color::GREEN),
+    }
+    let r = view.px(7);
+    out.push(Shape::Disc {
+        c: a,
+        r,
+        color: chaser_color(i),
+    });
+    out.push(Shape::Ring {
+        c: z,
+        r,
+        width: view.lw(3, 2),
+        color: color::SKY,
+    });
+    let (name, tname) = (
+        view.name("chaser", i as u32),
+        view.name("target", cfg.chasers[i].target),
+    );
+    let f = view.font(16);
+    out.label(
+        [a[0] + r + view.px(4), a[1] - r - view.px(2)],
+        f,
+        chaser_color(i),
+        format!("{name} zA = {za}"),
+    );
+    let tw = super::text::width(&format!("{tname} zB = {zb}"), f);
+    out.label(
+        [z[0] - tw - r - view.px(4), z[1] - r - view.px(2)],
+        f,
+        color::SKY,
+        format!("{tname} zB = {zb}"),
+    );
 }
 
 /// Each chaser's colour (when there are few), the target, and the two
@@ -194,6 +373,9 @@ pub(super) fn legend(sim: &LineSim, view: &View) -> Vec<(Rgba, String)> {
     out.extend(super::wall_key(&sim.config().grid, lang));
     if view.on("heights") {
         out.push((super::HEIGHT_KEY, tr!(lang, P_LEG_HEIGHTS).to_owned()));
+    }
+    if view.on("profile") {
+        out.push((color::DIM, tr!(lang, L_LEG_PROFILE).to_owned()));
     }
     if view.on("ideal_line") {
         out.push((color::SKY, tr!(lang, L_LEG_IDEAL).to_owned()));
@@ -672,7 +854,7 @@ fn panels(sim: &LineSim, focus: &[usize], events: &[LineEvent], view: &View, out
         let mut sight = String::new();
         for (on, verdict) in [(view.on("sight"), sees), (view.on("sight_back"), back)] {
             if on {
-                sight.push_str(&format!("; {verdict}"));
+                sight.push_str(&tr!(lang, L_AND, verdict));
             }
         }
         let at = st.targets[cc.target as usize];

@@ -334,6 +334,9 @@ pub struct Camera {
     /// entities (a close-up on a boid that sits elsewhere in another
     /// pane): each pane's centre, in pane order; `None` keeps `center`.
     pub pane_centers: [Option<Vec3>; crate::sim::MAX_PANES],
+    /// Line maps keep room along the bottom for the side view of a sight
+    /// line (the `profile` overlay).
+    pub side_view: bool,
 }
 
 impl Camera {
@@ -349,6 +352,7 @@ impl Camera {
             scale: 100,
             callout_band: false,
             pane_centers: [None; crate::sim::MAX_PANES],
+            side_view: false,
         }
     }
 }

@@ -528,6 +528,8 @@ impl Player {
             center: Some(pose.center),
             scale,
             pane_centers: self.pane_centers(&pose),
+            side_view: self.session.sim().sim_name() == "line"
+                && self.overlays().contains("profile"),
             callout_band: self.session.sim().sim_name() == "path"
                 && self.beat().is_some_and(|b| {
                     b.callouts
