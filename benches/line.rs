@@ -78,7 +78,7 @@ fn all_plain() -> u64 {
 
 fn chase() -> LineSim {
     let b = find_bundled("line-chase-arc").unwrap();
-    let l = Lesson::parse(b.source, b.path).unwrap();
+    let l = Lesson::parse(b.source(), b.path).unwrap();
     let Scenario::Line(mut cfg) = l.scenario else {
         panic!("not a line lesson")
     };

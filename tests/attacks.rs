@@ -91,7 +91,7 @@ fn absurd_keys_are_refused_on_the_command_line_and_in_replays() {
         flockstep: "0.1.0".into(),
         lesson_id: lesson.id.clone(),
         lesson_file: b.path.into(),
-        lesson_source: b.source.into(),
+        lesson_source: b.source().into(),
         overrides: vec![set.clone()],
     };
     let header = Header::new("flock", sim.dt().to_bits(), 0, DEFAULT_KEYFRAME_EVERY);
@@ -252,7 +252,7 @@ fn outputs_that_are_not_regular_files_are_written_in_place() {
     }
     // The lesson being recorded, directly or through a link.
     let lesson = d.file("l.toml");
-    let src = find_bundled("line-error-term").unwrap().source;
+    let src = find_bundled("line-error-term").unwrap().source();
     std::fs::write(&lesson, src).unwrap();
     rejects(
         &["record", &lesson, "-o", &lesson],
@@ -383,7 +383,7 @@ fn dump_json_honours_the_field() {
 fn escape_sequences_in_metadata_are_escaped() {
     let d = Dir::new("escapes");
     let lesson = d.file("evil\x1b[2J.toml");
-    std::fs::write(&lesson, find_bundled("line-error-term").unwrap().source).unwrap();
+    std::fs::write(&lesson, find_bundled("line-error-term").unwrap().source()).unwrap();
     let f = d.file("e.fsr");
     runs(&["record", &lesson, "-o", &f]);
     let info = runs(&["info", &f]);

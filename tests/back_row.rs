@@ -39,7 +39,7 @@ fn lessons() -> Vec<(Lesson, String)> {
     BUNDLED
         .iter()
         .map(|b| {
-            let l = Lesson::parse(b.source, b.path).unwrap();
+            let l = Lesson::parse(b.source(), b.path).unwrap();
             let id = l.id.clone();
             (l, id)
         })

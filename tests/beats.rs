@@ -24,7 +24,7 @@ use flockstep::viewer::timeline::Command;
 fn lessons() -> Vec<Lesson> {
     BUNDLED
         .iter()
-        .map(|b| Lesson::parse(b.source, b.path).unwrap())
+        .map(|b| Lesson::parse(b.source(), b.path).unwrap())
         .collect()
 }
 

@@ -65,7 +65,7 @@ impl Drop for TempLesson {
 }
 
 fn bundled(id: &str) -> &'static str {
-    flockstep::lesson::find_bundled(id).unwrap().source
+    flockstep::lesson::find_bundled(id).unwrap().source()
 }
 
 #[test]

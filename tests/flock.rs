@@ -14,7 +14,7 @@ use std::fmt::Write as _;
 fn lesson(id: &str, sets: &[&str]) -> Lesson {
     let b = find_bundled(id).unwrap_or_else(|| panic!("no lesson {id}"));
     let o: Vec<Override> = sets.iter().map(|s| Override::parse(s).unwrap()).collect();
-    Lesson::parse_with(b.source, b.path, &o).unwrap_or_else(|e| panic!("{e}"))
+    Lesson::parse_with(b.source(), b.path, &o).unwrap_or_else(|e| panic!("{e}"))
 }
 
 /// The lesson's flock (with variants: the first pane's).
@@ -772,7 +772,7 @@ fn scaling_a_lesson_with_set_boids() {
 fn at_least_ten_flock_lessons_and_each_model_is_taught() {
     let flock: Vec<Lesson> = flockstep::lesson::BUNDLED
         .iter()
-        .map(|b| Lesson::parse(b.source, b.path).unwrap())
+        .map(|b| Lesson::parse(b.source(), b.path).unwrap())
         .filter(|l| l.scenario.sim_name() == "flock")
         .collect();
     assert!(flock.len() >= 10, "{} flock lessons", flock.len());

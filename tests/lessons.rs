@@ -11,7 +11,7 @@ use std::fmt::Write as _;
 fn lessons() -> Vec<Lesson> {
     BUNDLED
         .iter()
-        .map(|b| Lesson::parse(b.source, b.path).unwrap_or_else(|e| panic!("{e}")))
+        .map(|b| Lesson::parse(b.source(), b.path).unwrap_or_else(|e| panic!("{e}")))
         .collect()
 }
 

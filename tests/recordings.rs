@@ -28,7 +28,7 @@ fn dir() -> PathBuf {
 fn source(b: &BundledLesson) -> Source {
     Source {
         file: b.path.to_owned(),
-        text: b.source.to_owned(),
+        text: b.source().to_owned(),
         overrides: Vec::new(),
     }
 }
@@ -54,7 +54,7 @@ fn problem(b: &BundledLesson, path: &Path) -> Option<String> {
             r.header.minor
         ));
     }
-    if r.meta.lesson_source != b.source || !r.meta.overrides.is_empty() {
+    if r.meta.lesson_source != b.source() || !r.meta.overrides.is_empty() {
         return Some(format!(
             "{}: recorded from a different text of {}",
             path.display(),

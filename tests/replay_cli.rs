@@ -145,7 +145,7 @@ fn verify_names_the_first_divergent_field() {
     // Frames from the lesson as shipped...
     let run = Source {
         file: b.path.into(),
-        text: b.source.into(),
+        text: b.source().into(),
         overrides: vec!["w_separation=4".into()],
     };
     let lesson = run.lesson().unwrap();
@@ -156,7 +156,7 @@ fn verify_names_the_first_divergent_field() {
         flockstep: "0.1.0".into(),
         lesson_id: lesson.id.clone(),
         lesson_file: b.path.into(),
-        lesson_source: b.source.into(),
+        lesson_source: b.source().into(),
         overrides: vec![],
     };
     let header = Header::new(

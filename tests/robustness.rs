@@ -41,7 +41,7 @@ fn mangled_lessons_are_errors_not_panics() {
     let mut loaded = 0;
     for round in 0..3000 {
         let b = &BUNDLED[round % BUNDLED.len()];
-        let src = mangle(&mut rng, b.source);
+        let src = mangle(&mut rng, b.source());
         let r = catch_unwind(|| Lesson::parse(&src, "mangled.toml"));
         match r {
             Err(_) => panic!("the lesson parser panicked on:\n{src}"),
@@ -67,7 +67,7 @@ fn mangled_lessons_are_errors_not_panics() {
 
 #[test]
 fn arbitrary_overrides_are_errors_not_panics() {
-    let src = BUNDLED[0].source;
+    let src = BUNDLED[0].source();
     let values = [
         "",
         "[",

@@ -834,7 +834,7 @@ fn lessons_play_at_their_rate() {
     }
     let src = find_bundled("path-ties")
         .unwrap()
-        .source
+        .source()
         .replace("ticks = 1000", "ticks = 1000\nrate = 100");
     let file = temp("rate.toml");
     std::fs::write(&file, src).unwrap();

@@ -462,6 +462,11 @@ fn headless_chromium_shows_the_picker_plays_saves_and_reports_bad_files_as_the_d
     // fetched beside the page, still within the first-frame budget.
     assert_eq!(r["ja"]["lesson"], "line-error-term", "{}", r["ja"]);
     assert_eq!(r["ja"]["lang"], "ja", "{}", r["ja"]);
+    // The page's own buttons and hint speak Japanese too (issue 43), from
+    // the viewer's catalogue.
+    assert_eq!(r["ja"]["open"], flockstep::i18n::WEB_OPEN.ja, "{}", r["ja"]);
+    assert_eq!(r["ja"]["hint"], flockstep::i18n::WEB_HINT.ja, "{}", r["ja"]);
+    assert_eq!(r["ja"]["htmlLang"], "ja");
     let first = r["ja"]["firstFrameMs"].as_f64().unwrap();
     assert!(
         first < 1500.0,

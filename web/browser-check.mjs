@@ -333,7 +333,14 @@ try {
     await waitFor("(s => s && s.screen === 'player')(window.flockstep.status())", "the lesson of the link", 30000);
     await sleep(800);
     const ja = await status();
-    result.ja = { lesson: ja.lesson, lang: ja.lang, firstFrameMs: await js("window.flockstep.firstFrameMs") };
+    result.ja = {
+        lesson: ja.lesson,
+        lang: ja.lang,
+        firstFrameMs: await js("window.flockstep.firstFrameMs"),
+        open: await js("document.getElementById('open').textContent"),
+        hint: await js("document.querySelector('header .hint').textContent"),
+        htmlLang: await js("document.documentElement.lang"),
+    };
     await shot("ja.png");
 } catch (e) {
     result.failure = String(e.message ?? e);

@@ -25,6 +25,13 @@
     window.flockstep = state;
 
     const $ = (id) => document.getElementById(id);
+    // Until the viewer runs (and says its words itself), the loading line
+    // in the language the address or the browser asks for.
+    {
+        const asked = new URLSearchParams(location.search).get("lang") || navigator.language || "";
+        const m = $("message");
+        if (m && asked.startsWith("ja")) m.textContent = "ビューアーを読み込み中…";
+    }
     const text = (ptr, len) =>
         new TextDecoder().decode(new Uint8Array(wasm_memory.buffer, ptr, len));
 
@@ -42,6 +49,27 @@
         const len = wasm_exports.flockstep_status_len();
         return len ? JSON.parse(text(wasm_exports.flockstep_status_ptr(), len)) : null;
     };
+
+    // The page's own words (buttons, hint) in the viewer's language: the
+    // viewer's status carries them from its catalogue; applied when the
+    // language changes.
+    let pageLang = null;
+    function pageWords() {
+        const page = state.status()?.page;
+        if (!page || page.lang === pageLang) return;
+        pageLang = page.lang;
+        document.documentElement.lang = page.lang;
+        const set = (id, text, tip) => {
+            const el = $(id);
+            if (!el) return;
+            el.textContent = text;
+            if (tip) el.title = tip;
+        };
+        set("open", page.open, page.open_tip);
+        set("save", page.save, page.save_tip);
+        const hint = document.querySelector("header .hint");
+        if (hint) hint.textContent = page.hint;
+    }
 
     function say(message, kind) {
         const el = $("message");
@@ -94,6 +122,7 @@
             state.firstFrameMs = performance.now();
             document.body.dataset.flockstep = "ready";
             say("", "");
+            pageWords();
         };
         importObject.env.flockstep_js_message = function (kind, ptr, len) {
             const m = text(ptr, len);

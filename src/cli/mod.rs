@@ -625,7 +625,7 @@ pub fn lessons_table() -> String {
     );
     let mut lessons = Vec::new();
     for b in BUNDLED {
-        match Lesson::parse(b.source, b.path) {
+        match Lesson::parse(b.source(), b.path) {
             Ok(l) => lessons.push(l),
             Err(e) => {
                 let _ = writeln!(s, "{:<28} (does not load: {e})", b.id);

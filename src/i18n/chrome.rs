@@ -90,6 +90,16 @@ super::messages! {
     DOWNLOADING: "downloading {0} ({1} bytes): your browser saves it in its downloads folder" => "{0} をダウンロード中 ({1} バイト): ブラウザーのダウンロードフォルダーに保存されます";
     /// A session that could not be saved.
     SAVE_FAILED: "could not save the session: {0}" => "実行を保存できませんでした: {0}";
+    /// The web page's Open button.
+    WEB_OPEN: "Open replay or lesson…" => "リプレイかレッスンを開く…";
+    /// The Open button's tip.
+    WEB_OPEN_TIP: "Open a replay (.fsr) or a lesson (.toml) — Ctrl+O" => "リプレイ (.fsr) かレッスン (.toml) を開く — Ctrl+O";
+    /// The web page's Download button.
+    WEB_SAVE: "Download replay" => "リプレイをダウンロード";
+    /// The Download button's tip.
+    WEB_SAVE_TIP: "Download the session as a replay (.fsr) — Ctrl+S" => "この実行をリプレイ (.fsr) としてダウンロード — Ctrl+S";
+    /// The web page's hint.
+    WEB_HINT: "or drop a file on the page · H for keys · Esc back to the lessons" => "またはファイルをページにドロップ · H でキー一覧 · Esc でレッスン一覧へ";
     /// A replay cannot be changed.
     REPLAY_FIXED: "a replay cannot be changed; open its lesson to try things" => "リプレイは変更できません。試すときはそのレッスンを開いてください";
     /// A dropped file without a name.

@@ -8,8 +8,27 @@ pub struct BundledLesson {
     pub id: &'static str,
     /// The path it was compiled from, relative to the crate (`lessons/….toml`).
     pub path: &'static str,
-    /// The file's text.
-    pub source: &'static str,
+    /// Where its text lies in the bundled lessons' texts: its first byte
+    /// and the byte after its last.
+    text: (usize, usize),
+}
+
+impl BundledLesson {
+    /// The file's text (the bundled lessons are inflated on the first
+    /// call, once).
+    pub fn source(&self) -> &'static str {
+        static TEXTS: std::sync::OnceLock<&'static str> = std::sync::OnceLock::new();
+        let all = TEXTS.get_or_init(|| {
+            // Deflated by build.rs from UTF-8 files: a failure here is a
+            // broken build, never an input.
+            let limit = crate::files::MAX_LESSON_BYTES as usize * BUNDLED.len().max(1);
+            let bytes = miniz_oxide::inflate::decompress_to_vec_with_limit(PACKED, limit)
+                .expect("build.rs deflated the bundled lessons");
+            let text = String::from_utf8(bytes).expect("the bundled lessons are UTF-8");
+            Box::leak(text.into_boxed_str())
+        });
+        all.get(self.text.0..self.text.1).unwrap_or_default()
+    }
 }
 
 include!(concat!(env!("OUT_DIR"), "/bundled_lessons.rs"));
@@ -62,7 +81,7 @@ pub fn source_of(arg: &str) -> Result<(String, String), String> {
         return Ok((lesson_text(arg, bytes)?, arg.to_owned()));
     }
     match find_bundled(arg) {
-        Some(b) => Ok((b.source.to_owned(), b.path.to_owned())),
+        Some(b) => Ok((b.source().to_owned(), b.path.to_owned())),
         None => {
             let hint = BUNDLED
                 .iter()

@@ -1075,7 +1075,7 @@ mod tests {
     fn round_trip(id: &str, sets: &[&str], ticks: u64, key_every: u64) -> (u64, u64) {
         let b = BUNDLED.iter().find(|b| b.id == id).unwrap();
         let sets: Vec<Override> = sets.iter().map(|s| Override::parse(s).unwrap()).collect();
-        let lesson = Lesson::parse_with(b.source, b.path, &sets).unwrap();
+        let lesson = Lesson::parse_with(b.source(), b.path, &sets).unwrap();
         let mut sim = AnySim::new(&lesson.scenario).unwrap();
         let (mut enc, mut dec) = (Encoder::new(), Decoder::new());
         enc.set_rules(prior::rules_of(&sim));

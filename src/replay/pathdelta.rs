@@ -252,7 +252,7 @@ mod tests {
 
     fn states(id: &str, ticks: usize) -> Vec<PathState> {
         let b = BUNDLED.iter().find(|b| b.id == id).unwrap();
-        let lesson = Lesson::parse_with(b.source, b.path, &[]).unwrap();
+        let lesson = Lesson::parse_with(b.source(), b.path, &[]).unwrap();
         let mut sim = AnySim::new(&lesson.scenario).unwrap();
         let mut out = Vec::new();
         for _ in 0..ticks {

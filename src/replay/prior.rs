@@ -1021,7 +1021,7 @@ mod tests {
     ) {
         let b = BUNDLED.iter().find(|b| b.id == id).unwrap();
         let sets: Vec<Override> = sets.iter().map(|s| Override::parse(s).unwrap()).collect();
-        let lesson = Lesson::parse_with(b.source, b.path, &sets).unwrap();
+        let lesson = Lesson::parse_with(b.source(), b.path, &sets).unwrap();
         let mut sim = AnySim::new(&lesson.scenario).unwrap();
         let rules = rules_of(&sim);
         let flocks = |s: AnyState| match s {

@@ -41,7 +41,7 @@ impl Source {
     pub fn bundled(id: &str, overrides: &[&str]) -> Option<Source> {
         crate::lesson::find_bundled(id).map(|b| Source {
             file: b.path.to_owned(),
-            text: b.source.to_owned(),
+            text: b.source().to_owned(),
             overrides: overrides.iter().map(|s| (*s).to_owned()).collect(),
         })
     }

@@ -93,7 +93,7 @@ pub struct Entry {
 pub fn picker_entries() -> Vec<Entry> {
     let mut lessons: Vec<Lesson> = BUNDLED
         .iter()
-        .filter_map(|b| Lesson::parse(b.source, b.path).ok())
+        .filter_map(|b| Lesson::parse(b.source(), b.path).ok())
         .collect();
     lessons.sort_by(|a, b| a.listing_key().cmp(&b.listing_key()));
     lessons
@@ -811,7 +811,7 @@ impl App {
             None => {
                 let mut all: Vec<String> = BUNDLED
                     .iter()
-                    .filter_map(|b| Lesson::parse(b.source, b.path).ok())
+                    .filter_map(|b| Lesson::parse(b.source(), b.path).ok())
                     .flat_map(|l| l.languages())
                     .collect();
                 all.sort();

@@ -305,11 +305,21 @@ fn page_events(_: &mut App) {}
 
 /// What is on screen, for the web page: the screen, the lesson and tick,
 /// the error, and where the picker's rows and the scrub bar are (canvas
-/// pixels).
+/// pixels); and the page's own words (its buttons and hint) in the
+/// screen's language, from the catalogue.
 #[cfg(target_arch = "wasm32")]
 fn status_json(app: &App, l: &Layout, w: i32, h: i32) -> String {
     let bar = l.scrub_bar();
-    let v = match app.player() {
+    let lang = Lang::of(app.lang.as_deref());
+    let page = serde_json::json!({
+        "lang": if lang == Lang::Ja { "ja" } else { "en" },
+        "open": tr!(lang, WEB_OPEN),
+        "open_tip": tr!(lang, WEB_OPEN_TIP),
+        "save": tr!(lang, WEB_SAVE),
+        "save_tip": tr!(lang, WEB_SAVE_TIP),
+        "hint": tr!(lang, WEB_HINT),
+    });
+    let mut v = match app.player() {
         Some(p) => {
             let ticks: Vec<u64> = p.session.lesson.beats.iter().map(|b| b.at).collect();
             let tabs = l.beat_tabs(&ticks, p.session.first_tick(), p.timeline.last());
@@ -338,6 +348,7 @@ fn status_json(app: &App, l: &Layout, w: i32, h: i32) -> String {
             "error": app.error,
         }),
     };
+    v["page"] = page;
     v.to_string()
 }
 
