@@ -1,9 +1,9 @@
-//! Compiles the lessons in `lessons/` into the binary: deflates them, one
-//! after another, into `$OUT_DIR/lessons.deflate` (one stream: they share
+//! Compiles the lessons in `lessons/` into the binary: compresses them
+//! (zstd), one after another, into `$OUT_DIR/lessons.zst` (one frame: they share
 //! most of their words) and writes `$OUT_DIR/bundled_lessons.rs` with one
 //! entry per `lessons/*.toml` — where its text starts and ends in the
 //! stream — sorted by file name so the order never depends on the file
-//! system. (Deflated, the lessons take a fifth of the room in the web
+//! system. (Compressed, the lessons take a fifth of the room in the web
 //! module.)
 
 use std::fmt::Write as _;
@@ -45,12 +45,13 @@ fn main() {
     // now: a checkout that moves, or a target directory shared by two
     // checkouts, reuses the generated file unchanged.
     out.push_str(
-        "/// The bundled lessons' texts, one after another, deflated.\n\
-         static PACKED: &[u8] = include_bytes!(concat!(env!(\"OUT_DIR\"), \"/lessons.deflate\"));\n",
+        "/// The bundled lessons' texts, one after another, compressed (zstd).\n\
+         static PACKED: &[u8] = include_bytes!(concat!(env!(\"OUT_DIR\"), \"/lessons.zst\"));\n",
     );
-    let packed = miniz_oxide::deflate::compress_to_vec(&all, 10);
-    std::fs::write(Path::new(&out_dir).join("lessons.deflate"), packed)
-        .expect("OUT_DIR is writable");
+    // The highest level: the texts are compressed once per build and
+    // decompressed once per run.
+    let packed = zstd::bulk::compress(&all, 22).expect("zstd compresses the lessons");
+    std::fs::write(Path::new(&out_dir).join("lessons.zst"), packed).expect("OUT_DIR is writable");
     let dest = Path::new(&out_dir).join("bundled_lessons.rs");
     std::fs::write(dest, out).unwrap();
 }

@@ -773,8 +773,8 @@ fn tick_zero_explains_the_coming_step() {
             );
         }
     }
-    // Beat 4 asks whether step 1 moves down: the coming step is withheld
-    // (the table has only its header, the formula panel says so); beat 5,
+    // Beat 4 asks at which step A first moves down: the coming step is
+    // withheld (the formula panel says so); beat 5,
     // at tick 1, answers and shows the next step again.
     let mut app = open("line-error-term");
     app.handle(Cmd::Time(Command::Beat(3)));
@@ -786,7 +786,15 @@ fn tick_zero_explains_the_coming_step() {
             .unwrap()
             .clone()
     };
-    assert_eq!(panel(&s, "error term").lines.len(), 1);
+    // No panel gives the coming step away (the table, when shown, has
+    // only the steps taken).
+    assert!(
+        s.panels
+            .iter()
+            .all(|p| p.lines.iter().all(|l| !l.contains("next 1"))),
+        "{:?}",
+        s.panels
+    );
     assert!(
         panel(&s, "Bresenham")
             .lines
@@ -895,17 +903,22 @@ fn the_first_beat_turns_the_camera() {
 /// class predicts).
 #[test]
 fn variants_show_side_by_side_and_the_clicked_pane_has_the_panels() {
-    use flockstep::scene::Shape;
+    use flockstep::scene::{Role, Shape};
     let mut app = open("flock-variable-dt");
-    let texts = |s: &flockstep::scene::Scene| -> Vec<String> {
+    // The texts drawn, but the callouts' (which `callouts` gives).
+    let drawn = |s: &flockstep::scene::Scene, callout: bool| -> Vec<String> {
         s.shapes
             .iter()
             .filter_map(|sh| match sh {
-                Shape::Text { text, .. } => Some(text.clone()),
+                Shape::Text { text, role, .. } if (*role == Role::Callout) == callout => {
+                    Some(text.clone())
+                }
                 _ => None,
             })
             .collect()
     };
+    let texts = |s: &flockstep::scene::Scene| drawn(s, false);
+    let callouts = |s: &flockstep::scene::Scene| drawn(s, true);
     // Beat 1 asks whether the replays will agree: no pane shows its hash.
     let t = texts(&scene_of(&app));
     assert!(!t.iter().any(|x| x.starts_with("hash ")), "{t:?}");
@@ -943,4 +956,8 @@ fn variants_show_side_by_side_and_the_clicked_pane_has_the_panels() {
     let hashes: Vec<&String> = t.iter().filter(|x| x.starts_with("hash ")).collect();
     assert_eq!(hash(hashes[2]), hash(hashes[3]));
     assert_ne!(hash(hashes[0]), hash(hashes[1]));
+    // The beat's `{hash}` callouts print each pane's title hash.
+    let c = callouts(&scene_of(&app));
+    let called: Vec<&String> = c.iter().filter(|x| x.starts_with("hash ")).collect();
+    assert_eq!(called, hashes);
 }

@@ -5,7 +5,7 @@
 super::messages! {
     CHROME;
     /// The status line: the clock waits for the class's prediction.
-    STATUS_PREDICT: "predict, then Space shows the answer" => "予想してから Space で答え";
+    STATUS_PREDICT: "predict, then Space shows the answer" => "予想してから Space で答えを表示";
     /// The status line: the clock holds at a pause beat.
     STATUS_HELD: "held at a beat: Space continues" => "ビートで停止中: Space で続き";
     /// The status line: playing.
@@ -210,6 +210,8 @@ super::messages! {
     OV_SIGHT: "sight line" => "視線";
     /// Overlay: sight back.
     OV_SIGHT_BACK: "sight back" => "逆向きの視線";
+    /// Overlay: Bresenham's decision for the coming step.
+    OV_DECISION: "the decision: the line against j + ½" => "判定: 直線と j + ½ の境目";
     /// Overlay: the side view of a sight line.
     OV_PROFILE: "side view of the sight line" => "視線を横から見た図";
 }
@@ -258,6 +260,7 @@ pub fn overlay_name(lang: super::Lang, id: &str) -> String {
         "sight" => &OV_SIGHT,
         "sight_back" => &OV_SIGHT_BACK,
         "profile" => &OV_PROFILE,
+        "decision" => &OV_DECISION,
         _ => return id.to_owned(),
     };
     m.text(lang).to_owned()

@@ -46,6 +46,10 @@ super::messages! {
     F_FEELERS: "feelers: ahead ≤ {0}, within {1} of the line, turn ≤ {2}°" => "触角: 前方 {0} 以内、線から {1} 以内、回転は {2}° まで";
     /// Legend: velocity arrows.
     F_LEG_VELOCITY: "velocity (from the tip)" => "速度 (先端から)";
+    /// Legend: every boid's trail.
+    F_LEG_TRAILS: "trails: where the boids were" => "軌跡: 個体がいた場所";
+    /// Legend: a focused boid's trail.
+    F_LEG_TRAIL_DOTS: "its trail: a dot a tick" => "その軌跡: 1 ティックに 1 点";
     /// Legend: the mates seen, a crowd.
     F_LEG_SEEN_DOTS: "seen (rings; dots past 40)" => "見えた仲間 (輪。40 羽を超えると点)";
     /// Legend: the mates seen.
@@ -77,7 +81,7 @@ super::messages! {
     /// A clamp: the bottom speed.
     F_CLAMP_MIN_SPEED: "min speed (was {0})" => "最低速度 (元は {0})";
     /// A clamp: a capped push.
-    F_CLAMP_PUSH: "push capped ×{0}" => "押しを ×{0} に制限";
+    F_CLAMP_PUSH: "push capped: {0} too close" => "押しに上限: 近すぎが {0} 件";
     /// A clamp: a full list.
     F_CLAMP_LIST: "list full ({0} seen)" => "リストが満杯 ({0} 匹見えた)";
     /// A clamp: the coordinate limit.

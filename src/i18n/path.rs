@@ -17,6 +17,9 @@ super::messages! {
     P_LEG_PATH: "path" => "経路";
     /// Legend: cliffs.
     P_LEG_CLIFF: "cliff (no move across)" => "崖 (越えられない)";
+    /// Legend: an edge the rule lets a path cross one way only (a drop it
+    /// cannot climb back up).
+    P_LEG_ONE_WAY: "one-way ledge: across only the arrow's way (dashed)" => "一方通行の段差: 矢印の向きにだけ越えられる (破線)";
     /// Legend: corner cuts.
     P_LEG_CUT: "diagonal that cuts a corner (×)" => "角を切る斜めの移動 (×)";
     /// Legend: walls.
@@ -50,13 +53,15 @@ super::messages! {
     /// The open list, best first.
     P_OPEN_BEST: "open list, best first · {0} · {1}" => "オープンリスト (よい順) · {0} · {1}";
     /// The open list in push order.
-    P_OPEN_PUSHED: "open list (push order) · {0} · {1}" => "オープンリスト (追加順) · {0} · {1}";
+    P_OPEN_PUSHED: "open list in the order pushed (which is best is held back) · {0} · {1}" => "オープンリスト: 追加した順 (どれが最良かは伏せてあります) · {0} · {1}";
     /// How many entries.
     P_ENTRIES: "{0} entries" => "{0} 件";
     /// One entry.
     P_ENTRY: "1 entry" => "1 件";
     /// The open list's header.
-    P_OPEN_HEAD: "#\tcell\tf = g + h\tequal f: {0}" => "#\tセル\tf = g + h\tf が同じとき: {0}";
+    P_OPEN_HEAD: "#\tcell\tf = g + h" => "#\tセル\tf = g + h";
+    /// The open list's tie rule.
+    P_OPEN_TIES: "equal f: {0}" => "f が同じとき: {0}";
     /// FIFO ties.
     P_TIE_FIFO: "first pushed first" => "先に追加したほうが先";
     /// LIFO ties.

@@ -14,16 +14,16 @@ pub struct BundledLesson {
 }
 
 impl BundledLesson {
-    /// The file's text (the bundled lessons are inflated on the first
-    /// call, once).
+    /// The file's text (the bundled lessons are decompressed on the
+    /// first call, once).
     pub fn source(&self) -> &'static str {
         static TEXTS: std::sync::OnceLock<&'static str> = std::sync::OnceLock::new();
         let all = TEXTS.get_or_init(|| {
-            // Deflated by build.rs from UTF-8 files: a failure here is a
+            // Compressed by build.rs from UTF-8 files: a failure here is a
             // broken build, never an input.
             let limit = crate::files::MAX_LESSON_BYTES as usize * BUNDLED.len().max(1);
-            let bytes = miniz_oxide::inflate::decompress_to_vec_with_limit(PACKED, limit)
-                .expect("build.rs deflated the bundled lessons");
+            let bytes = zstd::bulk::decompress(PACKED, limit)
+                .expect("build.rs compressed the bundled lessons");
             let text = String::from_utf8(bytes).expect("the bundled lessons are UTF-8");
             Box::leak(text.into_boxed_str())
         });

@@ -83,6 +83,7 @@ pub fn keys(sim: &str, kind: &str) -> &'static [&'static str] {
             "boids",
             "tick",
             "dt",
+            "hash",
         ],
         ("flock", "boid") => &[
             "speed",
@@ -105,10 +106,10 @@ pub fn keys(sim: &str, kind: &str) -> &'static [&'static str] {
         ],
         ("flock", "obstacle") => &["radius", "ahead", "off", "tick"],
         ("path", "world" | "search") => &[
-            "expanded", "open", "cost", "moves", "climbs", "status", "tick",
+            "expanded", "open", "cost", "moves", "climbs", "status", "tick", "hash",
         ],
         ("path", "cell" | "start" | "goal") => &["g", "h", "f", "height", "tick"],
-        ("line", "world") => &["tick"],
+        ("line", "world") => &["tick", "hash"],
         ("line", "chaser") => &["f", "step", "walked", "dx", "dy", "pos", "tick"],
         ("line", "target" | "cell") => &["height", "tick"],
         _ => &[],

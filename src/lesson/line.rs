@@ -33,6 +33,7 @@ pub const OVERLAYS: &[&str] = &[
     "sight",
     "sight_back",
     "profile",
+    "decision",
 ];
 
 /// Checks a highlight name: `chaser:N`, `target:N`, `cell:X,Y`, `blocker`,

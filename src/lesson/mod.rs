@@ -545,9 +545,9 @@ fn beat(
     }
     let zoom = match &b.zoom {
         None => None,
-        Some(z) if (50..=3200).contains(z.get_ref()) => Some(*z.get_ref() as u16),
+        Some(z) if (20..=3200).contains(z.get_ref()) => Some(*z.get_ref() as u16),
         Some(z) => {
-            return Err(ctx.at(z.span().start, "`zoom` is a percentage in 50..=3200"));
+            return Err(ctx.at(z.span().start, "`zoom` is a percentage in 20..=3200"));
         }
     };
     let center = match &b.center {

@@ -85,25 +85,48 @@ pub(super) fn draw(frame: &Frame, view: &View, cam: &Camera, from: usize, out: &
         return;
     }
     let mut boxes = taken(out, from);
+    let mut stacked = 0;
+    // The pane title's short hash, held back with it on a question's beat.
+    let hash = (!view.asking).then(|| super::panes::short_hash(frame.sim.state_hash()));
+    let common = |k: &str| (k == "hash").then(|| hash.clone());
     match frame.sim {
         AnySim::Flock(s) => {
             for c in mine(view, view.tile) {
-                let figure = |k: &str| super::flock::callout_figure(s, frame, view, &c.at, k);
+                let figure = |k: &str| {
+                    common(k)
+                        .unwrap_or_else(|| super::flock::callout_figure(s, frame, view, &c.at, k))
+                };
                 let text = fill(&c.text, view, view.tile, &figure);
                 let anchor = super::flock::callout_anchor(s, cam, view, &c.at);
-                place(out, (cam.viewport, anchor), &text, view, &mut boxes);
+                place(
+                    out,
+                    (cam.viewport, anchor),
+                    &text,
+                    view,
+                    (&mut boxes, &mut stacked),
+                );
             }
         }
         AnySim::Line(s) => {
             for c in mine(view, view.tile) {
-                let figure = |k: &str| super::line::callout_figure(s, frame, view, &c.at, k);
+                let figure = |k: &str| {
+                    common(k)
+                        .unwrap_or_else(|| super::line::callout_figure(s, frame, view, &c.at, k))
+                };
                 let text = fill(&c.text, view, view.tile, &figure);
                 let anchor = super::line::callout_anchor(s, cam, &c.at);
-                place(out, (cam.viewport, anchor), &text, view, &mut boxes);
+                place(
+                    out,
+                    (cam.viewport, anchor),
+                    &text,
+                    view,
+                    (&mut boxes, &mut stacked),
+                );
             }
         }
         AnySim::Path(s) => {
             for si in 0..s.config().searches.len() {
+                let mut stacked = 0;
                 for c in mine(view, si as u32) {
                     // A search's own callout goes in its tile only.
                     if c.at
@@ -112,13 +135,16 @@ pub(super) fn draw(frame: &Frame, view: &View, cam: &Camera, from: usize, out: &
                     {
                         continue;
                     }
-                    let figure = |k: &str| super::path::callout_figure(s, view, si, &c.at, k);
+                    let figure = |k: &str| {
+                        common(k)
+                            .unwrap_or_else(|| super::path::callout_figure(s, view, si, &c.at, k))
+                    };
                     let text = fill(&c.text, view, si as u32, &figure);
                     let Some((vp, anchor)) = super::path::callout_place(s, cam, si, &c.at) else {
                         continue;
                     };
                     out.push(Shape::Clip { area: vp });
-                    place(out, (vp, anchor), &text, view, &mut boxes);
+                    place(out, (vp, anchor), &text, view, (&mut boxes, &mut stacked));
                 }
             }
             out.push(Shape::Clip { area: cam.viewport });
@@ -128,14 +154,15 @@ pub(super) fn draw(frame: &Frame, view: &View, cam: &Camera, from: usize, out: &
 }
 
 /// One callout: beside its anchor (a point and the radius of what is
-/// drawn there) when it has one, else at the top of `vp`; on a framed
-/// box at the narration's size.
+/// drawn there) when it has one, else at the top of `vp`, below the
+/// `stacked` ones already there (which it joins); on a framed box at the
+/// narration's size.
 fn place(
     out: &mut Scene,
     (vp, anchor): (Viewport, Option<(P, i32)>),
     text: &str,
     view: &View,
-    boxes: &mut Vec<[i32; 4]>,
+    (boxes, stacked): (&mut Vec<[i32; 4]>, &mut i32),
 ) {
     let size = view.font(22);
     let s = i32::from(size);
@@ -148,9 +175,14 @@ fn place(
         }
         None if anchor.is_some() => return,
         None => {
-            let at = [vp.x + (vp.w - w) / 2, vp.y + s + 2 * pad + view.px(4)];
-            out.label_in(vp, at, size, color::SELECTED, text);
             let (asc, desc) = super::text::ascent_descent(size);
+            let row = asc + desc + 2 * pad + view.px(4);
+            let at = [
+                vp.x + (vp.w - w) / 2,
+                vp.y + s + 2 * pad + view.px(4) + *stacked * row,
+            ];
+            *stacked += 1;
+            out.label_in(vp, at, size, color::SELECTED, text);
             boxes.push([
                 at[0] - pad,
                 at[1] - asc - pad,
@@ -178,7 +210,7 @@ fn place(
         let (bx, by, bw, bh) = (rect.0[0], rect.0[1], rect.1[0], rect.1[1]);
         let near = [p[0].clamp(bx, bx + bw), p[1].clamp(by, by + bh)];
         let (dx, dy) = (i64::from(near[0] - p[0]), i64::from(near[1] - p[1]));
-        if dx * dx + dy * dy > i64::from(3 * r + view.px(12)).pow(2) {
+        if dx * dx + dy * dy > i64::from(2 * r + view.px(8)).pow(2) {
             out.line(p, near, view.lw(2, 2), color::SELECTED);
         }
     }

@@ -37,6 +37,10 @@ const CROWD_HEADS: u64 = 500;
 /// software renderer pays for).
 const CROWD_RINGS: u64 = 40;
 
+/// The largest flock whose glyphs names avoid (and callouts keep clear
+/// of): beyond it a name finds no glyph-free spot anyway.
+const AVOID_MAX: usize = 400;
+
 /// The size (percent of full) of each of `n` like marks in one picture:
 /// full up to `crowd`, then shrinking as 1/√n, never under half. Past a
 /// crowd the marks merge into a mass anyway; smaller ones leave the
@@ -459,6 +463,26 @@ pub(super) fn build(sim: &FlockSim, frame: &Frame, view: &View, cam: &Camera, ou
             [c[0] - s, c[1] - s, 2 * s, 2 * s]
         })
         .collect();
+    // And off the wall boids' squares: a name beside one reads as its.
+    if view.on("wall_boids") {
+        for &id in &focus {
+            if let Some(ex) = explain_of(events, id) {
+                let half = wall_square_half(view) + 1;
+                taken.extend(ex.wall_boids.iter().filter_map(|w| {
+                    let (q, _) = proj.at(*w)?;
+                    Some([q[0] - half, q[1] - half, 2 * half + 1, 2 * half + 1])
+                }));
+            }
+        }
+    }
+    // The other glyphs, which names avoid while they have room.
+    out.avoid.clear();
+    if st.boids.len() <= AVOID_MAX {
+        let g = view.px(9) * grow / 100;
+        let glyphs = st.boids.iter().filter_map(|b| proj.at(b.pos));
+        out.avoid
+            .extend(glyphs.map(|(c, _)| [c[0] - g, c[1] - g, 2 * g, 2 * g]));
+    }
     name_obstacles(sim, &proj, view, (cam.viewport, &mut taken), out);
     // Named in the narration, not inspected: framed (a square, not a
     // ring: rings are the mates a boid sees) and named. The frames first,
@@ -479,6 +503,21 @@ pub(super) fn build(sim: &FlockSim, frame: &Frame, view: &View, cam: &Camera, ou
         });
         taken.push([c[0] - r, c[1] - r, 2 * r, 2 * r]);
     }
+    // The focused glyphs go under their reasoning (moved there once
+    // drawn): a short rule arrow stays visible on its boid's body.
+    let mut under = out.count();
+    for (k, &id) in focus.iter().enumerate() {
+        draw_reasoning(
+            sim,
+            &proj,
+            (events, frame.ahead),
+            (id, k == 0),
+            (view, grow),
+            (cam.viewport, &mut taken),
+            out,
+        );
+    }
+    // The framed boids' names after the reasoning, clear of its rings.
     for &(id, c) in &framed {
         // With its heading in the heading model (what the narration
         // compares).
@@ -491,17 +530,6 @@ pub(super) fn build(sim: &FlockSim, frame: &Frame, view: &View, cam: &Camera, ou
             (view.font(17), color::SELECTED),
             text,
             (cam.viewport, &mut taken),
-        );
-    }
-    for (k, &id) in focus.iter().enumerate() {
-        draw_reasoning(
-            sim,
-            &proj,
-            (events, frame.ahead),
-            (id, k == 0),
-            (view, grow),
-            (cam.viewport, &mut taken),
-            out,
         );
     }
     for &id in &focus {
@@ -526,6 +554,10 @@ pub(super) fn build(sim: &FlockSim, frame: &Frame, view: &View, cam: &Camera, ou
             if vel.is_some() {
                 out.credit("velocity", n + 1);
             }
+            let drawn: Vec<Shape> = out.shapes.drain(n..).collect();
+            let k = drawn.len();
+            out.shapes.splice(under..under, drawn);
+            under += k;
             // The name goes where no arrow of the boid points (none for a
             // boid the camera leaves out: it would look like its place).
             if !super::on_screen(cam.viewport, c) {
@@ -541,6 +573,7 @@ pub(super) fn build(sim: &FlockSim, frame: &Frame, view: &View, cam: &Camera, ou
                 (w, h),
                 view.px(34) * grow.min(125) / 100,
                 (cam.viewport, &mut taken),
+                &out.avoid,
             );
             let at = [mid[0] - w / 2, mid[1] + h / 3];
             // Tied to its boid by a short line when it stands off.
@@ -589,14 +622,7 @@ pub(super) fn build(sim: &FlockSim, frame: &Frame, view: &View, cam: &Camera, ou
     // What a callout keeps clear of: what the names kept clear of, and
     // every boid's glyph in a flock small enough to tell them apart.
     out.keep_clear.extend(taken);
-    if st.boids.len() <= 400 {
-        let g = view.px(9) * grow / 100;
-        for b in &st.boids {
-            if let Some((c, _)) = proj.at(b.pos) {
-                out.keep_clear.push([c[0] - g, c[1] - g, 2 * g, 2 * g]);
-            }
-        }
-    }
+    out.keep_clear.extend(out.avoid.clone());
     panels(sim, events, frame.ahead, &focus, view, out);
 }
 
@@ -706,7 +732,17 @@ pub(super) fn legend(sim: &FlockSim, view: &View) -> Vec<(Rgba, String)> {
     if view.on("velocity") {
         out.push((color::VELOCITY, tr!(lang, F_LEG_VELOCITY).to_owned()));
     }
-    if focus(sim, view).is_empty() {
+    let focused = !focus(sim, view).is_empty();
+    if view.on("trails") {
+        // As `draw_trails` draws them.
+        if sim.state().boids.len() <= TRAIL_ALL_MAX {
+            out.push((color::DIM, tr!(lang, F_LEG_TRAILS).to_owned()));
+        }
+        if focused {
+            out.push((color::SELECTED, tr!(lang, F_LEG_TRAIL_DOTS).to_owned()));
+        }
+    }
+    if !focused {
         return out;
     }
     for r in [
@@ -862,14 +898,15 @@ fn draw_attitude(
 /// The centre of a `w`×`h` label `dist` pixels from `c`, in the one of
 /// eight screen directions (lower left first, on ties) farthest from every
 /// direction in `dirs` whose box is clear of the `taken` ones (which it
-/// joins) and inside `vp`; else the first clear one; if none is clear, the
-/// farthest from `dirs`.
+/// joins) and inside `vp`, off the glyphs in `avoid` if one is; else the
+/// first clear one; if none is clear, the farthest from `dirs`.
 fn label_spot(
     c: P,
     dirs: &[(Fx, Fx)],
     (w, h): (i32, i32),
     dist: i32,
     (vp, taken): (super::Viewport, &mut Vec<[i32; 4]>),
+    avoid: &[[i32; 4]],
 ) -> P {
     let d = Fx::from_ratio(7071, 10_000).unwrap_or(Fx::HALF);
     let (o, l) = (Fx::ZERO, Fx::ONE);
@@ -904,18 +941,21 @@ fn label_spot(
         ]
     };
     let boxed = |m: P| [m[0] - w / 2, m[1] - h / 2, w, h];
-    let clear = |b: [i32; 4]| {
-        !taken.iter().any(|t| {
-            b[0] < t[0] + t[2] && t[0] < b[0] + b[2] && b[1] < t[1] + t[3] && t[1] < b[1] + b[3]
-        })
-    };
+    let clear = |b: [i32; 4]| !taken.iter().any(|&t| super::overlaps(b, t));
+    let uncrowded = |b: [i32; 4]| !avoid.iter().any(|&t| super::overlaps(b, t));
     let within = |b: [i32; 4]| {
         b[0] >= vp.x && b[1] >= vp.y && b[0] + b[2] <= vp.x + vp.w && b[1] + b[3] <= vp.y + vp.h
     };
     let mid = order
         .iter()
         .map(spot)
-        .find(|&m| clear(boxed(m)) && within(boxed(m)))
+        .find(|&m| clear(boxed(m)) && within(boxed(m)) && uncrowded(boxed(m)))
+        .or_else(|| {
+            order
+                .iter()
+                .map(spot)
+                .find(|&m| clear(boxed(m)) && within(boxed(m)))
+        })
         .or_else(|| order.iter().map(spot).find(|&m| clear(boxed(m))))
         .unwrap_or_else(|| spot(&order[0]));
     taken.push(boxed(mid));
@@ -1056,7 +1096,7 @@ fn draw_glyph(
         ];
         // A small head, so the line does not read as a tail.
         if v.heads {
-            out.arrow(tip, e, v.width, 7 * size / 100, color::VELOCITY);
+            out.arrow(tip, e, v.width, v.head * size / 100, color::VELOCITY);
         } else {
             // A crowd's line is a needle, one triangle from the line's
             // width at the glyph's tip to a point at its end: half a
@@ -1084,6 +1124,10 @@ struct Velocity {
     heads: bool,
     /// Line width.
     width: u16,
+    /// A head's length, in percent of a base glyph.
+    head: i32,
+    /// The width of a line drawn at full length (see [`Velocity::full`]).
+    full_width: u16,
 }
 
 impl Velocity {
@@ -1103,11 +1147,16 @@ impl Velocity {
         };
         // Lines are measured in glyph sizes, and a crowd's glyphs shrink
         // too (`draw_boids`): the length in pixels is as set out above.
+        // A few boids' lines are arrows a class reads across the room;
+        // a crowd's are thinner, with smaller heads.
+        let few = boids <= CROWD;
         Some(Velocity {
             top: top_speed(sim),
             px: VELOCITY * crowd / crowd_pct(boids, CROWD),
             heads: boids <= CROWD_HEADS,
-            width: view.lw(2, 2),
+            width: view.lw(if few { 3 } else { 2 }, 2),
+            head: if few { 10 } else { 7 },
+            full_width: view.lw(3, 2),
         })
     }
 
@@ -1117,6 +1166,8 @@ impl Velocity {
         Velocity {
             px: VELOCITY,
             heads: true,
+            head: 10,
+            width: self.full_width,
             ..self
         }
     }
@@ -1592,11 +1643,16 @@ fn name_mates(
     out.credit("neighbours", n);
 }
 
+/// Half a wall boid's square, in pixels.
+fn wall_square_half(view: &View) -> i32 {
+    view.px(5).max(4)
+}
+
 /// The wall boids as squares with a dark edge, drawn after the glyphs: a
 /// wall boid right under its boid still shows.
 fn draw_wall_squares(proj: &Proj, ex: &BoidExplain, view: &View, out: &mut Scene) {
     let n = out.count();
-    let half = view.px(5).max(4);
+    let half = wall_square_half(view);
     for w in &ex.wall_boids {
         if let Some((q, _)) = proj.at(*w) {
             out.push(Shape::Rect {

@@ -194,8 +194,18 @@ pub(super) fn build(sim: &LineSim, frame: &Frame, view: &View, cam: &Camera, out
     }
     if view.on("heights") && cell >= view.px(22) {
         let n = out.count();
-        super::height_labels(out, grid, o, cell, view.font(14));
+        // Heights grow with the cells when the camera zooms in: a chip a
+        // class reads across the room, never under 14 px.
+        let px = (cell * 2 / 5).clamp(i32::from(view.font(14)), i32::from(view.font(28)));
+        super::height_labels(out, grid, o, cell, px as u16);
         out.credit("heights", n);
+    }
+    if view.on("decision")
+        && let Some(&i) = focus.first()
+    {
+        let n = out.count();
+        draw_decision(sim, i, g, view, out);
+        out.credit("decision", n);
     }
     if view.on("profile")
         && let (Some(&i), (_, Some(side))) = (focus.first(), areas(cam))
@@ -205,6 +215,80 @@ pub(super) fn build(sim: &LineSim, frame: &Frame, view: &View, cam: &Camera, out
         out.credit("profile", n);
     }
     panels(sim, &focus, events, view, out);
+}
+
+/// Bresenham's decision for chaser `i`'s coming step, drawn as article
+/// 003 derives it: the border half a cell past the current minor row
+/// (j + ½) across the next major column, and where the ideal line
+/// crosses that column — past the border, the step moves the minor axis
+/// too (f ≥ 0), short of it, only the major axis (f < 0). On a question's
+/// beat only the border is drawn: where the line falls is the answer.
+fn draw_decision(sim: &LineSim, i: usize, g: Geo, view: &View, out: &mut Scene) {
+    let Some(plan) = shown_plan(sim, i) else {
+        return;
+    };
+    let Some(next) = plan.peek() else {
+        return;
+    };
+    let line = *plan.line();
+    let here = plan.pos();
+    let (major_x, k) = (line.x_major(), plan.done() as i64 + 1);
+    // The next major column, and the current minor row's centre there.
+    let col = if major_x {
+        Cell::new(here.x + line.sx, here.y)
+    } else {
+        Cell::new(here.x, here.y + line.sy)
+    };
+    let c = g.center(col);
+    let half = g.cell / 2;
+    let w = view.lw(3, 2);
+    // The border j + ½, towards the minor step.
+    let border = if major_x {
+        let y = c[1] + line.sy * half;
+        ([c[0] - half, y], [c[0] + half, y])
+    } else {
+        let x = c[0] + line.sx * half;
+        ([x, c[1] - half], [x, c[1] + half])
+    };
+    out.line(border.0, border.1, w, color::SELECTED);
+    let lang = view.lang;
+    let f = view.font(16);
+    out.label_as(
+        super::Role::Label,
+        [border.1[0] + view.px(6), border.1[1] + i32::from(f) / 3],
+        (f, color::SELECTED),
+        tr!(lang, L_BORDER),
+    );
+    if view.withhold_next {
+        return;
+    }
+    // The ideal line at the column's centre: from the start cell's centre,
+    // k steps along the major axis, the minor axis has moved
+    // k·d(minor)/d(major) cells.
+    let start = g.center(line.from);
+    let (dmaj, dmin) = if major_x {
+        (line.dx, line.dy)
+    } else {
+        (line.dy, line.dx)
+    };
+    let along = (i64::from(g.cell) * k * dmin / dmaj.max(1)) as i32;
+    let p = if major_x {
+        [c[0], start[1] + line.sy * along]
+    } else {
+        [start[0] + line.sx * along, c[1]]
+    };
+    let r = view.px(6).max(4);
+    let col_ink = if next.minor_stepped {
+        color::GREEN
+    } else {
+        color::SKY
+    };
+    out.push(Shape::Disc {
+        c: p,
+        r,
+        color: col_ink,
+    });
+    out.line(c, p, view.lw(2, 2), col_ink);
 }
 
 /// A side view of chaser `i`'s sight line, in a box along the bottom of
@@ -377,6 +461,9 @@ pub(super) fn legend(sim: &LineSim, view: &View) -> Vec<(Rgba, String)> {
     if view.on("profile") {
         out.push((color::DIM, tr!(lang, L_LEG_PROFILE).to_owned()));
     }
+    if view.on("decision") {
+        out.push((color::SELECTED, tr!(lang, L_LEG_DECISION).to_owned()));
+    }
     if view.on("ideal_line") {
         out.push((color::SKY, tr!(lang, L_LEG_IDEAL).to_owned()));
     }
@@ -507,7 +594,19 @@ fn draw_plan(sim: &LineSim, i: usize, g: Geo, view: &View, out: &mut Scene) {
             && !["heights", "sight", "sight_back"]
                 .iter()
                 .any(|o| view.on(o));
-        let size = view.font(13);
+        // As large as the cell allows, in the frame's corner the ideal
+        // line keeps away from (it crosses a cell near its centre, entering
+        // on the far side of the major axis and the near side of the minor),
+        // so neither the line nor the decision's dot strikes the number.
+        let size = view
+            .font(13)
+            .max((g.cell / 3).min(i32::from(view.font(24))) as u16);
+        let line = *plan.line();
+        let (right, below) = if line.x_major() {
+            (line.sx < 0, line.sy > 0)
+        } else {
+            (line.sx > 0, line.sy < 0)
+        };
         for (k, s) in plan.take(left).enumerate() {
             let at = g.corner(s.cell);
             out.push(Shape::Frame {
@@ -518,10 +617,19 @@ fn draw_plan(sim: &LineSim, i: usize, g: Geo, view: &View, out: &mut Scene) {
             });
             if numbered {
                 let t = (plan.done() + k as u64 + 1).to_string();
-                let c = g.center(s.cell);
-                let w = super::text::width(&t, size);
-                let at = [c[0] - w / 2, c[1] + i32::from(size) / 3];
-                out.text_as(super::Role::Cell, at, (size, col), t);
+                let (w, h) = (super::text::width(&t, size), i32::from(size));
+                let pad = m + view.px(4);
+                let x = if right {
+                    at[0] + g.cell - pad - w
+                } else {
+                    at[0] + pad
+                };
+                let y = if below {
+                    at[1] + g.cell - pad - h / 5
+                } else {
+                    at[1] + pad + h * 4 / 5
+                };
+                out.text_as(super::Role::Cell, [x, y], (size, col), t);
             }
         }
         // The coming diagonal step, when the beat points at it.
@@ -595,6 +703,8 @@ fn draw_sight(sim: &LineSim, i: usize, g: Geo, view: &View, out: &mut Scene) {
         for &cell in cells.iter() {
             let p = g.center(cell);
             let dot = [p[0] + dx, p[1]];
+            // The blocker gets its cross, not a clear dot under it.
+            let blocker = Some(cell) == sight.blocker;
             if blocked {
                 out.push(Shape::Ring {
                     c: dot,
@@ -602,7 +712,7 @@ fn draw_sight(sim: &LineSim, i: usize, g: Geo, view: &View, out: &mut Scene) {
                     width: view.lw(2, 2),
                     color: color::DIM,
                 });
-            } else {
+            } else if !blocker {
                 out.push(Shape::Disc {
                     c: dot,
                     r,
@@ -617,7 +727,7 @@ fn draw_sight(sim: &LineSim, i: usize, g: Geo, view: &View, out: &mut Scene) {
                     color: color::SELECTED,
                 });
             }
-            if Some(cell) == sight.blocker {
+            if blocker {
                 cross(out, p, g.cell / 3, view.lw(5, 3), color::VERMILLION);
                 blocked = true;
             }
@@ -1034,7 +1144,9 @@ fn formula(plan: &Stepper, name: &str, view: &View) -> Panel {
     }
     match plan.peek() {
         Some(_) if view.withhold_next => {
-            lines.push(tr!(lang, L_NEXT_HELD).into());
+            if view.asking {
+                lines.push(tr!(lang, L_NEXT_HELD).into());
+            }
         }
         Some(next) => {
             let m = mark(view.highlight.iter().any(|h| h == "minor_step") && next.minor_stepped);

@@ -116,6 +116,11 @@ fn on_screen(vp: Viewport, p: P) -> bool {
 
 /// Marks the segment `a`–`b` (`r` pixels either side) as taken, as
 /// boxes every `r` pixels along it: labels placed after keep off it.
+/// Whether boxes `a` and `b` (x, y, w, h) overlap.
+fn overlaps(a: [i32; 4], b: [i32; 4]) -> bool {
+    a[0] < b[0] + b[2] && b[0] < a[0] + a[2] && a[1] < b[1] + b[3] && b[1] < a[1] + a[3]
+}
+
 fn keep_clear(taken: &mut Vec<[i32; 4]>, a: P, b: P, r: i32) {
     let r = r.max(2);
     let (dx, dy) = (i64::from(b[0] - a[0]), i64::from(b[1] - a[1]));
@@ -295,6 +300,10 @@ pub struct Scene {
     /// Boxes a beat's callouts keep clear of besides the labels: the
     /// entities and arrows the picture is about, walls and framed cells.
     pub keep_clear: Vec<[i32; 4]>,
+    /// Boxes a name label avoids while it has another spot beside its
+    /// thing: the glyphs of the entities nobody named (in flocks small
+    /// enough to tell them apart).
+    pub avoid: Vec<[i32; 4]>,
 }
 
 /// The part of the window the scene may use, in pixels.
@@ -386,6 +395,10 @@ pub struct View {
     /// and the line's panels, which compute the next step from the state,
     /// leave out that step and its row of the error table.
     pub withhold_next: bool,
+    /// The beat itself asks the class a question (a beat leading up to a
+    /// question at the same tick withholds the coming step too, without
+    /// saying why).
+    pub asking: bool,
     /// The world length drawn as a full-length rule arrow; `None`: each
     /// focused boid's longest rule or steering. Side-by-side panes share
     /// one, so arrows compare across panes (the panes builder sets it).
@@ -413,6 +426,7 @@ impl Default for View {
             names: Default::default(),
             scale: 100,
             withhold_next: false,
+            asking: false,
             rule_scale: None,
             lang: Lang::En,
             callouts: Vec::new(),
@@ -775,11 +789,8 @@ impl Scene {
         let (w, h) = (text::width(&text, size) + 2 * pad, s * 12 / 10 + pad);
         let gap = pad + 3;
         let boxed = |at: P| [at[0] - pad, at[1] - s * 9 / 10 - pad / 2, w, h];
-        let hits = |b: [i32; 4]| {
-            taken.iter().any(|t| {
-                b[0] < t[0] + t[2] && t[0] < b[0] + b[2] && b[1] < t[1] + t[3] && t[1] < b[1] + b[3]
-            })
-        };
+        let hits = |b: [i32; 4]| taken.iter().any(|&t| overlaps(b, t));
+        let crowds = |b: [i32; 4]| self.avoid.iter().any(|&t| overlaps(b, t));
         let (right, left) = (c[0] + r + gap, c[0] - r - gap - w + pad);
         let (below, above) = (c[1] + r + gap + s, c[1] - r - gap - s / 4);
         let candidates = [
@@ -793,12 +804,14 @@ impl Scene {
             [left, above],
             [left, below],
         ];
-        // A spot that fits where it is, else one moved inside `vp` (which
-        // may sit over the thing it names).
-        let fits = candidates
+        // A spot that fits where it is (clear of other glyphs if one is),
+        // else one moved inside `vp` (which may sit over the thing it names).
+        let fit = |at: P| inside(vp, at, size, &text) == at && !hits(boxed(at));
+        let uncrowded = candidates
             .iter()
             .copied()
-            .find(|&at| inside(vp, at, size, &text) == at && !hits(boxed(at)));
+            .find(|&at| fit(at) && !crowds(boxed(at)));
+        let fits = uncrowded.or_else(|| candidates.iter().copied().find(|&at| fit(at)));
         let free = fits.or_else(|| {
             candidates
                 .iter()

@@ -177,6 +177,9 @@ pub(super) fn legend(sim: &PathSim, view: &View) -> Vec<(Rgba, String)> {
     let costs_at = view
         .hover
         .or_else(|| view.highlighted_cells().first().copied());
+    if view.on("cliffs") && has_one_way(sim) {
+        out.push((CLIFF, tr!(lang, P_LEG_ONE_WAY).to_owned()));
+    }
     if eight && view.on("current") || view.on("costs") && costs_at.is_some_and(costs_cuts) {
         out.push((CLIFF, tr!(lang, P_LEG_CUT).to_owned()));
     }
@@ -215,7 +218,7 @@ fn draw_tile(
     let lang = view.lang;
     let status = match s.status {
         // Whether it is over may be the question.
-        Status::Searching if view.withhold_next => tr!(lang, P_HELD).to_owned(),
+        Status::Searching if view.withhold_next && view.asking => tr!(lang, P_HELD).to_owned(),
         Status::Searching => tr!(lang, P_SEARCHING).to_owned(),
         Status::Found(c) => tr!(lang, P_FOUND, g_text(sc.moves, c)),
         // A search that gave up says why, in red, above its map (a banner
@@ -255,7 +258,7 @@ fn draw_tile(
         fit,
     );
     // A fact of the set-up, yet on a question's beat a hint at its answer.
-    if !sc.heuristic.is_admissible(sc.moves) && !view.withhold_next {
+    if !sc.heuristic.is_admissible(sc.moves) && !view.asking {
         out.text_fit(
             [
                 tile.x + view.px(8),
@@ -392,7 +395,9 @@ fn corner_cuts(
     }
 }
 
-/// The edges the rule forbids in at least one direction, as thick lines.
+/// The edges the rule forbids in both directions, as thick lines, and
+/// those it allows one way only (a drop too deep to climb back), dashed,
+/// with an arrow across them the way a path may go.
 fn draw_cliffs(
     grid: &Grid,
     sc: &crate::sim::path::SearchConfig,
@@ -413,18 +418,74 @@ fn draw_cliffs(
                 let Some(hb) = grid.height_at(b) else {
                     continue;
                 };
-                if sc.rule.cost(ha, hb).is_err() || sc.rule.cost(hb, ha).is_err() {
-                    let p = [o[0] + (x + dx) * cell, o[1] + (y + dy) * cell];
-                    let q = if dx == 1 {
-                        [p[0], p[1] + cell]
-                    } else {
-                        [p[0] + cell, p[1]]
-                    };
+                let (ab, ba) = (sc.rule.cost(ha, hb).is_ok(), sc.rule.cost(hb, ha).is_ok());
+                if ab && ba {
+                    continue;
+                }
+                let p = [o[0] + (x + dx) * cell, o[1] + (y + dy) * cell];
+                let q = if dx == 1 {
+                    [p[0], p[1] + cell]
+                } else {
+                    [p[0] + cell, p[1]]
+                };
+                if ab || ba {
+                    // Across toward b (+x or +y) when a → b is allowed.
+                    let sign = if ab { 1 } else { -1 };
+                    one_way((p, q), [dx * sign, dy * sign], (cell, w), view, out);
+                } else {
                     out.line(p, q, w, CLIFF);
                 }
             }
         }
     }
+}
+
+/// A one-way edge from `p` to `q`: two dashes and, between them, an
+/// arrow pointing across it along `dir` (a unit step: ±x or ±y).
+fn one_way((p, q): (P, P), dir: [i32; 2], (cell, w): (i32, u16), view: &View, out: &mut Scene) {
+    let at = |k: i32| [p[0] + (q[0] - p[0]) * k / 6, p[1] + (q[1] - p[1]) * k / 6];
+    out.line(p, at(2), w, CLIFF);
+    out.line(at(4), q, w, CLIFF);
+    let mid = at(3);
+    let s = (cell / 4).max(view.px(6));
+    let perp = [dir[1], -dir[0]];
+    out.push(Shape::Tri {
+        p: [
+            [mid[0] + dir[0] * s, mid[1] + dir[1] * s],
+            [
+                mid[0] - dir[0] * s + perp[0] * s,
+                mid[1] - dir[1] * s + perp[1] * s,
+            ],
+            [
+                mid[0] - dir[0] * s - perp[0] * s,
+                mid[1] - dir[1] * s - perp[1] * s,
+            ],
+        ],
+        color: CLIFF,
+    });
+}
+
+/// Whether the rule of any search lets a path cross some edge of the map
+/// one way only.
+fn has_one_way(sim: &PathSim) -> bool {
+    let cfg = sim.config();
+    let grid = &cfg.grid;
+    let one_way = |ha, hb| {
+        cfg.searches
+            .iter()
+            .any(|s| s.rule.cost(ha, hb).is_ok() != s.rule.cost(hb, ha).is_ok())
+    };
+    (0..grid.height() as i32).any(|y| {
+        (0..grid.width() as i32).any(|x| {
+            let Some(ha) = grid.height_at(Cell::new(x, y)) else {
+                return false;
+            };
+            [(1, 0), (0, 1)].iter().any(|&(dx, dy)| {
+                grid.height_at(Cell::new(x + dx, y + dy))
+                    .is_some_and(|hb| one_way(ha, hb))
+            })
+        })
+    })
 }
 
 /// Start (a green frame, S) and goal (a purple ring, G), their letters on
@@ -585,7 +646,10 @@ fn open_list(sim: &PathSim, i: usize, view: &View) -> Panel {
     };
     let mut p = Panel {
         title: order.with(lang, &[&label(view, sc, i), &entries(open.len(), lang)]),
-        lines: vec![tr!(lang, P_OPEN_HEAD, ties)],
+        lines: vec![
+            tr!(lang, P_OPEN_TIES, ties),
+            tr!(lang, P_OPEN_HEAD).to_owned(),
+        ],
         rank: 0,
     };
     // Numbers with one decimal, or with two throughout when one would make

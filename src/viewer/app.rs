@@ -204,7 +204,7 @@ pub enum Cmd {
 pub const EASE_US: u64 = 600_000;
 
 /// The camera's zoom range in percent (the wheel's; a lesson's `zoom` may
-/// ask for 50..=3200).
+/// ask for the same range).
 pub const ZOOM: (i32, i32) = (20, 3200);
 
 /// Where the camera looks: zoom (1 fits the world) and the point at the
@@ -422,6 +422,7 @@ impl Player {
             names,
             scale,
             withhold_next: self.asks_at_this_tick(),
+            asking: beat.is_some_and(|b| b.question.is_some()),
             rule_scale: None,
             lang: Lang::of(self.lang.as_deref()),
             callouts: beat

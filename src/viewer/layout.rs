@@ -422,7 +422,7 @@ fn glued_spaces(chars: &[char]) -> Vec<bool> {
             (Some(a), Some(&b)) => latin(a) && is_cjk(b) || is_cjk(a) && latin(b),
             _ => false,
         };
-        glued[k] |= between || groups[k];
+        glued[k] |= between || groups[k] || opens_short_group(chars, k + 1);
     }
     // Only the spaces of those runs.
     for (g, c) in glued.iter_mut().zip(chars) {
@@ -430,6 +430,24 @@ fn glued_spaces(chars: &[char]) -> Vec<bool> {
     }
     glued
 }
+
+/// Whether a short bracketed group (`(j)`, `(x, y)`: at most
+/// [`SHORT_GROUP`] characters with its brackets) opens at `k`: the space
+/// before it stays, so a symbol's name follows the word it names.
+fn opens_short_group(chars: &[char], k: usize) -> bool {
+    let close = match chars.get(k) {
+        Some('(') => ')',
+        Some('（') => '）',
+        _ => return false,
+    };
+    chars[k + 1..]
+        .iter()
+        .take(SHORT_GROUP - 1)
+        .any(|&d| d == close)
+}
+
+/// The longest bracketed group glued to the word before it, in characters.
+const SHORT_GROUP: usize = 6;
 
 /// The longest run of Latin text kept on one line in CJK narration.
 const GLUE_MAX: usize = 32;
@@ -461,25 +479,37 @@ fn word_boundary(a: Script, b: Script) -> bool {
 fn cjk_breaks(chars: &[char], marks: &[Option<Style>]) -> Vec<bool> {
     let mut breaks = vec![false; chars.len()];
     let groups = in_groups(chars);
-    let mut prev: Option<char> = None;
+    let (mut prev, mut before): (Option<char>, Option<char>) = (None, None);
     for (k, &c) in chars.iter().enumerate() {
         if marks[k].is_some() {
             continue;
         }
         if c.is_whitespace() {
-            prev = None;
+            (prev, before) = (None, None);
             continue;
         }
         if let Some(a) = prev {
             let (sa, sb) = (script(a), script(c));
             let opening = "(（「『".contains(c);
-            let boundary = word_boundary(sa, sb) || opening;
+            let inside = okurigana_inside(before, a, c);
+            let boundary = (word_boundary(sa, sb) && !inside) || opening;
             let grouped = groups[k] && k > 0 && groups[k - 1] && !opening;
             breaks[k] = boundary && !grouped && !no_line_start(c) && !no_line_end(a);
         }
-        prev = Some(c);
+        (before, prev) = (prev, Some(c));
     }
     breaks
+}
+
+/// Whether the one hiragana `a` between two kanji (`before` and `c`) is a
+/// compound's inner ending (`釣り合い`, `足し算`, `連れ戻す`), not a
+/// particle ending a phrase (`箱の中`, `羽が箱`): such a word stays whole.
+fn okurigana_inside(before: Option<char>, a: char, c: char) -> bool {
+    let kanji = |x: char| script(x) == Script::Kanji;
+    before.is_some_and(kanji)
+        && script(a) == Script::Hiragana
+        && kanji(c)
+        && !"のがをにはでともへやか".contains(a)
 }
 
 /// Splits narration into words: at spaces that are not glued (see
@@ -800,6 +830,26 @@ mod tests {
         }
     }
 
+    /// A compound with an inner ending stays whole ("釣り/合い", "足し/算"
+    /// and "連れ/戻す" were split); a particle between two kanji still
+    /// ends a phrase.
+    #[test]
+    fn japanese_keeps_a_compound_with_its_inner_ending() {
+        let ja = "左右の釣り合いは足し算で保たれ、連れ戻す力が箱の中で働きます。";
+        let mut broke_after_particle = false;
+        for w in 3..30 {
+            let lines = plain(&wrap_rich(ja, w, &chars));
+            let joined = lines.join("|");
+            for word in ["釣り合い", "足し算", "連れ戻す"] {
+                if chars(word) <= w {
+                    assert!(joined.contains(word), "{w}: {word:?} split in {lines:?}");
+                }
+            }
+            broke_after_particle |= joined.contains("箱の|中");
+        }
+        assert!(broke_after_particle, "no width broke after the particle の");
+    }
+
     /// Issue 43: Japanese lines broke inside words ("パネ/ル", "変更
     /// 1/つ", "(記/事)"). A line breaks only where the script changes or
     /// after punctuation: never inside a katakana word or a kanji
@@ -849,6 +899,24 @@ mod tests {
         // English breaks at its spaces as before.
         let en = "a cell blocks if h·n > zA·n + (zB - zA)·k";
         assert!(plain(&wrap_rich(en, 12, &chars)).len() > 3);
+    }
+
+    #[test]
+    fn japanese_keeps_a_symbol_in_brackets_with_the_word_it_names() {
+        let ja = "次の列 (j) の境界と理想の線が交わる点 (x, y) を見ます。";
+        let mut cut_between = 0;
+        for w in 6..30 {
+            let lines = plain(&wrap_rich(ja, w, &chars));
+            let joined = lines.join("|");
+            for piece in ["列 (j)", "点 (x, y)"] {
+                if chars(piece) < w {
+                    assert!(joined.contains(piece), "{w}: {piece:?} split in {lines:?}");
+                }
+            }
+            cut_between += usize::from(joined.contains("(j)|") || joined.contains("y)|"));
+        }
+        // The line still breaks after a group where it must.
+        assert!(cut_between > 0);
     }
 
     #[test]
