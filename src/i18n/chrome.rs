@@ -14,6 +14,9 @@ super::messages! {
     STATUS_PAUSED: "paused: Space plays" => "一時停止: Space で再生";
     /// The status line: beat, tick, speed and the clock's state.
     STATUS_LINE: "beat {0}/{1}   tick {2}/{3}   {4} {5}" => "ビート {0}/{1}   ティック {2}/{3}   {4} {5}";
+    /// The status line on a question's beat: no last tick (when the run
+    /// ends can be the answer).
+    STATUS_LINE_ASKING: "beat {0}/{1}   tick {2}   {3} {4}" => "ビート {0}/{1}   ティック {2}   {3} {4}";
     /// The status line: a replay's title.
     STATUS_REPLAY: "{0} (replay {1})" => "{0} (リプレイ {1})";
     /// The status line: the run left its lesson.

@@ -26,7 +26,7 @@ super::messages! {
     /// The border half a cell past the current minor row.
     L_BORDER: "j + ½" => "j + ½ (境目)";
     /// Legend: the decision.
-    L_LEG_DECISION: "the border j + ½ (yellow); the line's crossing of the next column (dot: green past it, blue short of it)" => "境目 j + ½ (黄); 次の列で直線が通る点 (緑: 越えた、青: 届かない)";
+    L_LEG_DECISION: "the border j + ½ (yellow) and the next column's centre (dashed); the line there (dot: green past the border, blue short of it)" => "境目 j + ½ (黄) と次の列の中央 (破線); そこでの直線 (点: 緑は境目を越えた、青は届かない)";
     /// Legend: the side view.
     L_LEG_PROFILE: "side view: ground (bars), eyes, sight line" => "横から見た図: 地面 (棒)、目、視線";
     /// A chaser ready.

@@ -17,9 +17,11 @@ super::messages! {
     P_LEG_PATH: "path" => "経路";
     /// Legend: cliffs.
     P_LEG_CLIFF: "cliff (no move across)" => "崖 (越えられない)";
+    /// Legend: the parent arrows.
+    P_LEG_PARENTS: "parent: where each cell was reached from (arrow)" => "親: 各セルに来た元 (矢印)";
     /// Legend: an edge the rule lets a path cross one way only (a drop it
     /// cannot climb back up).
-    P_LEG_ONE_WAY: "one-way ledge: across only the arrow's way (dashed)" => "一方通行の段差: 矢印の向きにだけ越えられる (破線)";
+    P_LEG_ONE_WAY: "one-way ledge: crossed only the way its arrow points" => "一方通行の段差: 矢印の向きにだけ越えられる";
     /// Legend: corner cuts.
     P_LEG_CUT: "diagonal that cuts a corner (×)" => "角を切る斜めの移動 (×)";
     /// Legend: walls.

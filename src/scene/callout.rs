@@ -127,6 +127,9 @@ pub(super) fn draw(frame: &Frame, view: &View, cam: &Camera, from: usize, out: &
         AnySim::Path(s) => {
             for si in 0..s.config().searches.len() {
                 let mut stacked = 0;
+                // The search's own figures share its one-line band: joined.
+                let mut own: Option<(Viewport, String)> = None;
+                let mut anchored = Vec::new();
                 for c in mine(view, si as u32) {
                     // A search's own callout goes in its tile only.
                     if c.at
@@ -143,6 +146,18 @@ pub(super) fn draw(frame: &Frame, view: &View, cam: &Camera, from: usize, out: &
                     let Some((vp, anchor)) = super::path::callout_place(s, cam, si, &c.at) else {
                         continue;
                     };
+                    if anchor.is_none() {
+                        match &mut own {
+                            Some((_, t)) => *t = format!("{t} · {text}"),
+                            None => own = Some((vp, text)),
+                        }
+                        continue;
+                    }
+                    anchored.push((vp, anchor, text));
+                }
+                // The band's first, so the others keep clear of it.
+                let own = own.map(|(vp, text)| (vp, None, text));
+                for (vp, anchor, text) in own.into_iter().chain(anchored) {
                     out.push(Shape::Clip { area: vp });
                     place(out, (vp, anchor), &text, view, (&mut boxes, &mut stacked));
                 }

@@ -449,7 +449,8 @@ pub(super) fn build(sim: &FlockSim, frame: &Frame, view: &View, cam: &Camera, ou
     // shows headings; the focused glyph grows less, not to hide its arrows.
     let most = if sim.config().dims == 3 { 150 } else { 200 };
     let grow = cam.zoom.mul_int(100).round_int().clamp(100, most);
-    draw_boids(sim, &proj, view, i32::from(view.scale) * grow / 100, out);
+    let base = i32::from(view.scale) * grow / 100;
+    draw_boids(sim, &proj, view, (base, cam.viewport), out);
 
     // The focused boids' reasoning, then the boids themselves on top.
     let focus = focus(sim, view);
@@ -534,12 +535,14 @@ pub(super) fn build(sim: &FlockSim, frame: &Frame, view: &View, cam: &Camera, ou
     }
     for &id in &focus {
         if let Some((c, d)) = proj.at(st.boids[id as usize].pos) {
-            // Larger than the others, but in a close-up (zoom over 3) no
-            // larger than they are: it would hide its own trail.
+            // Larger than the others, but in a close-up (zoom over 3) not
+            // growing further, not to hide its own trail: never under the
+            // others nor under the classroom's 24 px across.
             let zoom = cam.zoom.mul_int(100).round_int().max(300);
-            let size = (FOCUS_SIZE * i32::from(view.scale) / 100 * grow.min(125) / 100 * 300
-                / zoom)
-                .max(i32::from(view.scale) * grow / 100);
+            let base = FOCUS_SIZE * i32::from(view.scale) / 100;
+            let size = (base * grow.min(125) / 100 * 300 / zoom)
+                .max(i32::from(view.scale) * grow / 100)
+                .max(base);
             let n = out.count();
             let vel = Velocity::of(sim, view).map(Velocity::full);
             draw_glyph(
@@ -548,7 +551,7 @@ pub(super) fn build(sim: &FlockSim, frame: &Frame, view: &View, cam: &Camera, ou
                 vel.as_ref(),
                 out,
                 (id as usize, c, d.to_bits()),
-                (size, color::SELECTED),
+                (size, color::SELECTED, size),
             );
             // Beyond its glyph, what it drew is its velocity line.
             if vel.is_some() {
@@ -1053,7 +1056,7 @@ fn draw_glyph(
     vel: Option<&Velocity>,
     out: &mut Scene,
     (i, c, depth_bits): Placed,
-    (size, fill): (i32, Rgba),
+    (size, fill, least): (i32, Rgba, i32),
 ) {
     let b = &sim.state().boids[i];
     // The velocity on screen gives both the glyph's direction and the
@@ -1066,9 +1069,10 @@ fn draw_glyph(
     };
     let size = if sim.config().dims == 3 {
         // Nearer fish are larger: 300 % / depth, within 70 %..200 %
-        // (an integer division of the raw depth), never under the base.
+        // (an integer division of the raw depth), never under `least` (the
+        // base glyph's size; a focused one's own, which does not shrink).
         let depth = ((300i64 << 32) / depth_bits.max(1)).clamp(70, 200) as i32;
-        (size * depth / 100).max(100)
+        (size * depth / 100).max(least)
     } else {
         size
     };
@@ -1185,8 +1189,20 @@ fn top_speed(sim: &FlockSim) -> Fx {
 
 /// Every boid, `base` percent of the base glyph (less in a crowd, see
 /// [`crowd_pct`]): far ones first in 3-D.
-fn draw_boids(sim: &FlockSim, proj: &Proj, view: &View, base: i32, out: &mut Scene) {
+fn draw_boids(
+    sim: &FlockSim,
+    proj: &Proj,
+    view: &View,
+    (base, vp): (i32, Viewport),
+    out: &mut Scene,
+) {
     let st = sim.state();
+    // Far past the pane (a close-up), a glyph is not drawn at all: its
+    // velocity line is the longest thing it could bring into view.
+    let m = view.px(200);
+    let near = |c: P| {
+        c[0] > vp.x - m && c[1] > vp.y - m && c[0] < vp.x + vp.w + m && c[1] < vp.y + vp.h + m
+    };
     let base = base * crowd_pct(st.boids.len() as u64, CROWD) / 100;
     let vel = Velocity::of(sim, view);
     let n = out.count();
@@ -1197,7 +1213,7 @@ fn draw_boids(sim: &FlockSim, proj: &Proj, view: &View, base: i32, out: &mut Sce
         let mut at: Vec<P> = Vec::with_capacity(st.boids.len());
         let mut keys: Vec<u64> = Vec::with_capacity(st.boids.len());
         for (i, b) in st.boids.iter().enumerate() {
-            match proj.at(b.pos) {
+            match proj.at(b.pos).filter(|&(c, _)| near(c)) {
                 Some((c, d)) => {
                     // 1/16 ≤ d < 2¹¹ for anything in front of the camera.
                     let depth = (d.to_bits().clamp(0, (1 << 43) - 1)) as u64;
@@ -1218,20 +1234,20 @@ fn draw_boids(sim: &FlockSim, proj: &Proj, view: &View, base: i32, out: &mut Sce
                 vel.as_ref(),
                 out,
                 (i, c, depth),
-                (base, color::BOID),
+                (base, color::BOID, 100),
             );
             glyphs += 1;
         }
     } else {
         for (i, b) in st.boids.iter().enumerate() {
-            if let Some((c, d)) = proj.at(b.pos) {
+            if let Some((c, d)) = proj.at(b.pos).filter(|&(c, _)| near(c)) {
                 draw_glyph(
                     sim,
                     proj,
                     vel.as_ref(),
                     out,
                     (i, c, d.to_bits()),
-                    (base, color::BOID),
+                    (base, color::BOID, 100),
                 );
                 glyphs += 1;
             }
@@ -2476,7 +2492,7 @@ fn boid_callout(
     let d3 = sim.config().dims == 3;
     let size = |s: &Steer| match s {
         Steer::Turn(t) => turn_text(*t, lang),
-        Steer::Vector(v) => fx2(v.fast_length()),
+        Steer::Vector(v) => super::grouped(&fx2(v.fast_length())),
     };
     let rule = |r: Rule| {
         ex?.rules

@@ -220,9 +220,11 @@ pub(super) fn build(sim: &LineSim, frame: &Frame, view: &View, cam: &Camera, out
 /// Bresenham's decision for chaser `i`'s coming step, drawn as article
 /// 003 derives it: the border half a cell past the current minor row
 /// (j + ½) across the next major column, and where the ideal line
-/// crosses that column — past the border, the step moves the minor axis
-/// too (f ≥ 0), short of it, only the major axis (f < 0). On a question's
-/// beat only the border is drawn: where the line falls is the answer.
+/// crosses that column's centre (a dashed tick marks it: the rule
+/// compares there, not where the line meets the border) — past the
+/// border, the step moves the minor axis too (f ≥ 0), short of it, only
+/// the major axis (f < 0). On a question's beat only the border and the
+/// tick are drawn: where the line falls is the answer.
 fn draw_decision(sim: &LineSim, i: usize, g: Geo, view: &View, out: &mut Scene) {
     let Some(plan) = shown_plan(sim, i) else {
         return;
@@ -251,6 +253,20 @@ fn draw_decision(sim: &LineSim, i: usize, g: Geo, view: &View, out: &mut Scene) 
         ([x, c[1] - half], [x, c[1] + half])
     };
     out.line(border.0, border.1, w, color::SELECTED);
+    // The column's centre, where the rule compares: a dashed tick across
+    // the row and the border (the line may cross the border elsewhere in
+    // the column; only its height at the centre counts).
+    let (across, sign) = if major_x { (1, line.sy) } else { (0, line.sx) };
+    for k in 0..4 {
+        let (a, b) = (
+            -half + k * half * 3 / 4,
+            -half + k * half * 3 / 4 + half * 3 / 8,
+        );
+        let (mut p, mut q) = (c, c);
+        p[across] += sign * a;
+        q[across] += sign * b;
+        out.line(p, q, view.lw(2, 2), color::SELECTED);
+    }
     let lang = view.lang;
     let f = view.font(16);
     out.label_as(

@@ -114,13 +114,13 @@ fn on_screen(vp: Viewport, p: P) -> bool {
     p[0] >= vp.x && p[1] >= vp.y && p[0] < vp.x + vp.w && p[1] < vp.y + vp.h
 }
 
-/// Marks the segment `a`–`b` (`r` pixels either side) as taken, as
-/// boxes every `r` pixels along it: labels placed after keep off it.
 /// Whether boxes `a` and `b` (x, y, w, h) overlap.
 fn overlaps(a: [i32; 4], b: [i32; 4]) -> bool {
     a[0] < b[0] + b[2] && b[0] < a[0] + a[2] && a[1] < b[1] + b[3] && b[1] < a[1] + a[3]
 }
 
+/// Marks the segment `a`–`b` (`r` pixels either side) as taken, as
+/// boxes every `r` pixels along it: labels placed after keep off it.
 fn keep_clear(taken: &mut Vec<[i32; 4]>, a: P, b: P, r: i32) {
     let r = r.max(2);
     let (dx, dy) = (i64::from(b[0] - a[0]), i64::from(b[1] - a[1]));
@@ -904,6 +904,25 @@ pub fn fx2(v: Fx) -> String {
     let hundredths = (bits.abs() * 100 + (1 << 31)) >> 32;
     let sign = if bits < 0 && hundredths != 0 { "-" } else { "" };
     format!("{sign}{}.{:02}", hundredths / 100, hundredths % 100)
+}
+
+/// A number as written (`-62500.00`) with its whole part in groups of
+/// three (`-62,500.00`), as the narration writes large pushes.
+pub fn grouped(num: &str) -> String {
+    let (sign, rest) = num.strip_prefix('-').map_or(("", num), |r| ("-", r));
+    let (int, frac) = rest.split_once('.').map_or((rest, ""), |(i, f)| (i, f));
+    let mut out = String::from(sign);
+    for (k, c) in int.chars().enumerate() {
+        if k > 0 && (int.len() - k) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    if !frac.is_empty() || rest.contains('.') {
+        out.push('.');
+        out.push_str(frac);
+    }
+    out
 }
 
 /// A number with `places` decimals (at most 9), rounded half away from

@@ -157,6 +157,7 @@ pub(super) fn legend(sim: &PathSim, view: &View) -> Vec<(Rgba, String)> {
         ("open", color::ORANGE, tr!(lang, P_LEG_OPEN)),
         ("closed", color::BLUE, tr!(lang, P_LEG_CLOSED)),
         ("path", color::GREEN, tr!(lang, P_LEG_PATH)),
+        ("parents", color::TEXT, tr!(lang, P_LEG_PARENTS)),
         ("cliffs", CLIFF, tr!(lang, P_LEG_CLIFF)),
     ]
     .into_iter()
@@ -217,8 +218,8 @@ fn draw_tile(
     }
     let lang = view.lang;
     let status = match s.status {
-        // Whether it is over may be the question.
-        Status::Searching if view.withhold_next && view.asking => tr!(lang, P_HELD).to_owned(),
+        // Whether it is over, or what its path cost, may be the question.
+        _ if view.asking => tr!(lang, P_HELD).to_owned(),
         Status::Searching => tr!(lang, P_SEARCHING).to_owned(),
         Status::Found(c) => tr!(lang, P_FOUND, g_text(sc.moves, c)),
         // A search that gave up says why, in red, above its map (a banner
@@ -316,6 +317,7 @@ fn draw_tile(
         h: cell * grid.height() as i32,
     };
     draw_ends((cfg.start, cfg.goal), map, (o, cell), view, out);
+    search_numbers(s, (sc, cfg.goal), (o, cell), grid, view, out);
     super::cell_marks(out, grid, o, cell, view);
 }
 
@@ -490,8 +492,9 @@ fn has_one_way(sim: &PathSim) -> bool {
 
 /// Start (a green frame, S) and goal (a purple ring, G), their letters on
 /// backing labels: in the cell's bottom-right corner, clear of the height
-/// number at the centre and of g, h and f in the other corners; above the
-/// marker, kept inside the map, when the cell is too small for that.
+/// number at the centre and of g, h and f in the other corners; on its
+/// top-right corner, kept inside the map, when the cell is too small for
+/// that.
 fn draw_ends(ends: (Cell, Cell), map: Viewport, (o, cell): (P, i32), view: &View, out: &mut Scene) {
     let (start, goal) = ends;
     let w = view.lw(4, 3);
@@ -502,8 +505,11 @@ fn draw_ends(ends: (Cell, Cell), map: Viewport, (o, cell): (P, i32), view: &View
     let letter = |out: &mut Scene, c: Cell, col, s: &str| {
         let m = center(o, cell, c);
         let tw = super::text::width(s, f);
+        // In a small cell, centred on its top-right corner: the corners
+        // carry no numbers there (heights sit at the centres, g/h/f only in
+        // large cells), so no neighbour's height is covered.
         let at = if small {
-            [m[0] - tw / 2, m[1] - size / 2 - i32::from(f) / 3 - 2]
+            [m[0] + cell / 2 - tw / 2, m[1] - cell / 2 + i32::from(f) / 3]
         } else {
             [
                 m[0] + cell / 2 - tw - w as i32 - 3,
@@ -701,8 +707,37 @@ fn open_list(sim: &PathSim, i: usize, view: &View) -> Panel {
     p
 }
 
-/// Cell states (open rings, closed squares), parent arrows, g/h/f, the
-/// current cell, the path and its step costs.
+/// The g, h and f of every cell the search reached, in the cells'
+/// corners on their backing boxes: drawn over the rings, the path and the
+/// start and goal, which would otherwise cross them.
+fn search_numbers(
+    s: &SearchState,
+    (sc, goal): (&crate::sim::path::SearchConfig, Cell),
+    (o, cell): (P, i32),
+    grid: &Grid,
+    view: &View,
+    out: &mut Scene,
+) {
+    // g, h and f need two rows of numbers at least 14 px high (at scale
+    // 100), and a cell wide enough for "h6.1 g10".
+    let nf = (cell / 5).clamp(12, i32::from(view.font(26))) as u16;
+    if nf < view.font(14) || cell < i32::from(nf) * 4 {
+        return;
+    }
+    let w = grid.width();
+    for (i, &g) in s.g.iter().enumerate() {
+        if g == u64::MAX {
+            continue;
+        }
+        let c = Cell::new((i as u32 % w) as i32, (i as u32 / w) as i32);
+        let at = [o[0] + c.x * cell, o[1] + c.y * cell];
+        let h16 = sc.heuristic.h16(c.x.abs_diff(goal.x), c.y.abs_diff(goal.y));
+        cell_numbers(out, view, (at, cell, nf), (g, sc.moves), h16);
+    }
+}
+
+/// Cell states (open rings, closed squares), parent arrows, the current
+/// cell, the path and its step costs.
 #[allow(clippy::too_many_arguments)]
 fn draw_search(
     s: &SearchState,
@@ -715,10 +750,6 @@ fn draw_search(
     out: &mut Scene,
 ) {
     let w = grid.width();
-    // g, h and f need two rows of numbers at least 14 px high (at scale
-    // 100), and a cell wide enough for "h6.1 g10".
-    let nf = (cell / 5).clamp(12, i32::from(view.font(26))) as u16;
-    let numbers = nf >= view.font(14) && cell >= i32::from(nf) * 4;
     for (i, (&g, &link)) in s.g.iter().zip(&s.link).enumerate() {
         if g == u64::MAX {
             continue;
@@ -750,10 +781,6 @@ fn draw_search(
             let n = out.count();
             parent_arrow(out, view, (mid, cell), link);
             out.credit("parents", n);
-        }
-        if numbers {
-            let h16 = sc.heuristic.h16(c.x.abs_diff(goal.x), c.y.abs_diff(goal.y));
-            cell_numbers(out, view, (at, cell, nf), (g, sc.moves), h16);
         }
     }
     if view.on("current")
@@ -810,8 +837,9 @@ fn parent_arrow(out: &mut Scene, view: &View, (mid, cell): (P, i32), link: u8) {
             cell * 2 / 5
         };
         let e = [mid[0] + dx * len, mid[1] + dy * len];
-        let head = (cell / 4).clamp(3, view.px(12).max(3));
-        let w = view.lw(2, 2).min((cell / 8).max(1) as u16);
+        // The classroom's 3 px and 10 px heads where the cell has room.
+        let head = (cell / 4).clamp(3, view.px(14).max(3));
+        let w = view.lw(3, 2).min((cell / 8).max(1) as u16);
         out.arrow(mid, e, w, head, color::TEXT);
     }
 }

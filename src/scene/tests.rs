@@ -60,3 +60,13 @@ fn labels_in_a_viewport_stay_inside_it() {
         "{at:?} {size:?}"
     );
 }
+
+#[test]
+fn large_numbers_group_their_thousands() {
+    assert_eq!(grouped("100000.00"), "100,000.00");
+    assert_eq!(grouped("-62500.00"), "-62,500.00");
+    assert_eq!(grouped("4000.00"), "4,000.00");
+    assert_eq!(grouped("999.50"), "999.50");
+    assert_eq!(grouped("1234567"), "1,234,567");
+    assert_eq!(grouped("0.05"), "0.05");
+}

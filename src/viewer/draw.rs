@@ -103,16 +103,30 @@ fn draw_status(cv: &mut Canvas, app: &App, p: &Player, l: &Layout) {
         tr!(lang, STATUS_PAUSED)
     };
     let beats = p.session.lesson.beats.len();
-    let right = tr!(
-        lang,
-        STATUS_LINE,
-        p.timeline.beat().map_or(0, |b| b + 1),
-        beats,
-        p.session.tick(),
-        p.timeline.last(),
-        speed,
-        state
-    );
+    let beat = p.timeline.beat().map_or(0, |b| b + 1);
+    let right = if asked {
+        tr!(
+            lang,
+            STATUS_LINE_ASKING,
+            beat,
+            beats,
+            p.session.tick(),
+            speed,
+            state
+        )
+    } else {
+        let last = p.timeline.last();
+        tr!(
+            lang,
+            STATUS_LINE,
+            beat,
+            beats,
+            p.session.tick(),
+            last,
+            speed,
+            state
+        )
+    };
     let rw = measure(&right, size);
     cv.text(
         Role::Status,
