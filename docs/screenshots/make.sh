@@ -10,15 +10,13 @@ fi
 cargo build --release --quiet
 fs=target/release/flockstep
 out=docs/screenshots
-"$fs" render flock-aquarium --tick 60 --select 0 --size 1280x720 -o "$out/flock.png" \
-    --overlay boids --overlay view_radius --overlay neighbours --overlay separation \
-    --overlay alignment --overlay cohesion --overlay steering
+# The aquarium's clamp beat: each rule's arrow, their sum and the cut.
+"$fs" render flock-aquarium --beat 8 --size 1280x720 -o "$out/flock.png"
 "$fs" render path-open-list --tick 12 --size 1280x720 -o "$out/path.png" \
     --overlay heights --overlay walls --overlay open --overlay closed --overlay g \
     --overlay h --overlay f --overlay parents --overlay current --overlay open_list
-"$fs" render line-of-sight --tick 6 --size 1280x720 -o "$out/line.png" \
-    --overlay grid --overlay heights --overlay ideal_line --overlay plan --overlay walked \
-    --overlay sight --overlay sight_back --overlay formula --overlay error_table
+# Line of sight over the hill, with its side view.
+"$fs" render line-of-sight --beat 4 --size 1280x720 -o "$out/line.png"
 # The web build in headless Chromium (needs the wasm32 target, clang,
 # Node.js and Chromium): the page with a lesson open.
 web/build.sh >/dev/null

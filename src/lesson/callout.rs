@@ -97,6 +97,7 @@ pub fn keys(sim: &str, kind: &str) -> &'static [&'static str] {
             "obstacle",
             "cruising",
             "steering",
+            "unclamped",
             "x",
             "y",
             "roll",

@@ -2535,6 +2535,14 @@ fn boid_callout(
             Steer::Vector(v) if d3 => fx2(v.fast_length()),
             s => size(s),
         }),
+        // What a clamp cut: the rules' sum a max_change cut, or the speed
+        // a speed limit changed.
+        "unclamped" => ex?.clamps.iter().find_map(|c| match c {
+            Clamp::MaxChange(v) | Clamp::MaxSpeed(v) | Clamp::MinSpeed(v) => {
+                Some(super::fx_near(*v, lang))
+            }
+            _ => None,
+        }),
         _ => None,
     }
 }
