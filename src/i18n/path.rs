@@ -79,7 +79,7 @@ super::messages! {
     /// A tie key: h and the push counter.
     P_PUSHED_H: "h {0}, pushed #{1}" => "h {0}、追加 #{1}";
     /// A stale entry.
-    P_STALE: "stale: g is {0} now" => "古いコピー: 今の g は {0}";
+    P_STALE: "stale: g is {0} now" => "古い: 今の g は {0}";
     /// More entries.
     P_MORE: "… {0} more" => "… ほか {0} 件";
     /// An empty list.

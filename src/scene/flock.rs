@@ -558,9 +558,20 @@ pub(super) fn build(sim: &FlockSim, frame: &Frame, view: &View, cam: &Camera, ou
                 out.credit("velocity", n + 1);
             }
             let drawn: Vec<Shape> = out.shapes.drain(n..).collect();
+            let outline = match drawn.first() {
+                Some(Shape::Tri { p, .. }) => Some(*p),
+                _ => None,
+            };
             let k = drawn.len();
             out.shapes.splice(under..under, drawn);
             under += k;
+            // Its outline over its arrows, which start at its centre and
+            // would otherwise hide where it is.
+            if let Some(p) = outline {
+                for (a, b) in [(p[0], p[1]), (p[1], p[2]), (p[2], p[0])] {
+                    out.line(a, b, view.lw(2, 2), color::SELECTED);
+                }
+            }
             // The name goes where no arrow of the boid points (none for a
             // boid the camera leaves out: it would look like its place).
             if !super::on_screen(cam.viewport, c) {
