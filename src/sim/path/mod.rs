@@ -585,15 +585,14 @@ pub struct SearchState<Q = Heap, G = u64> {
 ///
 /// In a maze's corridors most cells have one way on besides the way
 /// back. There [`SearchState::corridor`] finds a cell's open neighbours
-/// without a branch, into a mask, and relaxes only those: in
-/// `maze512-1-0` that halves the mispredicted branches and a query takes
-/// a fifth to a quarter less time. In open country the four moves written out
-/// predict better (the mask's loop was 6–16 % slower on the other Moving
-/// AI maps). A run tells which it is in from the cells it expands: every
-/// one while in corridors, every [`PACE_SAMPLE`]th otherwise. With 8-way
-/// moves the corridor pace tries only the diagonals beside two ways the
-/// mask found ([`SearchState::corners`]): `maze512-1-0`'s 8-way queries
-/// take 30 % less time.
+/// without a branch, into a mask, and relaxes only those: a corridor's
+/// turns make the branches on each neighbour's terrain hard to predict.
+/// In open country, where most moves are open, the four moves written out
+/// predict better. A run tells which it is in from the cells it expands:
+/// every one while in corridors, every [`PACE_SAMPLE`]th otherwise. With
+/// 8-way moves the corridor pace tries only the diagonals beside two ways
+/// the mask found ([`SearchState::corners`]), and checks no corner that a
+/// corridor's walls close.
 #[derive(Clone, Copy, Debug, Default)]
 struct Pace {
     /// Whether cells are expanded as in corridors.
@@ -639,8 +638,8 @@ impl Pace {
 
     /// [`Pace::count`] at the corridor pace, without a branch: there only
     /// the lower bound turns the pace (at the upper one it stays), so the
-    /// score and the turns are the same (`maze512-1-0`: 3–7 % fewer
-    /// mispredicted branches, 2–5 % less time).
+    /// score and the turns are the same, and a corridor's cells, whose
+    /// count of ways on varies, give no branch to mispredict.
     #[inline(always)]
     fn count_in_corridors(&mut self, ways: u32) {
         debug_assert!(self.corridors);
@@ -655,14 +654,13 @@ impl Pace {
 /// function of the two distances alone, so what one query fills serves
 /// every later one, on any map, and a push loads a root instead of taking
 /// one (a square root is a chain of five dependent multiplies, and the
-/// next pop waits for it: without the table, and with the root's last
-/// correction made without a branch, `maze512-1-0` took 31 % more time).
+/// next pop waits for it; a filled entry is one load).
 ///
 /// Kept for maps whose longer side is at most [`ROOTS_SIDE`]: the table
 /// is then at most 525,312 bytes (about 2 bytes a cell of the square on
 /// that side).
-/// On a 1024² map its 2 MiB cost more in cache misses than the roots
-/// they save (measured: 8 % slower).
+/// On a 1024² map its 2 MiB would cost more in cache misses than the
+/// roots they save.
 #[derive(Clone, Debug, Default)]
 struct Roots {
     table: Vec<u32>,
@@ -1185,8 +1183,7 @@ pub struct Calendar {
     /// Entries of the bucket being drained with keys above all of `now`'s,
     /// from smallest to largest: a push of a new largest key (FIFO ties
     /// push each behind the last of its `f`) is appended here rather than
-    /// inserted at `now`'s front, which moved every entry (a tenth of an
-    /// 8-way query's instructions on `random512-10-0`, octile, FIFO ties).
+    /// inserted at `now`'s front, which would move every entry.
     /// `now` takes them, reversed, once it is empty.
     later: Vec<OpenEntry>,
     /// [`Calendar::sort_long`]'s packed keys.
@@ -1210,9 +1207,8 @@ fn by_key(v: &mut [OpenEntry]) {
 /// entry's `f` within the slice, tie key and place are packed in a `u64`
 /// (places order the push counters the same way), a sorting network
 /// orders them, and the entries are gathered in reverse. An insertion
-/// sort's branches on the keys are mispredicted often; measured against
-/// it, `maze512-1-0` took 4–6 % less time (4-way Euclidean) and 3–4 %
-/// less (8-way octile), the other maps within 2 % either way.
+/// sort's branches on the keys are mispredicted often; the network's
+/// mins and maxes have none to mispredict.
 #[inline(always)]
 fn sort_small(v: &mut Vec<OpenEntry>, spare: &mut Vec<OpenEntry>, shift: u32) {
     const _: () = assert!(SLICES + 16 - RING + 32 + 3 <= 64 && SHORT <= 8);
@@ -1295,8 +1291,8 @@ const SLICES: u32 = 12;
 const RING: u32 = 8;
 
 /// A slice's buckets, as a power of two (64: one bit each in a `u64`;
-/// 128, in a `u128`, left fewer entries to sort per bucket but took up to
-/// 10 % more time on the Moving AI maps).
+/// more buckets would leave fewer entries to sort in each, but cost more
+/// to deal into and to scan than that saves).
 const FINE_BITS: u32 = 6;
 
 /// A slice's buckets.
@@ -1311,10 +1307,9 @@ const LONG: usize = 16;
 const SHORT: usize = 8;
 
 /// The most entries a slice may hold to be sorted whole rather than
-/// dealt into its buckets. With sorts on packed keys ([`sort_small`],
-/// [`Calendar::sort_packed`]), 16 rather than 6 took 7 % less time on
-/// `arena` (4-way Euclidean long trips; the other maps, and 8-way, within
-/// 1 %); 32 was no better.
+/// dealt into its buckets: with sorts on packed keys ([`sort_small`],
+/// [`Calendar::sort_packed`]), a slice this short is sorted more cheaply
+/// whole than dealt and sorted bucket by bucket.
 const WHOLE: usize = 16;
 
 impl Calendar {
@@ -1393,10 +1388,9 @@ impl Calendar {
             }
             return true;
         }
-        // The shift, the bits and the buckets held in locals (the buckets as
-        // an array, which a masked index needs no bounds check for): 1 %
-        // fewer instructions on the path benchmark's 1024² map (its time
-        // moved within the noise: new/old 0.98–1.01 in three runs).
+        // The shift, the bits and the buckets held in locals, so that no
+        // push makes the loop load them again through `self` (the buckets
+        // as an array, which a masked index needs no bounds check for).
         let fine: &mut [Vec<OpenEntry>; FINE] = (&mut self.fine[..])
             .try_into()
             .expect("Calendar::with_shift makes FINE buckets");
@@ -1417,10 +1411,9 @@ impl Calendar {
     /// as [`OpenQueue::push`] finds with one compare), into `later`,
     /// however short `now` is. With FIFO ties, each push onto the plateau
     /// of one `f` that an octile search crosses on open maps is such a
-    /// push; a short `now` (16 or fewer, `later` empty) used to take it at
-    /// its front, moving all of it, and `random512-10-0`'s 8-way long
-    /// trips took 5–8 % more time so. Not inlined: with its code at each
-    /// push, Manhattan runs with larger-g ties took 5–8 % more time.
+    /// push, and taking it at `now`'s front would move all of `now` each
+    /// time. Not inlined: kept out of the push, whose common cases stay
+    /// small without it.
     #[inline(never)]
     fn insert_at(&mut self, at: usize, e: OpenEntry) {
         if at != 0 {
@@ -1483,11 +1476,10 @@ impl Calendar {
     /// entries were pushed with one `f` and tie key (FIFO ties): reversed,
     /// then. If they share one `f` (as a long bucket most often does), by
     /// their tie keys and places packed in a `u64` each (places order the
-    /// push counters the same way), then gathered. With larger-g ties,
-    /// long trips on the Moving AI maps (8-way octile, 4-way Manhattan) run
-    /// up to 11 % fewer instructions and take up to 11 % less time than
-    /// with the entries sorted by their 128-bit keys (`8room_000`'s 8-way
-    /// buckets of over 32 entries hold 55 on average, all of one `f`).
+    /// push counters the same way), then gathered: larger-g ties fill long
+    /// buckets of one `f`, and a sort on packed keys moves one `u64` a step
+    /// rather than a whole entry, and compares one word rather than a
+    /// 128-bit key's two.
     #[inline(never)]
     fn sort_long(&mut self) {
         let now = &self.now;
@@ -1733,14 +1725,12 @@ impl<Q: OpenQueue, G: Slot> SearchState<Q, G> {
             (here.y + 1 < h, e.cell + p.width),
         ];
         // The heights of the orthogonal neighbours reachable from here. The
-        // four calls are written out: 7–10 % faster than a loop over them
-        // (whose exit branch is often mispredicted). Nor does a mask of the
-        // moves that improve, found without a branch (the four neighbours'
-        // costs loaded and compared first), pay here: `random512-10-0`
-        // mispredicted 43 % fewer branches, but with the Euclidean heuristic
-        // arena, Berlin and the path benchmark's 1024² map took 10–18 % more
-        // time (Manhattan: 8–37 % more on every map), for every compare waits
-        // on its load, which a predicted branch runs past.
+        // four calls are written out, for a loop over them ends on an exit
+        // branch that is often mispredicted. Each call branches on whether
+        // its move improves; the moves that do are not found first, without
+        // a branch, into a mask (the neighbours' costs loaded and compared),
+        // for such a compare waits on its load, which a predicted branch
+        // runs past.
         let from = (e.g, here, ha);
         let mut go = |dir: usize| self.orthogonal(p, (search, &mut *sink), from, dir, sides[dir]);
         let reach = [go(0), go(1), go(2), go(3)];
@@ -1857,8 +1847,8 @@ impl<Q: OpenQueue, G: Slot> SearchState<Q, G> {
     /// parent (bit `d` for direction `d` of [`DIRS`]; a diagonal parent
     /// leaves out none). A cell away from the map's edge reads its four
     /// neighbours directly; one on the edge, through a check per side
-    /// (the one branch between them is nearly always the same: 4–5 % less
-    /// time on `maze512-1-0`, 4 % fewer instructions).
+    /// (the one branch between them is nearly always the same, so it is
+    /// predicted, and spares the cells away from the edge the checks).
     #[inline(always)]
     fn ways(&self, p: &Problem, here: Cell, c: u32) -> ([u8; 4], [u32; 4], u32) {
         let (w, h) = (p.width as i32, p.height as i32);
@@ -1871,9 +1861,9 @@ impl<Q: OpenQueue, G: Slot> SearchState<Q, G> {
         let mut heights = [WALL; 4];
         let mut ways = 0u32;
         // 1 ≤ v ≤ side − 2, in one comparison. The two loops are written
-        // out: as one closure taking `on` (all true away from the edge), the
-        // instructions were the same but the mispredicted branches 37–80 %
-        // more, and the time 7 % more (`maze512-1-0`).
+        // out, so that the one branch between them is all the edge costs: one
+        // closure taking `on` (all true away from the edge) leaves branches
+        // that mispredict more often.
         let inner = |v: i32, side: i32| ((v - 1) as u32) < (side as u32).saturating_sub(2);
         if inner(here.x, w) & inner(here.y, h) {
             for d in 0..4 {
@@ -1894,8 +1884,8 @@ impl<Q: OpenQueue, G: Slot> SearchState<Q, G> {
     }
 
     /// Expands at one pace (corridors or not) until the pace turns or the
-    /// search ends; whether it ended. A loop of its own per pace: with both
-    /// paces' code in one loop, open country ran 6 % more instructions.
+    /// search ends; whether it ended. A loop of its own per pace, so that an
+    /// expansion holds its pace's code alone and never branches on the pace.
     #[inline(never)]
     fn run_at<S: Sink<PathEvent>, const CORRIDORS: bool>(
         &mut self,
@@ -1903,7 +1893,7 @@ impl<Q: OpenQueue, G: Slot> SearchState<Q, G> {
         sink: &mut S,
     ) -> bool {
         // Every run at a pace is 4-way; said here, the costs' shifts and the
-        // diagonals' code fold away (arena, Berlin: 9 % fewer instructions).
+        // diagonals' code fold away.
         debug_assert_eq!(p.moves, Moves::Four);
         let p = Problem {
             moves: Moves::Four,
@@ -1933,12 +1923,9 @@ impl<Q: OpenQueue, G: Slot> SearchState<Q, G> {
     /// [`SearchState::run_at`]'s loop on `p`, in a copy of its own for the
     /// moves' default options (the plain `default` heuristic, FIFO ties),
     /// said as constants so that the heuristic's and the tie-break's
-    /// choices fold away: 3-4 % fewer instructions for 4-way moves
-    /// (Euclidean), 5-7 % for 8-way (octile) on `maze512-1-0` and
-    /// `random512-10-0`. A second pair so folded (Manhattan or octile with
-    /// larger-g ties) made the default's loop slower: LLVM then inlined
-    /// less (4-way Euclidean: 7-13 % more time; 8-way octile: 80 % more
-    /// mispredicted branches).
+    /// choices fold away. Only this pair gets a copy: with a second one
+    /// (Manhattan or octile with larger-g ties) LLVM inlines less into the
+    /// default's loop.
     #[inline(always)]
     fn run_on<S: Sink<PathEvent>, const CORRIDORS: bool>(
         &mut self,
@@ -2007,8 +1994,7 @@ impl<Q: OpenQueue, G: Slot> SearchState<Q, G> {
     /// orthogonal cells beside it, if reachable from `here`. An untraced
     /// run, which tells no reason for a skip, asks [`Problem::corner`]
     /// (two table loads in place of three calls of the rule and their
-    /// branches: 8-way queries on the open Moving AI maps take 4–16 %
-    /// less time).
+    /// branches).
     #[inline(always)]
     fn diagonal<S: Sink<PathEvent>>(
         &mut self,
@@ -2159,8 +2145,8 @@ impl<Q: OpenQueue, G: Slot> SearchState<Q, G> {
             return Vec::new();
         }
         // Counted first, so it is written once, from its end, into memory
-        // of its length (collected and reversed, a short query's path had
-        // cost it 4 % more instructions, the vector grown and copied).
+        // of its length (collected and reversed, the vector would be grown
+        // and copied).
         let mut out = vec![goal; 1 + self.links(width, goal).count()];
         let before_goal = out.iter_mut().rev().skip(1);
         for (slot, cell) in before_goal.zip(self.parents(width, goal)) {
@@ -2327,8 +2313,8 @@ pub struct Searcher {
     /// Untraced 8-way queries left to run on `u64` since one outgrew a
     /// `u32` (see [`Searcher::hopeful`]).
     wide_for: u32,
-    /// The last query's rule and its table of move costs (a short query
-    /// would spend a third of its time building it again).
+    /// The last query's rule and its table of move costs (building it
+    /// again would be a large share of a short query's work).
     steps: Option<(CostRule, Steps)>,
 }
 
@@ -2414,15 +2400,12 @@ impl Searcher {
     /// half a `u32` unless they pass 32,768 moves' worth (a long trip on a
     /// Moving AI map costs under 5,000), and then it stops and runs again
     /// on `u64`, as a traced one always does (its events already told).
-    /// Half the memory to fetch: `maze512-1-0`'s 8-way long trips take a
-    /// tenth less time timed as the path benchmark does (between the
-    /// crate's runs, which evict ours from the caches), 2–5 % less alone.
-    /// After a query that outgrew it, the next
+    /// Half the memory to fetch, and so fewer cache misses when other work
+    /// has evicted the arrays. After a query that outgrew it, the next
     /// [`WIDE_AFTER_OVERFLOW`] run on `u64` at once (a game whose queries
     /// outgrow it pays for the wasted try on one query in nine). A 4-way
-    /// query, already on `u32`, gains too little from a `u16` to try one:
-    /// 2 % on `maze512-1-0` between the crate's runs, and 5 % more time on
-    /// the path benchmark's 1024² map.
+    /// query, already on `u32`, stays there: its fetches are halved
+    /// already, and a `u16` would add the wasted tries to what it saves.
     fn hopeful<S: Sink<PathEvent>>(&mut self, p: &Problem) -> bool {
         if S::ENABLED || p.moves != Moves::Eight {
             return false;
@@ -2530,14 +2513,13 @@ pub struct Outcome {
 ///
 /// It runs on a [`Searcher`] kept per thread, so a query costs what it
 /// touches even when asked one at a time (a fresh map-sized array would
-/// cost its whole size once the allocator recycles memory; measured: 7 ms
-/// for a 46-cell query on a 1024² map by the third call). That memory is
-/// held until the thread ends: the largest map searched, about 5 bytes a
-/// cell (9 when costs need a `u64`: a traced 8-way query on a map over
-/// about 48² cells, or an untraced one whose costs outgrow a `u32`), and
-/// with the Euclidean heuristic on maps up to 512 a side its table of
-/// roots, at most 513 KiB (a [`Searcher`] of your own frees its memory
-/// when dropped).
+/// cost its whole size once the allocator recycles memory, which must
+/// then be zeroed in full). That memory is held until the thread ends:
+/// the largest map searched, about 5 bytes a cell (9 when costs need a
+/// `u64`: a traced 8-way query on a map over about 48² cells, or an
+/// untraced one whose costs outgrow a `u32`), and with the Euclidean
+/// heuristic on maps up to 512 a side its table of roots, at most 513 KiB
+/// (a [`Searcher`] of your own frees its memory when dropped).
 pub fn search<S: Sink<PathEvent>>(
     grid: &Grid,
     start: Cell,
