@@ -85,44 +85,21 @@ pub(super) fn draw(frame: &Frame, view: &View, cam: &Camera, from: usize, out: &
         return;
     }
     let mut boxes = taken(out, from);
-    let mut stacked = 0;
     // The pane title's short hash, held back with it on a question's beat.
     let hash = (!view.asking).then(|| super::panes::short_hash(frame.sim.state_hash()));
     let common = |k: &str| (k == "hash").then(|| hash.clone());
     match frame.sim {
         AnySim::Flock(s) => {
-            for c in mine(view, view.tile) {
-                let figure = |k: &str| {
-                    common(k)
-                        .unwrap_or_else(|| super::flock::callout_figure(s, frame, view, &c.at, k))
-                };
-                let text = fill(&c.text, view, view.tile, &figure);
-                let anchor = super::flock::callout_anchor(s, cam, view, &c.at);
-                place(
-                    out,
-                    (cam.viewport, anchor),
-                    &text,
-                    view,
-                    (&mut boxes, &mut stacked),
-                );
-            }
+            let figure = |at: &str, k: &str| super::flock::callout_figure(s, frame, view, at, k);
+            let anchor = |at: &str| super::flock::callout_anchor(s, cam, view, at);
+            let one_pane = (&figure as Figures, &anchor as Anchors);
+            pane(out, (view, cam), one_pane, &common, &mut boxes);
         }
         AnySim::Line(s) => {
-            for c in mine(view, view.tile) {
-                let figure = |k: &str| {
-                    common(k)
-                        .unwrap_or_else(|| super::line::callout_figure(s, frame, view, &c.at, k))
-                };
-                let text = fill(&c.text, view, view.tile, &figure);
-                let anchor = super::line::callout_anchor(s, cam, &c.at);
-                place(
-                    out,
-                    (cam.viewport, anchor),
-                    &text,
-                    view,
-                    (&mut boxes, &mut stacked),
-                );
-            }
+            let figure = |at: &str, k: &str| super::line::callout_figure(s, frame, view, at, k);
+            let anchor = |at: &str| super::line::callout_anchor(s, cam, at);
+            let one_pane = (&figure as Figures, &anchor as Anchors);
+            pane(out, (view, cam), one_pane, &common, &mut boxes);
         }
         AnySim::Path(s) => {
             for si in 0..s.config().searches.len() {
@@ -165,6 +142,29 @@ pub(super) fn draw(frame: &Frame, view: &View, cam: &Camera, from: usize, out: &
             out.push(Shape::Clip { area: cam.viewport });
         }
         AnySim::Panes(_) => {}
+    }
+}
+
+/// A sim's figures: `(at, key)` to the figure's text.
+type Figures<'a> = &'a dyn Fn(&str, &str) -> Option<String>;
+/// A sim's anchors: `at` to the point and radius of what is drawn there.
+type Anchors<'a> = &'a dyn Fn(&str) -> Option<(P, i32)>;
+
+/// The callouts of a one-pane sim (a flock or lines), its figures and
+/// anchors given; `common` answers the figures every sim has.
+fn pane(
+    out: &mut Scene,
+    (view, cam): (&View, &Camera),
+    (figure, anchor): (Figures, Anchors),
+    common: &dyn Fn(&str) -> Option<Option<String>>,
+    boxes: &mut Vec<[i32; 4]>,
+) {
+    let mut stacked = 0;
+    for c in mine(view, view.tile) {
+        let one = |k: &str| common(k).unwrap_or_else(|| figure(&c.at, k));
+        let text = fill(&c.text, view, view.tile, &one);
+        let at = (cam.viewport, anchor(&c.at));
+        place(out, at, &text, view, (boxes, &mut stacked));
     }
 }
 
