@@ -25,8 +25,10 @@ super::messages! {
     L_LEG_BLOCKED: "blocked (×)" => "遮られる (×)";
     /// The border half a cell past the current minor row.
     L_BORDER: "j + ½" => "j + ½ (境目)";
+    /// Legend: the decision's border alone (the step held back).
+    L_LEG_BORDER: "the border j + ½ (yellow) and the next column's centre (dashed)" => "境目 j + ½ (黄) と次の列の中央 (破線)";
     /// Legend: the decision.
-    L_LEG_DECISION: "the border j + ½ (yellow) and the next column's centre (dashed); the line there (dot: green past the border, blue short of it)" => "境目 j + ½ (黄) と次の列の中央 (破線); そこでの直線 (点: 緑は境目を越えた、青は届かない)";
+    L_LEG_DECISION: "border j + ½ (yellow), next column's centre (dashed); the line there: green dot past, blue short" => "境目 j + ½ (黄) と次の列の中央 (破線); そこでの直線 (点: 緑は境目を越えた、青は届かない)";
     /// Legend: the side view.
     L_LEG_PROFILE: "side view: ground (bars), eyes, sight line" => "横から見た図: 地面 (棒)、目、視線";
     /// A chaser ready.

@@ -226,7 +226,11 @@ fn place(
         let near = [p[0].clamp(bx, bx + bw), p[1].clamp(by, by + bh)];
         let (dx, dy) = (i64::from(near[0] - p[0]), i64::from(near[1] - p[1]));
         if dx * dx + dy * dy > i64::from(2 * r + view.px(8)).pow(2) {
-            out.line(p, near, view.lw(2, 2), color::SELECTED);
+            // From the edge of what it is about, not across it.
+            let len = ((dx * dx + dy * dy) as u64).isqrt().max(1) as i64;
+            let r = i64::from(r);
+            let edge = [p[0] + (dx * r / len) as i32, p[1] + (dy * r / len) as i32];
+            out.line(edge, near, view.lw(2, 2), color::SELECTED);
         }
     }
 }

@@ -2500,7 +2500,6 @@ fn boid_callout(
     let st = sim.state();
     let b = st.boids.get(id as usize)?;
     let ex = explain_of(events, id);
-    let d3 = sim.config().dims == 3;
     let size = |s: &Steer| match s {
         Steer::Turn(t) => turn_text(*t, lang),
         Steer::Vector(v) => super::grouped(&fx2(v.fast_length())),
@@ -2542,10 +2541,7 @@ fn boid_callout(
         "cohesion" => rule(Rule::Cohesion),
         "obstacle" => rule(Rule::Obstacle),
         "cruising" => rule(Rule::Cruising),
-        "steering" => ex.map(|e| match &e.steering {
-            Steer::Vector(v) if d3 => fx2(v.fast_length()),
-            s => size(s),
-        }),
+        "steering" => ex.map(|e| size(&e.steering)),
         // What a clamp cut: the rules' sum a max_change cut, or the speed
         // a speed limit changed.
         "unclamped" => ex?.clamps.iter().find_map(|c| match c {

@@ -267,6 +267,10 @@ fn draw_decision(sim: &LineSim, i: usize, g: Geo, view: &View, out: &mut Scene) 
         q[across] += sign * b;
         out.line(p, q, view.lw(2, 2), color::SELECTED);
     }
+    // A callout keeps off the next column's cell and its border, where
+    // the decision is drawn.
+    let m = half + half / 2;
+    out.keep_clear.push([c[0] - m, c[1] - m, 2 * m, 2 * m]);
     let lang = view.lang;
     let f = view.font(16);
     out.label_as(
@@ -478,7 +482,13 @@ pub(super) fn legend(sim: &LineSim, view: &View) -> Vec<(Rgba, String)> {
         out.push((color::DIM, tr!(lang, L_LEG_PROFILE).to_owned()));
     }
     if view.on("decision") {
-        out.push((color::SELECTED, tr!(lang, L_LEG_DECISION).to_owned()));
+        // Without the dot while the coming step is held back.
+        let key = if view.withhold_next {
+            tr!(lang, L_LEG_BORDER)
+        } else {
+            tr!(lang, L_LEG_DECISION)
+        };
+        out.push((color::SELECTED, key.to_owned()));
     }
     if view.on("ideal_line") {
         out.push((color::SKY, tr!(lang, L_LEG_IDEAL).to_owned()));

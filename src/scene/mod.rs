@@ -772,8 +772,8 @@ impl Scene {
     /// it, else left, below, above or at a corner, whichever first overlaps
     /// none of the boxes in `taken` (to which it adds its own) and lies
     /// inside `vp` (else the first clear one moved inside `vp`);
-    /// when all are taken, right of it moved down a line at a time until
-    /// clear. A name never lands on another boid's glyph or name when
+    /// when all are taken, the nearest clear spot further out in one of
+    /// those directions. A name never lands on another boid's glyph or name when
     /// there is room beside its own, and one that had to move away is tied
     /// to its thing by a leader line.
     fn label_near(
@@ -818,18 +818,30 @@ impl Scene {
                 .map(|&at| inside(vp, at, size, &text))
                 .find(|&at| !hits(boxed(at)))
         });
-        // None clear: right of it, moved down a line at a time (at most
-        // six) until clear, kept inside `vp`.
-        let at = free.unwrap_or_else(|| {
-            let mut at = inside(vp, candidates[0], size, &text);
-            for _ in 0..6 {
-                if !hits(boxed(at)) {
-                    break;
-                }
-                at[1] += h + 1;
-            }
-            inside(vp, at, size, &text)
-        });
+        // None clear: each spot moved further out in its own direction, a
+        // line at a time (at most twelve), the nearest clear one that fits;
+        // else right of it, kept inside `vp`.
+        const OUT: [(i32, i32); 8] = [
+            (1, 0),
+            (-1, 0),
+            (0, 1),
+            (0, -1),
+            (1, -1),
+            (1, 1),
+            (-1, -1),
+            (-1, 1),
+        ];
+        let farther = || {
+            (1..=12).find_map(|k| {
+                candidates.iter().zip(OUT).find_map(|(&at, (dx, dy))| {
+                    let at = [at[0] + dx * k * (h + 1), at[1] + dy * k * (h + 1)];
+                    (inside(vp, at, size, &text) == at && !hits(boxed(at))).then_some(at)
+                })
+            })
+        };
+        let at = free
+            .or_else(farther)
+            .unwrap_or_else(|| inside(vp, candidates[0], size, &text));
         let b = boxed(at);
         taken.push(b);
         // A name moved away from its thing is tied to it by a line.
