@@ -5,7 +5,8 @@
 mod common;
 
 use criterion::{Criterion, Throughput, criterion_group};
-use flockstep::lesson::{Lesson, find_bundled};
+use flockstep::bundled::find_bundled;
+use flockstep::lesson::Lesson;
 use flockstep::sim::line::{Line, LineEvent, LineSim};
 use flockstep::sim::{Cell, NoTrace, Scenario, Sim};
 use std::hint::black_box;

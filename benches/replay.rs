@@ -28,7 +28,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 fn source(id: &str, sets: &[&str]) -> Source {
-    Source::bundled(id, sets).unwrap()
+    flockstep::bundled::source(id, sets).unwrap()
 }
 
 fn scratch(name: &str) -> PathBuf {

@@ -5,6 +5,9 @@
 //!
 //! # Code map
 //! Dependencies point one way: `num → canon → sim → lesson → replay → scene → viewer → cli`.
+//! The first five are the crate `flockstep-core` (`crates/flockstep-core`),
+//! re-exported here under the same names; the compiler keeps them from
+//! reaching the outer layers.
 //!
 //! - [`num`]: the fixed-point scalar [`num::Fx`], vectors, binary angles
 //!   with table-driven trigonometry, exact decimal parsing, the seeded
@@ -17,6 +20,8 @@
 //! - [`replay`]: replay files — the container, keyframes and predicted
 //!   deltas, seeking, named-field diffs, record / verify / diff
 //!   ([`replay::codec`] is the one place that talks to `bincode`).
+//! - [`files`]: bounded, atomic reads and writes of lesson and replay files.
+//! - [`bundled`]: the lessons in `lessons/`, compiled into the binary.
 //! - [`i18n`]: every word the viewer draws, in English and Japanese.
 //! - [`scene`]: what the viewer draws, as data — a pure, float-free
 //!   function from a sim, its explain record, view options and camera to
@@ -40,15 +45,12 @@
 //! Not a game engine and not a physics library: the sims are small, exact
 //! reproductions of published algorithms, built to be watched and compared.
 
-pub mod canon;
+pub use flockstep_core::{canon, files, lesson, num, replay, sim};
+
+pub mod bundled;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod cli;
-pub mod files;
 pub mod i18n;
-pub mod lesson;
-pub mod num;
-pub mod replay;
 pub mod scene;
 pub mod selftest;
-pub mod sim;
 pub mod viewer;

@@ -48,8 +48,9 @@ world_max = [1000, 1000]
 pub fn report() -> Result<String, String> {
     let mut out = String::new();
     let _ = writeln!(out, "{HEADER}");
-    for b in crate::lesson::BUNDLED {
-        let source = Source::bundled(b.id, &[]).ok_or_else(|| format!("{}: vanished", b.id))?;
+    for b in crate::bundled::BUNDLED {
+        let source =
+            crate::bundled::source(b.id, &[]).ok_or_else(|| format!("{}: vanished", b.id))?;
         let lesson = source.lesson()?;
         let ticks = lesson.ticks.max(MIN_TICKS);
         let hashes = tick_hashes(&source, ticks)?;

@@ -6,9 +6,8 @@
 
 mod common;
 use common::{Dir, flockstep, text};
-use flockstep::lesson::find_bundled;
+use flockstep::bundled::find_bundled;
 use flockstep::replay::file::{DEFAULT_KEYFRAME_EVERY, Header, Meta, Writer};
-use flockstep::replay::run::Source;
 use flockstep::sim::{AnySim, Scenario};
 use std::path::Path;
 use std::process::Command;
@@ -82,7 +81,7 @@ fn absurd_keys_are_refused_on_the_command_line_and_in_replays() {
     let d = Dir::new("keys");
     let f = d.file("deep.fsr");
     let b = find_bundled("flock-weights").unwrap();
-    let lesson = Source::bundled("flock-weights", &[])
+    let lesson = flockstep::bundled::source("flock-weights", &[])
         .unwrap()
         .lesson()
         .unwrap();
@@ -403,7 +402,10 @@ fn the_recorder_accepts_only_states_the_reader_accepts() {
     // A state's bytes and the boids it holds, in every pane.
     let bytes = |id: &str, n: u64| {
         let set = format!("boids={n}");
-        let lesson = Source::bundled(id, &[&set]).unwrap().lesson().unwrap();
+        let lesson = flockstep::bundled::source(id, &[&set])
+            .unwrap()
+            .lesson()
+            .unwrap();
         let boids: u64 = (lesson.scenario.panes().iter())
             .map(|s| match s {
                 Scenario::Flock(c) => c.boid_count(),

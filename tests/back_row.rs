@@ -18,7 +18,8 @@
 //! Failures are collected and reported together, each naming the
 //! lesson, the beat, the language and the size.
 
-use flockstep::lesson::{BUNDLED, Lesson};
+use flockstep::bundled::BUNDLED;
+use flockstep::lesson::Lesson;
 use flockstep::scene::Role;
 use flockstep::viewer::app::{App, Cmd, RenderAt, RenderOptions, prepare_render};
 use flockstep::viewer::canvas::Canvas;

@@ -15,7 +15,8 @@
 //! Failures are collected and reported together, each naming the lesson,
 //! the beat and what is wrong.
 
-use flockstep::lesson::{BUNDLED, Lesson};
+use flockstep::bundled::BUNDLED;
+use flockstep::lesson::Lesson;
 use flockstep::scene::Shape;
 use flockstep::viewer::app::{App, Cmd, Layout, RenderAt, RenderOptions, prepare_render};
 use flockstep::viewer::text::has_glyph;

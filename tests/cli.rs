@@ -65,7 +65,7 @@ impl Drop for TempLesson {
 }
 
 fn bundled(id: &str) -> &'static str {
-    flockstep::lesson::find_bundled(id).unwrap().source()
+    flockstep::bundled::find_bundled(id).unwrap().source()
 }
 
 #[test]
@@ -95,7 +95,7 @@ fn lessons_lists_the_bundled_lessons() {
     let o = flockstep(&["lessons"]);
     assert_eq!(o.status.code(), Some(0));
     let s = stdout(&o);
-    for b in flockstep::lesson::BUNDLED {
+    for b in flockstep::bundled::BUNDLED {
         assert!(s.contains(b.id), "{} missing from:\n{s}", b.id);
     }
     assert!(s.contains("line-chase-arc") && s.contains(" line "));

@@ -1,7 +1,8 @@
 //! The flock sims: grid == brute force, every teaching switch changes what
 //! it claims to change, explain records, limits, and the memory budget.
 
-use flockstep::lesson::{Lesson, Override, find_bundled};
+use flockstep::bundled::find_bundled;
+use flockstep::lesson::{Lesson, Override};
 use flockstep::num::{Angle, Fx, Pcg32, Vec3};
 use flockstep::sim::flock::{
     BoidExplain, BoidInit, Bounds, COORD_LIMIT, FlockConfig, FlockEvent, FlockSim, GemsParams,
@@ -770,7 +771,7 @@ fn scaling_a_lesson_with_set_boids() {
 
 #[test]
 fn at_least_ten_flock_lessons_and_each_model_is_taught() {
-    let flock: Vec<Lesson> = flockstep::lesson::BUNDLED
+    let flock: Vec<Lesson> = flockstep::bundled::BUNDLED
         .iter()
         .map(|b| Lesson::parse(b.source(), b.path).unwrap())
         .filter(|l| l.scenario.sim_name() == "flock")

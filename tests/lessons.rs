@@ -1,7 +1,8 @@
 //! Every bundled lesson is a test: it loads, it runs, its hashes are
 //! golden, and what each beat shows is snapshotted for review.
 
-use flockstep::lesson::{BUNDLED, Lesson};
+use flockstep::bundled::BUNDLED;
+use flockstep::lesson::Lesson;
 use flockstep::sim::flock::FlockSim;
 use flockstep::sim::line::{LineEvent, LineSim};
 use flockstep::sim::path::PathSim;

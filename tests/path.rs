@@ -707,7 +707,7 @@ fn moving_ai_maze_lengths_match_the_benchmark() {
 }
 
 /// In a maze's corridors an untraced run finds a cell's ways on by a mask
-/// and leaves out the way back (see `Pace` in `src/sim/path`); a traced
+/// and leaves out the way back (see `Pace` in `crates/flockstep-core/src/sim/path`); a traced
 /// run never does. On the Moving AI maze, bare and with heights strewn on
 /// its open cells (so the rule blocks climbs in corridors, and charges
 /// them), both give the same cost, path and expansions for every

@@ -8,7 +8,7 @@
 //! exactly the recordings that differ (or are missing, or whose lesson text
 //! changed), and the commit says why. CI never sets the variable.
 
-use flockstep::lesson::{BUNDLED, BundledLesson};
+use flockstep::bundled::{BUNDLED, BundledLesson};
 use flockstep::replay::file::{FORMAT_MAJOR, FORMAT_MINOR};
 use flockstep::replay::run::{self, Source, Verdict};
 use flockstep::replay::{End, Replay};

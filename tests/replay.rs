@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 use std::io::Cursor;
 
 fn source(id: &str, sets: &[&str]) -> Source {
-    Source::bundled(id, sets).unwrap()
+    flockstep::bundled::source(id, sets).unwrap()
 }
 
 fn record(id: &str, sets: &[&str], ticks: u64, key: u32) -> Vec<u8> {

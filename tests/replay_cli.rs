@@ -4,7 +4,7 @@
 
 mod common;
 use common::{Dir, flockstep, text};
-use flockstep::lesson::BUNDLED;
+use flockstep::bundled::BUNDLED;
 use flockstep::replay::file::{DEFAULT_KEYFRAME_EVERY, Header, Meta, Writer};
 use flockstep::replay::run::Source;
 use flockstep::replay::{End, Replay};

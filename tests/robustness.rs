@@ -1,7 +1,8 @@
 //! Bad input never panics: mangled lessons, maps and literals, and a sim
 //! driven to the documented extremes of every parameter.
 
-use flockstep::lesson::{BUNDLED, Lesson, Override};
+use flockstep::bundled::BUNDLED;
+use flockstep::lesson::{Lesson, Override};
 use flockstep::num::{Pcg32, parse_angle, parse_fx};
 use flockstep::sim::line::{ChaserConfig, LineConfig, LineSim};
 use flockstep::sim::{Cell, Grid, NoTrace, Sim};

@@ -3,7 +3,7 @@
 //! text — shape counts by kind and colour, a few coordinates, the labels,
 //! the panels. A change here is a change in what a class sees.
 
-use flockstep::lesson::BUNDLED;
+use flockstep::bundled::BUNDLED;
 use flockstep::scene::{self, Camera, Frame, Shape, View, Viewport, color};
 use flockstep::sim::{AnySim, Sim};
 use flockstep::viewer::app::{App, Cmd, Layout};
@@ -245,7 +245,7 @@ fn extreme_states_draw_without_overflow() {
         ("flock-field-of-view", &["bounds=\"none\""][..]),
         ("flock-walls", tiny),
     ] {
-        let lesson = flockstep::replay::run::Source::bundled(id, sets)
+        let lesson = flockstep::bundled::source(id, sets)
             .unwrap()
             .lesson()
             .unwrap();

@@ -1,6 +1,9 @@
-//! Machine-checked boundaries: the deterministic core (`src/num`,
-//! `src/sim`) never mentions floating point, the file system, clocks, hash
-//! ordered collections, threads or the outer layers, outside `#[cfg(test)]`.
+//! Machine-checked boundaries: the deterministic core
+//! (`crates/flockstep-core/src/num`, `…/sim`) never mentions floating
+//! point, the file system, clocks, hash ordered collections or threads,
+//! outside `#[cfg(test)]`. That the core never reaches the outer layers
+//! (scene, viewer, command line) is the compiler's to check: they are in
+//! another crate, which it does not depend on.
 
 use std::path::{Path, PathBuf};
 
@@ -66,7 +69,10 @@ fn offences(text: &str) -> Vec<String> {
 fn the_core_stays_pure() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut files = Vec::new();
-    for d in ["src/num", "src/sim"] {
+    for d in [
+        "crates/flockstep-core/src/num",
+        "crates/flockstep-core/src/sim",
+    ] {
         rust_files(&root.join(d), &mut files);
     }
     files.sort();
@@ -87,11 +93,47 @@ fn the_core_stays_pure() {
 #[test]
 fn core_modules_deny_float_arithmetic() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    for m in ["src/num/mod.rs", "src/sim/mod.rs"] {
+    for m in [
+        "crates/flockstep-core/src/num/mod.rs",
+        "crates/flockstep-core/src/sim/mod.rs",
+    ] {
         let text = std::fs::read_to_string(root.join(m)).unwrap();
         assert!(
             text.contains("#![deny(clippy::float_arithmetic)]"),
             "{m} lost its float lint"
+        );
+    }
+}
+
+/// The core's manifest names nothing that draws, opens a window, parses
+/// arguments or shows progress (issue 44: `cargo tree -p flockstep-core`).
+#[test]
+fn the_core_crate_depends_on_nothing_that_draws() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let manifest = std::fs::read_to_string(root.join("crates/flockstep-core/Cargo.toml")).unwrap();
+    let deps: Vec<&str> = manifest
+        .lines()
+        .skip_while(|l| l.trim() != "[dependencies]")
+        .skip(1)
+        .take_while(|l| !l.starts_with('['))
+        .filter(|l| !l.trim_start().starts_with('#') && l.contains('='))
+        .map(|l| l.split('=').next().unwrap().trim())
+        .collect();
+    assert!(
+        deps.contains(&"fixed"),
+        "the [dependencies] table moved? {deps:?}"
+    );
+    for banned in [
+        "macroquad",
+        "png",
+        "ttf-parser",
+        "clap",
+        "indicatif",
+        "flockstep",
+    ] {
+        assert!(
+            !deps.contains(&banned),
+            "flockstep-core depends on {banned}"
         );
     }
 }

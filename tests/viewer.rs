@@ -2,11 +2,11 @@
 //! and frame times, live sessions with history, replays, interventions
 //! saved as replays, damaged files, and restoring recorded states.
 
-use flockstep::lesson::find_bundled;
+use flockstep::bundled::find_bundled;
 use flockstep::num::{Fx, Pcg32, Vec3};
 use flockstep::replay::codec;
 use flockstep::replay::file::Replay;
-use flockstep::replay::run::{self, Source, Verdict};
+use flockstep::replay::run::{self, Verdict};
 use flockstep::sim::{AnySim, AnyState, Cell, Input};
 use flockstep::viewer::app::{
     App, Cmd, Prompt, STATUS_US, Screen, locale_language, picker_entries,
@@ -22,7 +22,10 @@ fn temp(name: &str) -> PathBuf {
 
 /// Per-tick hashes of a plain run of a bundled lesson.
 fn reference(id: &str, ticks: u64) -> Vec<u64> {
-    let lesson = Source::bundled(id, &[]).unwrap().lesson().unwrap();
+    let lesson = flockstep::bundled::source(id, &[])
+        .unwrap()
+        .lesson()
+        .unwrap();
     let mut sim = AnySim::new(&lesson.scenario).unwrap();
     let mut out = vec![sim.state_hash()];
     for _ in 0..ticks {
@@ -419,7 +422,10 @@ fn restore_accepts_only_states_a_step_can_take() {
         "line-of-sight",
         "line-chase-arc",
     ] {
-        let lesson = Source::bundled(id, &[]).unwrap().lesson().unwrap();
+        let lesson = flockstep::bundled::source(id, &[])
+            .unwrap()
+            .lesson()
+            .unwrap();
         let mut sim = AnySim::new(&lesson.scenario).unwrap();
         for _ in 0..12 {
             sim.step();
@@ -473,7 +479,7 @@ fn restore_accepts_only_states_a_step_can_take() {
             "flock-obstacle"
         };
         let o = AnySim::new(
-            &Source::bundled(other, &[])
+            &flockstep::bundled::source(other, &[])
                 .unwrap()
                 .lesson()
                 .unwrap()
@@ -493,7 +499,7 @@ fn restore_accepts_only_states_a_step_can_take() {
 #[test]
 fn the_picker_groups_lessons_and_opens_them() {
     let e = picker_entries();
-    assert_eq!(e.len(), flockstep::lesson::BUNDLED.len());
+    assert_eq!(e.len(), flockstep::bundled::BUNDLED.len());
     let sims: Vec<&str> = e.iter().map(|x| x.sim.as_str()).collect();
     let mut sorted = sims.clone();
     sorted.sort();
@@ -553,7 +559,7 @@ fn overlay_toggles_follow_the_beats() {
 /// path drawn from it would never end).
 #[test]
 fn restore_refuses_parent_loops() {
-    let lesson = Source::bundled("path-open-list", &[])
+    let lesson = flockstep::bundled::source("path-open-list", &[])
         .unwrap()
         .lesson()
         .unwrap();

@@ -151,7 +151,7 @@ fn the_core_compiled_to_wasm_hashes_every_tick_as_native_does() {
         .lines()
         .filter(|l| l.starts_with("lesson "))
         .collect();
-    assert_eq!(lessons.len(), flockstep::lesson::BUNDLED.len());
+    assert_eq!(lessons.len(), flockstep::bundled::BUNDLED.len());
     let hashes = native
         .lines()
         .filter(|l| l.contains(' ') && l.as_bytes()[0].is_ascii_digit());

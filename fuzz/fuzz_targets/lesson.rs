@@ -7,7 +7,8 @@
 //! recording that succeeds must read back with the same final hash.
 #![no_main]
 
-use flockstep::lesson::{BUNDLED, Lesson, Override};
+use flockstep::lesson::{Lesson, Override};
+use flockstep::bundled::BUNDLED;
 use flockstep::replay::Replay;
 use flockstep::replay::run::{Source, record};
 use flockstep::sim::{AnySim, Scenario};

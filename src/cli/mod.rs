@@ -3,8 +3,9 @@
 //!
 //! Exit codes: 0 success, 1 a check failed, 2 bad input or usage.
 
+use crate::bundled::BUNDLED;
 use crate::files::MAX_MAP_BYTES;
-use crate::lesson::{BUNDLED, Lesson, LessonError, MAX_TICKS, Override};
+use crate::lesson::{Lesson, LessonError, MAX_TICKS, Override};
 use crate::sim::line::{Line, Step};
 use crate::sim::path::{
     CostRule, Heuristic, HeuristicKind, Moves, PathEvent, SearchConfig, Status, TieBreak,
@@ -658,9 +659,9 @@ pub fn load_lesson(arg: &str, overrides: &[Override]) -> Result<Lesson, Failure>
 }
 
 /// A lesson's text and the name messages use for it: see
-/// [`crate::lesson::source_of`].
+/// [`crate::bundled::source_of`].
 pub fn lesson_source(arg: &str) -> Result<(String, String), Failure> {
-    crate::lesson::source_of(arg).map_err(bad)
+    crate::bundled::source_of(arg).map_err(bad)
 }
 
 fn run(

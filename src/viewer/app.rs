@@ -8,8 +8,9 @@
 pub use super::layout::{Layout, NARRATION_PX, Run, Style, literal, unliteral, wrap, wrap_rich};
 use super::session::Session;
 use super::timeline::{Command, Mark, Timeline};
+use crate::bundled::BUNDLED;
 use crate::i18n::Lang;
-use crate::lesson::{BUNDLED, Lesson};
+use crate::lesson::Lesson;
 use crate::num::{Angle, Fx, Vec3};
 use crate::replay::run::Source;
 use crate::scene::{self, Camera, View, Viewport};
@@ -1205,7 +1206,7 @@ pub fn open_session(arg: &str, overrides: &[String]) -> Result<Session, String> 
         }
         return Session::replay_file(path);
     }
-    let (text, file) = crate::lesson::source_of(arg)?;
+    let (text, file) = crate::bundled::source_of(arg)?;
     Session::lesson(Source {
         file,
         text,

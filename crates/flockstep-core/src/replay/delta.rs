@@ -1066,16 +1066,13 @@ fn panes_from_residuals(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::lesson::{BUNDLED, Lesson, Override};
     use crate::sim::AnySim;
 
     /// Records `ticks` ticks of a lesson through an encoder and a decoder;
     /// every decoded state must equal the simulated one. Returns the
     /// payload bytes per tick after the first keyframe.
     fn round_trip(id: &str, sets: &[&str], ticks: u64, key_every: u64) -> (u64, u64) {
-        let b = BUNDLED.iter().find(|b| b.id == id).unwrap();
-        let sets: Vec<Override> = sets.iter().map(|s| Override::parse(s).unwrap()).collect();
-        let lesson = Lesson::parse_with(b.source(), b.path, &sets).unwrap();
+        let lesson = crate::testing::lesson(id, sets);
         let mut sim = AnySim::new(&lesson.scenario).unwrap();
         let (mut enc, mut dec) = (Encoder::new(), Decoder::new());
         enc.set_rules(prior::rules_of(&sim));
@@ -1102,12 +1099,12 @@ mod tests {
 
     #[test]
     fn every_bundled_lesson_round_trips() {
-        for b in BUNDLED {
-            let (per_tick, typed) = round_trip(b.id, &[], 40, 16);
-            if b.id.starts_with("flock") || b.id.starts_with("path") {
-                assert!(typed > 30, "{}: flock or path deltas used", b.id);
+        for id in crate::testing::lesson_ids() {
+            let (per_tick, typed) = round_trip(&id, &[], 40, 16);
+            if id.starts_with("flock") || id.starts_with("path") {
+                assert!(typed > 30, "{id}: flock or path deltas used");
             }
-            eprintln!("{:32} {per_tick} bytes/tick", b.id);
+            eprintln!("{id:32} {per_tick} bytes/tick");
         }
     }
 

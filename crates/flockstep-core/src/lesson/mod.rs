@@ -43,7 +43,6 @@
 //! it is checked (`KEY` may be a dotted path such as `chasers.0.at`).
 //! Decimal numbers are read from their source text, never through a float.
 
-mod bundled;
 pub mod callout;
 mod flock;
 mod line;
@@ -51,7 +50,6 @@ pub mod node;
 mod path;
 pub mod variants;
 
-pub use bundled::{BUNDLED, BundledLesson, find_bundled, lesson_text, source_of};
 pub use callout::Callout;
 pub use flock::OVERLAYS as FLOCK_OVERLAYS;
 pub use line::OVERLAYS as LINE_OVERLAYS;
@@ -1132,6 +1130,18 @@ impl Lesson {
         langs.dedup();
         langs
     }
+}
+
+/// A lesson file's text from its bytes: UTF-8 is required, and anything
+/// else (a picture, a replay renamed) is named for what it is not, with the
+/// byte offset where the text stops being UTF-8.
+pub fn lesson_text(name: &str, bytes: Vec<u8>) -> Result<String, String> {
+    String::from_utf8(bytes).map_err(|e| {
+        format!(
+            "{name}: not a lesson or a replay: a lesson is TOML text, but byte {} is not UTF-8 (a replay starts with the bytes 89 46 53 52 or is named .fsr)",
+            e.utf8_error().valid_up_to()
+        )
+    })
 }
 
 #[cfg(test)]

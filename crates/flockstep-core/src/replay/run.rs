@@ -37,15 +37,6 @@ impl Source {
         Lesson::parse_with(&self.text, &self.file, &overrides).map_err(|e| e.to_string())
     }
 
-    /// A bundled lesson by id, with overrides.
-    pub fn bundled(id: &str, overrides: &[&str]) -> Option<Source> {
-        crate::lesson::find_bundled(id).map(|b| Source {
-            file: b.path.to_owned(),
-            text: b.source().to_owned(),
-            overrides: overrides.iter().map(|s| (*s).to_owned()).collect(),
-        })
-    }
-
     /// The source a replay records.
     pub fn of(meta: &Meta) -> Source {
         Source {

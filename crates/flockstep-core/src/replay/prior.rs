@@ -1007,7 +1007,6 @@ pub fn gems_roll(vel: Vec3, old: Vec3, gravity: Fx) -> Option<Angle> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::lesson::{BUNDLED, Lesson, Override};
     use crate::sim::AnyState;
     use crate::sim::flock::ModelState;
 
@@ -1019,9 +1018,7 @@ mod tests {
         ticks: u64,
         mut f: impl FnMut(&FlockRules, &FlockState, &FlockState),
     ) {
-        let b = BUNDLED.iter().find(|b| b.id == id).unwrap();
-        let sets: Vec<Override> = sets.iter().map(|s| Override::parse(s).unwrap()).collect();
-        let lesson = Lesson::parse_with(b.source(), b.path, &sets).unwrap();
+        let lesson = crate::testing::lesson(id, sets);
         let mut sim = AnySim::new(&lesson.scenario).unwrap();
         let rules = rules_of(&sim);
         let flocks = |s: AnyState| match s {

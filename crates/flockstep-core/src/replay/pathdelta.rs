@@ -247,12 +247,10 @@ fn read_entry(r: &mut Varints) -> Result<OpenEntry, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::lesson::{BUNDLED, Lesson};
     use crate::sim::{AnySim, AnyState};
 
     fn states(id: &str, ticks: usize) -> Vec<PathState> {
-        let b = BUNDLED.iter().find(|b| b.id == id).unwrap();
-        let lesson = Lesson::parse_with(b.source(), b.path, &[]).unwrap();
+        let lesson = crate::testing::lesson(id, &[]);
         let mut sim = AnySim::new(&lesson.scenario).unwrap();
         let mut out = Vec::new();
         for _ in 0..ticks {
