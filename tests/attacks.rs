@@ -93,7 +93,12 @@ fn absurd_keys_are_refused_on_the_command_line_and_in_replays() {
         lesson_source: b.source().into(),
         overrides: vec![set.clone()],
     };
-    let header = Header::new("flock", sim.dt().to_bits(), 0, DEFAULT_KEYFRAME_EVERY);
+    let header = Header::new(
+        flockstep::lesson::sims::by_name("flock").unwrap(),
+        sim.dt().to_bits(),
+        0,
+        DEFAULT_KEYFRAME_EVERY,
+    );
     let mut w = Writer::new(std::fs::File::create(&f).unwrap(), &header, &meta).unwrap();
     w.frame(0, &[], sim.snapshot(), sim.state_hash()).unwrap();
     sim.step();
@@ -331,6 +336,36 @@ fn a_trailer_that_hides_frames_is_reported() {
     std::fs::write(&f, &b).unwrap();
     for cmd in ["info", "verify"] {
         rejects(&[cmd, &f], &[&f, "but the index starts at byte"]);
+    }
+}
+
+/// A header's sim is its registered number (bytes 22-23, little-endian;
+/// flock is 2, as before the registration existed); a number no sim has
+/// is refused by name and place, never read as another sim.
+#[test]
+fn an_unknown_sim_id_is_refused_not_guessed() {
+    let d = Dir::new("simid");
+    let f = d.file("s.fsr");
+    runs(&["record", "flock-weights", "--ticks", "3", "-o", &f]);
+    let good = std::fs::read(&f).unwrap();
+    assert_eq!(good[22..24], [2, 0], "flock's header number");
+    for (id, shown) in [([9u8, 0u8], "9"), ([2, 1], "258"), ([0, 0], "0")] {
+        let mut b = good.clone();
+        b[22..24].copy_from_slice(&id);
+        let c = crc32c::crc32c(&b[..60]);
+        b[60..64].copy_from_slice(&c.to_le_bytes());
+        std::fs::write(&f, &b).unwrap();
+        for cmd in [&["info"][..], &["verify"], &["dump", "--tick", "0"]] {
+            rejects(
+                &[cmd, &[f.as_str()]].concat(),
+                &[
+                    &f,
+                    "byte 22",
+                    &format!("unknown sim id {shown}"),
+                    "2 (flock)",
+                ],
+            );
+        }
     }
 }
 

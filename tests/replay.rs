@@ -406,7 +406,12 @@ mod random_states {
                     "case {case} tick {t}"
                 );
             }
-            let header = Header::new("flock", 1 << 32, 0, key);
+            let header = Header::new(
+                flockstep::lesson::sims::by_name("flock").unwrap(),
+                1 << 32,
+                0,
+                key,
+            );
             let meta = Meta {
                 flockstep: "test".into(),
                 lesson_id: "random".into(),

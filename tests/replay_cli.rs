@@ -160,7 +160,7 @@ fn verify_names_the_first_divergent_field() {
         overrides: vec![],
     };
     let header = Header::new(
-        "flock",
+        flockstep::lesson::sims::by_name("flock").unwrap(),
         sim.dt().to_bits(),
         lesson.scenario.seed(),
         DEFAULT_KEYFRAME_EVERY,

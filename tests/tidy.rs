@@ -260,11 +260,11 @@ fn identifiers() -> Vec<&'static str> {
         .chain(flockstep::lesson::LINE_OVERLAYS)
         .copied()
         .collect();
-    for sim in ["flock", "path", "line"] {
+    for sim in flockstep::lesson::sims::BUILTIN {
         for kind in [
             "world", "boid", "obstacle", "search", "cell", "start", "goal", "chaser", "target",
         ] {
-            v.extend(flockstep::lesson::callout::keys(sim, kind));
+            v.extend(sim.callout_keys(kind));
         }
     }
     v.extend([

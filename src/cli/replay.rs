@@ -137,7 +137,7 @@ pub fn describe<R: std::io::Read + std::io::Seek>(r: &Replay<R>) -> String {
     let _ = writeln!(
         s,
         "sim          {}, seed {}, tick length {}",
-        h.sim,
+        h.sim.name(),
         h.seed,
         fields::Value::Fx(h.dt_bits)
     );

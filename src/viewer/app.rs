@@ -11,6 +11,7 @@ use super::timeline::{Command, Mark, Timeline};
 use crate::bundled::BUNDLED;
 use crate::i18n::Lang;
 use crate::lesson::Lesson;
+use crate::lesson::sims;
 use crate::num::{Angle, Fx, Vec3};
 use crate::replay::run::Source;
 use crate::scene::{self, Camera, View, Viewport};
@@ -25,53 +26,15 @@ pub const OVERLAY_KEYS: [&str; 18] = [
     "1", "2", "3", "4", "5", "6", "7", "8", "9", "0", "Q", "W", "E", "R", "T", "Y", "U", "I",
 ];
 
-/// The overlays of a sim, as lessons name them.
+/// The overlays of a sim, as lessons name them (none for a sim this
+/// build does not know).
 pub fn overlays_of(sim: &str) -> &'static [&'static str] {
-    match sim {
-        "flock" => crate::lesson::FLOCK_OVERLAYS,
-        "path" => crate::lesson::PATH_OVERLAYS,
-        _ => crate::lesson::LINE_OVERLAYS,
-    }
+    sims::by_name(sim).map_or(&[], |r| r.overlays())
 }
 
 /// The overlays shown when the current beat names none.
 pub fn default_overlays(sim: &str) -> &'static [&'static str] {
-    match sim {
-        "flock" => &[
-            "boids",
-            "velocity",
-            "view_radius",
-            "neighbours",
-            "separation",
-            "alignment",
-            "cohesion",
-            "obstacle",
-            "cruising",
-            "steering",
-        ],
-        "path" => &[
-            "heights",
-            "walls",
-            "cliffs",
-            "open",
-            "closed",
-            "current",
-            "path",
-            "open_list",
-            "expansions",
-            "costs",
-        ],
-        _ => &[
-            "grid",
-            "heights",
-            "ideal_line",
-            "plan",
-            "walked",
-            "sight",
-            "formula",
-            "error_table",
-        ],
-    }
+    sims::by_name(sim).map_or(&[], |r| r.default_overlays())
 }
 
 /// One entry of the lesson picker.
@@ -275,7 +238,7 @@ impl Player {
         let rate = session
             .lesson
             .rate
-            .unwrap_or_else(|| crate::lesson::default_rate(session.sim().sim_name()));
+            .unwrap_or_else(|| session.lesson.sim.default_rate());
         let tick_us = 1_000_000 / u64::from(rate.max(1));
         let mut timeline = Timeline::new(session.last_tick(), tick_us, &marks);
         let first = session.first_tick();
@@ -338,7 +301,7 @@ impl Player {
         else {
             return false;
         };
-        let upto = if self.session.sim().sim_name() == "flock" {
+        let upto = if self.session.lesson.sim.id() == sims::FLOCK {
             1
         } else {
             rest.len()
@@ -530,9 +493,9 @@ impl Player {
             center: Some(pose.center),
             scale,
             pane_centers: self.pane_centers(&pose),
-            side_view: self.session.sim().sim_name() == "line"
+            side_view: self.session.lesson.sim.id() == sims::LINE
                 && self.overlays().contains("profile"),
-            callout_band: self.session.sim().sim_name() == "path"
+            callout_band: self.session.lesson.sim.id() == sims::PATH
                 && self.beat().is_some_and(|b| {
                     b.callouts
                         .iter()

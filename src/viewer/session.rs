@@ -231,12 +231,12 @@ impl Session {
             // in English: a file's diagnosis, as the command line gives it
             .map_err(|m| format!("{name}: the recorded lesson does not load: {m}"))?;
         let base = AnySim::new(&lesson.scenario).map_err(|m| format!("{name}: {m}"))?;
-        if base.sim_name() != replay.header.sim {
+        if lesson.sim != replay.header.sim {
             return Err(format!(
                 // in English: a file's diagnosis, as the command line gives it
                 "{name}: the header says {}, the recorded lesson {}",
-                replay.header.sim,
-                base.sim_name()
+                replay.header.sim.name(),
+                lesson.sim.name()
             ));
         }
         let first = replay.first_tick;

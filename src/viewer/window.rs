@@ -557,7 +557,6 @@ fn player_input(
     ctrl: bool,
 ) -> Vec<Cmd> {
     let shift = is_key_down(KeyCode::LeftShift) || is_key_down(KeyCode::RightShift);
-    let sim_name = p.session.sim().sim_name();
     let d3 = matches!(&p.session.sim().panes()[0], AnySim::Flock(f) if f.config().dims == 3);
     let cam = p.camera(l.scene, l.scale);
     // With variants, the mouse works in the pane under it.
@@ -622,10 +621,10 @@ fn player_input(
             cmds.push(Cmd::Zoom(d));
         }
     }
-    let hover = match sim_name {
-        "path" => scene::tile_cell_at(sim, &pcam, m).map(|(_, c)| c),
-        "line" => scene::line_cell_at(sim, &pcam, m),
-        _ => None,
+    let hover = match sim {
+        AnySim::Path(_) => scene::tile_cell_at(sim, &pcam, m).map(|(_, c)| c),
+        AnySim::Line(_) => scene::line_cell_at(sim, &pcam, m),
+        AnySim::Flock(_) | AnySim::Panes(_) => None,
     };
     if hover != p.hover {
         cmds.push(Cmd::Hover(hover));
@@ -639,23 +638,20 @@ fn player_input(
             if matches!(p.session.sim(), AnySim::Panes(_)) {
                 cmds.push(Cmd::Pane(pane as u32));
             }
-            match sim_name {
-                "flock" => cmds.push(Cmd::Select(scene::pick_boid(sim, &pcam, m))),
-                "line" => {
-                    if let (AnySim::Line(ls), Some(cell)) = (sim, hover) {
-                        let hit = ls.state().chasers.iter().position(|c| c.pos == cell);
-                        cmds.push(Cmd::Select(hit.map(|i| i as u32)));
-                    }
+            match (sim, hover) {
+                (AnySim::Flock(_), _) => cmds.push(Cmd::Select(scene::pick_boid(sim, &pcam, m))),
+                (AnySim::Line(ls), Some(cell)) => {
+                    let hit = ls.state().chasers.iter().position(|c| c.pos == cell);
+                    cmds.push(Cmd::Select(hit.map(|i| i as u32)));
                 }
-                _ => {}
+                (AnySim::Line(_), None) | (AnySim::Path(_) | AnySim::Panes(_), _) => {}
             }
             DRAG_FROM.with(|d| d.set(Some(m)));
         }
         if is_mouse_button_released(MouseButton::Left) {
             drag_end(p, &cam, m, &mut cmds);
         }
-        if sim_name == "flock"
-            && is_key_pressed(KeyCode::B)
+        if is_key_pressed(KeyCode::B)
             && !d3
             && let (Some(pos), AnySim::Flock(f)) = (scene::world_at(sim, &pcam, m), sim)
         {

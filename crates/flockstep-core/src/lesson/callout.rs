@@ -70,53 +70,6 @@ pub(super) struct RawCallout {
     pane: Option<Spanned<i64>>,
 }
 
-/// The figures a callout at an entity of `kind` in a `sim` lesson may
-/// name (besides `{param.NAME}`).
-pub fn keys(sim: &str, kind: &str) -> &'static [&'static str] {
-    match (sim, kind) {
-        ("flock", "world") => &[
-            "mean_speed",
-            "spread",
-            "outside",
-            "pairs",
-            "alone",
-            "boids",
-            "tick",
-            "dt",
-            "hash",
-        ],
-        ("flock", "boid") => &[
-            "speed",
-            "heading",
-            "sees",
-            "nearest",
-            "out",
-            "separation",
-            "alignment",
-            "cohesion",
-            "obstacle",
-            "cruising",
-            "steering",
-            "unclamped",
-            "x",
-            "y",
-            "roll",
-            "pitch",
-            "yaw",
-            "tick",
-        ],
-        ("flock", "obstacle") => &["radius", "ahead", "off", "tick"],
-        ("path", "world" | "search") => &[
-            "expanded", "open", "cost", "moves", "climbs", "status", "tick", "hash",
-        ],
-        ("path", "cell" | "start" | "goal") => &["g", "h", "f", "height", "tick"],
-        ("line", "world") => &["tick", "hash"],
-        ("line", "chaser") => &["f", "step", "walked", "dx", "dy", "pos", "tick"],
-        ("line", "target" | "cell") => &["height", "tick"],
-        _ => &[],
-    }
-}
-
 /// The `{…}` placeholders of a text, in order.
 pub fn placeholders(text: &str) -> Vec<&str> {
     let mut out = Vec::new();
@@ -137,8 +90,8 @@ pub(super) fn check(
     raw: Vec<Spanned<RawCallout>>,
     (scenario, params): (&Scenario, &[BTreeMap<String, String>]),
     langs: &[&String],
+    reg: &dyn super::sims::Registration,
 ) -> Result<Vec<Callout>, LessonError> {
-    let sim = scenario.sim_name();
     let mut out = Vec::with_capacity(raw.len());
     for c in raw {
         let start = c.span().start;
@@ -146,7 +99,7 @@ pub(super) fn check(
         let at = c.at.get_ref().clone();
         let kind = at.split_once(':').map_or(at.as_str(), |(k, _)| k);
         if at != "world" {
-            super::check_focus(sim, &at)
+            super::check_focus(reg, &at)
                 .and_then(|()| super::check_entity(scenario, &at))
                 .map_err(|m| {
                     ctx.at(
@@ -170,7 +123,7 @@ pub(super) fn check(
                     format!(
                         "a callout's `pane` is 0..{} (the lesson's {})",
                         params.len(),
-                        if sim == "path" { "searches" } else { "panes" }
+                        reg.parts()
                     ),
                 ));
             }
@@ -178,7 +131,7 @@ pub(super) fn check(
         let translations = lang_table(ctx, c.translations)?;
         let texts = std::iter::once(c.text.get_ref()).chain(translations.values());
         for text in texts {
-            check_text(ctx, c.text.span().start, text, (sim, kind), (params, pane))?;
+            check_text(ctx, c.text.span().start, text, (reg, kind), (params, pane))?;
         }
         let words = c.text.get_ref().chars().any(|ch| ch.is_alphabetic())
             && placeholders(c.text.get_ref()).iter().all(|p| !p.is_empty());
@@ -210,7 +163,7 @@ fn check_text(
     ctx: &Ctx,
     at: usize,
     text: &str,
-    (sim, kind): (&str, &str),
+    (reg, kind): (&dyn super::sims::Registration, &str),
     (params, pane): (&[BTreeMap<String, String>], Option<u32>),
 ) -> Result<(), LessonError> {
     if text.trim().is_empty() || text.chars().count() > MAX_TEXT {
@@ -219,7 +172,7 @@ fn check_text(
             format!("a callout's text is 1 to {MAX_TEXT} characters"),
         ));
     }
-    let known = keys(sim, kind);
+    let (sim, known) = (reg.name(), reg.callout_keys(kind));
     for p in placeholders(text) {
         if let Some(name) = p.strip_prefix("param.") {
             let panes: Vec<&BTreeMap<String, String>> = match pane {
@@ -313,8 +266,5 @@ mod tests {
             placeholders("{mean_speed} at {param.fov}° and {x"),
             ["mean_speed", "param.fov"]
         );
-        assert!(keys("flock", "boid").contains(&"separation"));
-        assert!(keys("path", "cell").contains(&"g"));
-        assert!(keys("line", "boid").is_empty());
     }
 }

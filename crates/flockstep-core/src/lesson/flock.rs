@@ -439,3 +439,96 @@ pub fn scenario(p: &mut Params, names: &mut super::Names) -> Result<FlockConfig,
     cfg.check().map_err(|m| p.table_err(m))?;
     Ok(cfg)
 }
+
+/// The flocking sims's registration ([`super::sims`]).
+pub struct Flock;
+
+impl super::sims::Registration for Flock {
+    fn id(&self) -> super::sims::SimId {
+        super::sims::FLOCK
+    }
+
+    fn name(&self) -> &'static str {
+        "flock"
+    }
+
+    /// A tick a frame.
+    fn default_rate(&self) -> u32 {
+        60
+    }
+
+    fn overlays(&self) -> &'static [&'static str] {
+        OVERLAYS
+    }
+
+    fn default_overlays(&self) -> &'static [&'static str] {
+        &[
+            "boids",
+            "velocity",
+            "view_radius",
+            "neighbours",
+            "separation",
+            "alignment",
+            "cohesion",
+            "obstacle",
+            "cruising",
+            "steering",
+        ]
+    }
+
+    fn focus_kinds(&self) -> &'static [&'static str] {
+        &["boid", "obstacle", "pane"]
+    }
+
+    fn check_highlight(&self, highlight: &str) -> Result<(), String> {
+        check_highlight(highlight)
+    }
+
+    fn callout_keys(&self, kind: &str) -> &'static [&'static str] {
+        match kind {
+            "world" => &[
+                "mean_speed",
+                "spread",
+                "outside",
+                "pairs",
+                "alone",
+                "boids",
+                "tick",
+                "dt",
+                "hash",
+            ],
+            "boid" => &[
+                "speed",
+                "heading",
+                "sees",
+                "nearest",
+                "out",
+                "separation",
+                "alignment",
+                "cohesion",
+                "obstacle",
+                "cruising",
+                "steering",
+                "unclamped",
+                "x",
+                "y",
+                "roll",
+                "pitch",
+                "yaw",
+                "tick",
+            ],
+            "obstacle" => &["radius", "ahead", "off", "tick"],
+            _ => &[],
+        }
+    }
+
+    fn scenario(
+        &self,
+        params: &mut Params,
+        names: &mut super::Names,
+        _titles: &mut Vec<super::PaneName>,
+    ) -> Result<crate::sim::Scenario, LessonError> {
+        use crate::sim::Scenario;
+        Ok(Scenario::Flock(scenario(params, names)?))
+    }
+}

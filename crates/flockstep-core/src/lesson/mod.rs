@@ -33,7 +33,7 @@
 //! Beats are steps: several may share a tick, and then every one but the
 //! last must pause (so playing never passes one unseen). `[lesson]` may set
 //! `rate`, the ticks per second at 1× (default: the sim's, see
-//! [`default_rate`]). Entities may be named (`name = "A"` on a chaser or a
+//! [`sims::Registration::default_rate`]). Entities may be named (`name = "A"` on a chaser or a
 //! placed boid, `target_names = ["a"]`): the picture and panels use the
 //! names.
 //!
@@ -48,6 +48,7 @@ mod flock;
 mod line;
 pub mod node;
 mod path;
+pub mod sims;
 pub mod variants;
 
 pub use callout::Callout;
@@ -60,31 +61,15 @@ pub use variants::PaneName;
 use crate::sim::Scenario;
 use node::{Ctx, Kind, Node, Params, SetArg};
 use serde::Deserialize;
+use sims::Registration;
 use std::collections::BTreeMap;
 use std::fmt;
 use toml::Spanned;
-
-/// The simulations a lesson can name, for messages.
-pub const SIMS: &[&str] = &["flock", "line", "path"];
-
-/// Checks one `highlight` name of a beat for a particular sim.
-type HighlightCheck = fn(&str) -> Result<(), String>;
 
 /// Display names of a lesson's entities, by reference (`chaser:0` → `A`).
 /// Entities without one are named by the scene's defaults (chasers A, B,
 /// …, targets a, b, …, `boid N`).
 pub type Names = BTreeMap<String, String>;
-
-/// Playback speed at 1× when a lesson sets no `rate`, in ticks per
-/// second: flocks 60 (a tick a frame), lines 4 (a cell a quarter second),
-/// paths 10 expansions a second.
-pub fn default_rate(sim: &str) -> u32 {
-    match sim {
-        "flock" => 60,
-        "path" => 10,
-        _ => 4,
-    }
-}
 
 /// The longest run a lesson may ask for.
 pub const MAX_TICKS: u64 = 1_000_000_000;
@@ -256,9 +241,11 @@ pub struct Lesson {
     pub ticks: u64,
     /// The checked scenario.
     pub scenario: Scenario,
+    /// Its sim's registration (`sim = "…"`).
+    pub sim: &'static dyn Registration,
     /// The narration, in tick order.
     pub beats: Vec<Beat>,
-    /// Playback speed at 1×, in ticks per second (`None`: [`default_rate`]).
+    /// Playback speed at 1×, in ticks per second (`None`: its sim's [`Registration::default_rate`]).
     pub rate: Option<u32>,
     /// Where the lesson sits in a course: a track (`"boids"`) and its
     /// place on it, from 1 (`course = ["boids", 2]`). The picker and
@@ -501,10 +488,9 @@ fn beat(
     b: RawBeat,
     ticks: u64,
     (scenario, params): (&Scenario, &[BTreeMap<String, String>]),
-    overlays: &[&str],
-    check_highlight: HighlightCheck,
+    reg: &dyn Registration,
 ) -> Result<Beat, LessonError> {
-    let sim = scenario.sim_name();
+    let (sim, overlays) = (reg.name(), reg.overlays());
     let at = *b.at.get_ref();
     if at > ticks {
         return Err(ctx.at(
@@ -532,12 +518,12 @@ fn beat(
         }
     }
     for h in &b.highlight {
-        check_highlight(h.get_ref())
+        reg.check_highlight(h.get_ref())
             .and_then(|()| check_entity(scenario, h.get_ref()))
             .map_err(|m| ctx.at(h.span().start, m))?;
     }
     for f in &b.focus {
-        check_focus(sim, f.get_ref())
+        check_focus(reg, f.get_ref())
             .and_then(|()| check_entity(scenario, f.get_ref()))
             .map_err(|m| ctx.at(f.span().start, m))?;
     }
@@ -568,11 +554,11 @@ fn beat(
                 d.span().start,
                 format!("`{key}` is in degrees, {}..={}", range.start(), range.end()),
             )),
-            Some(d) if scenario.sim_name() != "flock" => Err(ctx.at(
+            Some(d) if reg.id() != sims::FLOCK => Err(ctx.at(
                 d.span().start,
                 format!(
                     "`{key}` turns a 3-D flock's camera; a {} lesson has none",
-                    scenario.sim_name()
+                    reg.name()
                 ),
             )),
             Some(d) => Ok(Some(*d.get_ref() as i32)),
@@ -587,7 +573,7 @@ fn beat(
         &translations,
     )?;
     let langs: Vec<&String> = translations.keys().collect();
-    let callouts = callout::check(ctx, b.callouts, (scenario, params), &langs)?;
+    let callouts = callout::check(ctx, b.callouts, (scenario, params), &langs, reg)?;
     let title_translations = lang_table(ctx, b.title_translations)?;
     Ok(Beat {
         at,
@@ -667,12 +653,8 @@ fn question(
 /// Checks a `focus` entry: an entity of the sim (`boid:N`, `obstacle:N`;
 /// `chaser:N`, `target:N`, `cell:X,Y`; `search:N`, `cell:X,Y`, `start`,
 /// `goal`).
-fn check_focus(sim: &str, f: &str) -> Result<(), String> {
-    let kinds: &[&str] = match sim {
-        "flock" => &["boid", "obstacle", "pane"],
-        "line" => &["chaser", "target", "cell", "pane"],
-        _ => &["search", "cell", "start", "goal"],
-    };
+fn check_focus(reg: &dyn Registration, f: &str) -> Result<(), String> {
+    let (sim, kinds) = (reg.name(), reg.focus_kinds());
     let kind = f.split_once(':').map_or(f, |(k, _)| k);
     let well_formed = match f.split_once(':') {
         Some(("cell", xy)) => line::is_cell(xy),
@@ -754,50 +736,32 @@ fn check_entity(scenario: &Scenario, r: &str) -> Result<(), String> {
     }
 }
 
-/// The checked scenario of a table, with its sim's overlays and highlight
-/// check; entity names go to `names`.
+/// The checked scenario of a table, with its sim's registration; entity
+/// names go to `names`, pane titles to `titles`.
 fn scenario_of(
     ctx: &Ctx,
     table: Node,
     (names, titles): (&mut Names, &mut Vec<PaneName>),
-) -> Result<(Scenario, &'static [&'static str], HighlightCheck), LessonError> {
+) -> Result<(Scenario, &'static dyn Registration), LessonError> {
     let mut params = Params::new(ctx, "[scenario]", table)?;
+    let known = sims::names().join(", ");
     let Some((sim, sim_node)) = params.string("sim")? else {
-        return Err(params.table_err(format!("missing `sim`: one of {}", SIMS.join(", "))));
+        return Err(params.table_err(format!("missing `sim`: one of {known}")));
     };
-    let out: (Scenario, &'static [&'static str], HighlightCheck) = match sim.as_str() {
-        "line" => (
-            Scenario::Line(line::scenario(&mut params, names)?),
-            line::OVERLAYS,
-            line::check_highlight,
-        ),
-        "flock" => (
-            Scenario::Flock(flock::scenario(&mut params, names)?),
-            flock::OVERLAYS,
-            flock::check_highlight,
-        ),
-        "path" => (
-            Scenario::Path(path::scenario(&mut params, titles)?),
-            path::OVERLAYS,
-            path::check_highlight,
-        ),
-        other => {
-            let hint = SIMS
-                .iter()
-                .find(|s| node::edit_distance(other, s) <= 2)
-                .map(|s| format!(" (did you mean `{s}`?)"))
-                .unwrap_or_default();
-            return Err(ctx.err(
-                &sim_node,
-                format!(
-                    "unknown sim `{other}`{hint}; known sims: {}",
-                    SIMS.join(", ")
-                ),
-            ));
-        }
+    let Some(reg) = sims::by_name(&sim) else {
+        let hint = sims::names()
+            .into_iter()
+            .find(|s| node::edit_distance(&sim, s) <= 2)
+            .map(|s| format!(" (did you mean `{s}`?)"))
+            .unwrap_or_default();
+        return Err(ctx.err(
+            &sim_node,
+            format!("unknown sim `{sim}`{hint}; known sims: {known}"),
+        ));
     };
+    let scenario = reg.scenario(&mut params, names, titles)?;
     params.finish()?;
-    Ok(out)
+    Ok((scenario, reg))
 }
 
 /// Checks that variant `i`'s scenario can run beside the first's: flock
@@ -984,18 +948,18 @@ impl Lesson {
                 .map(|v| callout::scalars(&ctx, &variants::apply(&scenario, v)))
                 .collect(),
         };
-        let (scenario, overlays, check_highlight, panes) = match variants {
+        let (scenario, reg, panes) = match variants {
             None => {
                 let mut titles = Vec::new();
-                let (s, o, c) = scenario_of(&ctx, scenario, (&mut names, &mut titles))?;
-                (s, o, c, titles)
+                let (s, reg) = scenario_of(&ctx, scenario, (&mut names, &mut titles))?;
+                (s, reg, titles)
             }
             Some(vs) => {
                 let mut panes = Vec::with_capacity(vs.len());
                 let mut found = None;
                 for (i, v) in vs.iter().enumerate() {
                     let mut pane_names = Names::new();
-                    let (s, o, c) = scenario_of(
+                    let (s, reg) = scenario_of(
                         &ctx,
                         variants::apply(&scenario, v),
                         (&mut pane_names, &mut Vec::new()),
@@ -1004,13 +968,13 @@ impl Lesson {
                     if i == 0 {
                         names = pane_names;
                     }
-                    found = Some((o, c));
+                    found = Some(reg);
                     panes.push(s);
                 }
                 check_pane_total(&ctx, &vs, &panes)?;
-                let (o, c) = found.expect("there are at least two variants");
+                let reg = found.expect("there are at least two variants");
                 let titles = vs.into_iter().map(|v| v.name).collect();
-                (Scenario::Panes(panes), o, c, titles)
+                (Scenario::Panes(panes), reg, titles)
             }
         };
 
@@ -1020,15 +984,7 @@ impl Lesson {
         for (i, b) in raw.beat.into_iter().enumerate() {
             let b = b.into_inner();
             let at_offset = b.at.span().start;
-            let beat = beat(
-                &ctx,
-                i,
-                b,
-                ticks,
-                (&scenario, &params),
-                overlays,
-                check_highlight,
-            )?;
+            let beat = beat(&ctx, i, b, ticks, (&scenario, &params), reg)?;
             if let Some(prev) = beats.last().map(|p: &Beat| p.at)
                 && beat.at < prev
             {
@@ -1075,6 +1031,7 @@ impl Lesson {
             summary_translations: lang_table(&ctx, meta.summary_translations)?,
             ticks,
             scenario,
+            sim: reg,
             beats,
             rate,
             course,

@@ -198,3 +198,72 @@ pub fn scenario(p: &mut Params, titles: &mut Vec<PaneName>) -> Result<PathConfig
     cfg.check().map_err(|m| p.table_err(m))?;
     Ok(cfg)
 }
+
+/// A* on a height grid's registration ([`super::sims`]).
+pub struct Path;
+
+impl super::sims::Registration for Path {
+    fn id(&self) -> super::sims::SimId {
+        super::sims::PATH
+    }
+
+    fn name(&self) -> &'static str {
+        "path"
+    }
+
+    /// Ten expansions a second.
+    fn default_rate(&self) -> u32 {
+        10
+    }
+
+    fn overlays(&self) -> &'static [&'static str] {
+        OVERLAYS
+    }
+
+    fn default_overlays(&self) -> &'static [&'static str] {
+        &[
+            "heights",
+            "walls",
+            "cliffs",
+            "open",
+            "closed",
+            "current",
+            "path",
+            "open_list",
+            "expansions",
+            "costs",
+        ]
+    }
+
+    fn focus_kinds(&self) -> &'static [&'static str] {
+        &["search", "cell", "start", "goal"]
+    }
+
+    fn check_highlight(&self, highlight: &str) -> Result<(), String> {
+        check_highlight(highlight)
+    }
+
+    fn callout_keys(&self, kind: &str) -> &'static [&'static str] {
+        match kind {
+            "world" | "search" => &[
+                "expanded", "open", "cost", "moves", "climbs", "status", "tick", "hash",
+            ],
+            "cell" | "start" | "goal" => &["g", "h", "f", "height", "tick"],
+            _ => &[],
+        }
+    }
+
+    fn parts(&self) -> &'static str {
+        "searches"
+    }
+
+    fn scenario(
+        &self,
+        params: &mut Params,
+        _names: &mut super::Names,
+        titles: &mut Vec<super::PaneName>,
+    ) -> Result<crate::sim::Scenario, LessonError> {
+        use crate::sim::Scenario;
+        Ok(Scenario::Path(scenario(params, titles)?))
+    }
+}

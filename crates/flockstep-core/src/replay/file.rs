@@ -5,6 +5,7 @@
 use super::codec;
 use super::delta::{Decoder, Encoder, Kind};
 use super::prior::FlockRules;
+use crate::lesson::sims::{self, Registration, SimId};
 use crate::sim::{AnyState, Input};
 use core::fmt;
 use serde::{Deserialize, Serialize};
@@ -50,9 +51,6 @@ const FRAME_TAG: [u8; 4] = *b"TICK";
 const INDEX_TAG: [u8; 4] = *b"INDX";
 const TRAILER_TAG: [u8; 4] = *b"DONE";
 
-/// The sims a header can name.
-const SIMS: [&str; 3] = ["line", "flock", "path"];
-
 /// The fixed-size header.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Header {
@@ -70,8 +68,10 @@ pub struct Header {
     pub int_bits: u8,
     /// Fixed-point layout: fraction bits.
     pub frac_bits: u8,
-    /// The sim: `"line"`, `"flock"` or `"path"`.
-    pub sim: &'static str,
+    /// The sim (its [`SimId`] is the header's bytes 22–23).
+    ///
+    /// [`SimId`]: crate::lesson::sims::SimId
+    pub sim: &'static dyn Registration,
     /// The tick length, raw `I32F32` bits.
     pub dt_bits: i64,
     /// The scenario's seed.
@@ -82,7 +82,12 @@ pub struct Header {
 
 impl Header {
     /// A header of the current format for a sim.
-    pub fn new(sim: &str, dt_bits: i64, seed: u64, keyframe_every: u32) -> Header {
+    pub fn new(
+        sim: &'static dyn Registration,
+        dt_bits: i64,
+        seed: u64,
+        keyframe_every: u32,
+    ) -> Header {
         Header {
             major: FORMAT_MAJOR,
             minor: FORMAT_MINOR,
@@ -91,7 +96,7 @@ impl Header {
             schema: SCHEMA,
             int_bits: 32,
             frac_bits: 32,
-            sim: SIMS.iter().find(|s| **s == sim).copied().unwrap_or("line"),
+            sim,
             dt_bits,
             seed,
             keyframe_every: keyframe_every.max(1),
@@ -108,7 +113,7 @@ impl Header {
         b[16..20].copy_from_slice(&self.schema.to_le_bytes());
         b[20] = self.int_bits;
         b[21] = self.frac_bits;
-        b[22] = SIMS.iter().position(|s| *s == self.sim).unwrap_or(0) as u8 + 1;
+        b[22..24].copy_from_slice(&self.sim.id().0.to_le_bytes());
         b[24..32].copy_from_slice(&self.dt_bits.to_le_bytes());
         b[32..40].copy_from_slice(&self.seed.to_le_bytes());
         b[40..44].copy_from_slice(&self.keyframe_every.to_le_bytes());
@@ -503,9 +508,20 @@ impl<R: Read + Seek> Replay<R> {
                 ),
             ));
         }
-        let sim = match head[22] {
-            n @ 1..=3 => SIMS[n as usize - 1],
-            n => return Err(at(Some(22), format!("unknown sim id {n}"))),
+        let id = SimId(u16::from_le_bytes([head[22], head[23]]));
+        let Some(sim) = sims::by_id(id) else {
+            return Err(at(
+                Some(22),
+                format!(
+                    "unknown sim id {}: this flockstep knows {}",
+                    id.0,
+                    sims::BUILTIN
+                        .iter()
+                        .map(|r| format!("{} ({})", r.id().0, r.name()))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            ));
         };
         let header = Header {
             major,

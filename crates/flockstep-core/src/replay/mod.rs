@@ -15,8 +15,7 @@
 //! | 14 | 2 | compression: 1 = zstd ([`delta`]) |
 //! | 16 | 4 | state schema version (bumped when a state type changes) |
 //! | 20 | 1 + 1 | fixed-point layout: integer and fraction bits (32, 32) |
-//! | 22 | 1 | sim: 1 line, 2 flock, 3 path |
-//! | 23 | 1 | zero |
+//! | 22 | 2 | sim id ([`crate::lesson::sims::SimId`], u16): 1 line, 2 flock, 3 path |
 //! | 24 | 8 | tick length, raw `I32F32` bits |
 //! | 32 | 8 | the scenario's seed |
 //! | 40 | 4 | ticks between keyframes |

@@ -128,8 +128,10 @@ pub fn record<W: Write + Send>(
     let bytes = state_bytes(&sim.snapshot());
     check_size(bytes, "", &source.file)?;
     let keyframe_every = keyframe_every.unwrap_or_else(|| keyframe_every_for(bytes));
+    let sim_of = crate::lesson::sims::of(&lesson.scenario)
+        .ok_or_else(|| format!("{}: the scenario names no sim", source.file))?;
     let header = Header::new(
-        lesson.scenario.sim_name(),
+        sim_of,
         sim.dt().to_bits(),
         lesson.scenario.seed(),
         keyframe_every,

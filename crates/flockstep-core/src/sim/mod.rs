@@ -94,6 +94,10 @@ pub enum Scenario {
     Panes(Vec<Scenario>),
 }
 
+/// The name of the sim of an empty list of panes, which has none: no sim
+/// is called this, so it is never taken for one.
+pub const NO_SIM: &str = "(none)";
+
 /// The most variants a lesson may run side by side.
 pub const MAX_PANES: usize = 4;
 
@@ -135,13 +139,13 @@ impl Scenario {
     }
 
     /// The sim's name as written in lessons (`sim = "line"`; variants:
-    /// their sim's).
+    /// their sim's; an empty list of panes: [`NO_SIM`]).
     pub fn sim_name(&self) -> &'static str {
         match self {
             Scenario::Line(_) => "line",
             Scenario::Flock(_) => "flock",
             Scenario::Path(_) => "path",
-            Scenario::Panes(p) => p.first().map_or("flock", Scenario::sim_name),
+            Scenario::Panes(p) => p.first().map_or(NO_SIM, Scenario::sim_name),
         }
     }
 }
@@ -201,13 +205,14 @@ pub enum AnyState {
 }
 
 impl AnyState {
-    /// The sim's name (`"flock"`; variants: their sim's).
+    /// The sim's name (`"flock"`; variants: their sim's; an empty list of
+    /// panes: [`NO_SIM`]).
     pub fn sim_name(&self) -> &'static str {
         match self {
             AnyState::Line(_) => "line",
             AnyState::Flock(_) => "flock",
             AnyState::Path(_) => "path",
-            AnyState::Panes(p) => p.first().map_or("flock", AnyState::sim_name),
+            AnyState::Panes(p) => p.first().map_or(NO_SIM, AnyState::sim_name),
         }
     }
 
@@ -255,6 +260,7 @@ impl AnySim {
             Scenario::Line(c) => AnySim::Line(line::LineSim::new(c.clone())?),
             Scenario::Flock(c) => AnySim::Flock(Box::new(flock::FlockSim::new(c.clone())?)),
             Scenario::Path(c) => AnySim::Path(path::PathSim::new(c.clone())?),
+            Scenario::Panes(p) if p.is_empty() => return Err("a list of panes with none".into()),
             Scenario::Panes(p) => AnySim::Panes(
                 p.iter()
                     .enumerate()
@@ -359,13 +365,14 @@ impl AnySim {
         }
     }
 
-    /// The sim's name (`"flock"`; variants: their sim's).
+    /// The sim's name (`"flock"`; variants: their sim's; an empty list of
+    /// panes: [`NO_SIM`]).
     pub fn sim_name(&self) -> &'static str {
         match self {
             AnySim::Line(_) => "line",
             AnySim::Flock(_) => "flock",
             AnySim::Path(_) => "path",
-            AnySim::Panes(p) => p.first().map_or("flock", AnySim::sim_name),
+            AnySim::Panes(p) => p.first().map_or(NO_SIM, AnySim::sim_name),
         }
     }
 
@@ -399,7 +406,7 @@ impl AnySim {
             (AnySim::Panes(p), AnyState::Panes(t)) => {
                 p.len() == t.len() && p.iter().zip(t).all(|(s, t)| s.state_eq(t))
             }
-            _ => false,
+            (AnySim::Line(_) | AnySim::Flock(_) | AnySim::Path(_) | AnySim::Panes(_), _) => false,
         }
     }
 

@@ -1,0 +1,125 @@
+//! The sims a lesson can name, each described once: its on-disk id, its
+//! name, its lesson scenario parser, the overlays, highlights, focus kinds
+//! and callout figures its beats may use, and its playback speed.
+//!
+//! Every part of flockstep that needs to know about a sim by its name or
+//! its number — the lesson parser, a replay's header, the viewer — asks
+//! [`by_name`] or [`by_id`], and an unknown name or number is an error
+//! naming it: nothing maps an unknown sim to a known one.
+
+use super::node::Params;
+use super::variants::PaneName;
+use super::{LessonError, Names};
+use crate::sim::Scenario;
+
+/// A sim's number in a replay's header: explicit and stable, never an
+/// enum's order. Numbers 1 to 255 are flockstep's own ([`LINE`] 1,
+/// [`FLOCK`] 2, [`PATH`] 3); 0 is never a sim.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct SimId(pub u16);
+
+/// A sim's description, registered once ([`BUILTIN`]).
+pub trait Registration: Sync {
+    /// Its number in a replay's header.
+    fn id(&self) -> SimId;
+    /// Its name as a lesson writes it (`sim = "flock"`).
+    fn name(&self) -> &'static str;
+    /// Playback speed at 1× when a lesson sets no `rate`, in ticks per
+    /// second.
+    fn default_rate(&self) -> u32;
+    /// The overlays its beats can show, in the viewer's key order.
+    fn overlays(&self) -> &'static [&'static str];
+    /// The overlays the viewer shows on a beat that names none.
+    fn default_overlays(&self) -> &'static [&'static str];
+    /// The entity kinds a beat can `focus` on (`boid` for `boid:N`).
+    fn focus_kinds(&self) -> &'static [&'static str];
+    /// Checks one `highlight` name of a beat.
+    fn check_highlight(&self, highlight: &str) -> Result<(), String>;
+    /// The figures a callout at an entity of `kind` may name (besides
+    /// `{param.NAME}`).
+    fn callout_keys(&self, kind: &str) -> &'static [&'static str];
+    /// What a lesson calls its side-by-side parts: `panes` (variants) or
+    /// `searches`.
+    fn parts(&self) -> &'static str {
+        "panes"
+    }
+    /// Reads its `[scenario]` table (`sim` already taken): display names of
+    /// entities go to `names`, pane titles to `titles`.
+    fn scenario(
+        &self,
+        params: &mut Params,
+        names: &mut Names,
+        titles: &mut Vec<PaneName>,
+    ) -> Result<Scenario, LessonError>;
+}
+
+impl core::fmt::Debug for dyn Registration {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Two registrations are the same sim when their numbers are.
+impl PartialEq for dyn Registration {
+    fn eq(&self, other: &Self) -> bool {
+        self.id() == other.id()
+    }
+}
+
+impl Eq for dyn Registration {}
+
+/// The sim of a scenario (for variants, their sim's; `None` for an empty
+/// list of panes, which names none).
+pub fn of(scenario: &Scenario) -> Option<&'static dyn Registration> {
+    by_name(scenario.sim_name())
+}
+
+/// The line-of-sight and chase sim (article 003).
+pub const LINE: SimId = SimId(1);
+/// The flocking sims (articles 000, 002, 004).
+pub const FLOCK: SimId = SimId(2);
+/// A* on a height grid (article 001).
+pub const PATH: SimId = SimId(3);
+
+/// flockstep's own sims.
+pub static BUILTIN: [&dyn Registration; 3] =
+    [&super::line::Line, &super::flock::Flock, &super::path::Path];
+
+/// The sim a lesson names, if any.
+pub fn by_name(name: &str) -> Option<&'static dyn Registration> {
+    BUILTIN.iter().copied().find(|r| r.name() == name)
+}
+
+/// The sim with this header number, if any.
+pub fn by_id(id: SimId) -> Option<&'static dyn Registration> {
+    BUILTIN.iter().copied().find(|r| r.id() == id)
+}
+
+/// The names of the sims, sorted, for messages.
+pub fn names() -> Vec<&'static str> {
+    let mut v: Vec<&str> = BUILTIN.iter().map(|r| r.name()).collect();
+    v.sort_unstable();
+    v
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ids_and_names_are_unique_and_round_trip() {
+        for r in BUILTIN {
+            assert_eq!(by_name(r.name()).map(|s| s.id()), Some(r.id()));
+            assert_eq!(by_id(r.id()).map(|s| s.name()), Some(r.name()));
+            assert_ne!(r.id(), SimId(0));
+        }
+        assert_eq!(names(), ["flock", "line", "path"]);
+        assert!(by_name("lines").is_none());
+        assert!(by_id(SimId(4)).is_none());
+        // The header numbers written before the registration existed.
+        assert_eq!(
+            [LINE, FLOCK, PATH].map(|i| by_id(i).unwrap().name()),
+            ["line", "flock", "path"]
+        );
+    }
+}
