@@ -224,6 +224,7 @@ macro_rules! with_pane {
                 $body
             }
             Scenario::Panes(_) => unreachable!("a pane never holds variants"),
+            Scenario::Custom(_) => unreachable!("flockstep's lessons are of its own sims"),
         }
     };
 }

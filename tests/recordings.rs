@@ -9,10 +9,9 @@
 //! changed), and the commit says why. CI never sets the variable.
 
 use flockstep::bundled::{BUNDLED, BundledLesson};
-use flockstep::replay::file::{FORMAT_MAJOR, FORMAT_MINOR};
-use flockstep::replay::run::{self, Source, Verdict};
+use flockstep::replay::golden::{self, Golden};
+use flockstep::replay::run::Source;
 use flockstep::replay::{End, Replay};
-use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -37,83 +36,22 @@ fn golden_ticks(b: &BundledLesson) -> u64 {
     source(b).lesson().unwrap().ticks.min(GOLDEN_TICKS)
 }
 
-/// Why a golden recording is not current, or `None` when it is.
-fn problem(b: &BundledLesson, path: &Path) -> Option<String> {
-    let mut r = match Replay::open(path) {
-        Ok(r) => r,
-        Err(e) => return Some(e.to_string()),
-    };
-    if r.end != End::Complete {
-        return Some(format!("{}: truncated", path.display()));
-    }
-    if (r.header.major, r.header.minor) != (FORMAT_MAJOR, FORMAT_MINOR) {
-        return Some(format!(
-            "{}: format {}.{}, not the current {FORMAT_MAJOR}.{FORMAT_MINOR}",
-            path.display(),
-            r.header.major,
-            r.header.minor
-        ));
-    }
-    if r.meta.lesson_source != b.source() || !r.meta.overrides.is_empty() {
-        return Some(format!(
-            "{}: recorded from a different text of {}",
-            path.display(),
-            b.path
-        ));
-    }
-    // Every frame decodes to its recorded hash (the delta predictions are
-    // part of the format: a change to one shows here)...
-    if let Err(e) = r.check_all() {
-        return Some(e.to_string());
-    }
-    // ...and today's code makes the same run.
-    let want = golden_ticks(b);
-    match run::verify(&mut r, |_| {}) {
-        Ok(Verdict::Match { last, .. }) if last == want => None,
-        Ok(Verdict::Match { last, .. }) => Some(format!(
-            "{}: ticks 0..={last}, expected 0..={want}",
-            path.display()
-        )),
-        Ok(Verdict::Diverged(d)) => Some(format!(
-            "{}: {}",
-            path.display(),
-            run::report(&d, "recorded", "now")
-        )),
-        Ok(Verdict::Length { .. }) => Some("unexpected length verdict".into()),
-        Err(e) => Some(e.to_string()),
-    }
-}
-
+/// Every bundled lesson's golden recording is current, through the call a
+/// user's own golden test makes ([`golden::check`], which
+/// `flockstep_core::assert_replay!` wraps): re-recorded only where it is
+/// not and `FLOCKSTEP_UPDATE_RECORDINGS` is set.
 #[test]
 fn every_lesson_has_a_current_golden_recording() {
-    let update = std::env::var_os("FLOCKSTEP_UPDATE_RECORDINGS").is_some();
     let mut problems = Vec::new();
     for b in BUNDLED {
         let path = dir().join(format!("{}.fsr", b.id));
-        let Some(p) = problem(b, &path) else { continue };
-        if !update {
-            problems.push(p);
-            continue;
+        match golden::check(&source(b), &path, golden_ticks(b)) {
+            Ok(Golden::Current) => {}
+            Ok(Golden::Recorded(why)) => eprintln!("re-recorded {} ({why})", path.display()),
+            Err(p) => problems.push(p),
         }
-        let tmp = path.with_extension("fsr.partial");
-        let file = std::io::BufWriter::new(std::fs::File::create(&tmp).unwrap());
-        run::record(
-            file,
-            &source(b),
-            golden_ticks(b),
-            None,
-            &BTreeMap::new(),
-            |_| {},
-        )
-        .unwrap();
-        std::fs::rename(&tmp, &path).unwrap();
-        eprintln!("re-recorded {} ({p})", path.display());
     }
-    assert!(
-        problems.is_empty(),
-        "golden recordings are not current:\n{}\n\nIf the change is intended, re-record them with\n  FLOCKSTEP_UPDATE_RECORDINGS=1 cargo test --test recordings\nand say why in the commit.",
-        problems.join("\n")
-    );
+    assert!(problems.is_empty(), "{}", problems.join("\n\n"));
 }
 
 #[test]

@@ -261,6 +261,14 @@ pub fn dump(path: &Path, tick: u64, field: Option<&str>, json: bool) -> Result<S
                 AnyState::Line(s) => serde_json::to_value(s),
                 AnyState::Flock(s) => serde_json::to_value(s),
                 AnyState::Path(s) => serde_json::to_value(s),
+                // A user sim's state: its fields by name (the state's
+                // type is its crate's, which this crate cannot name).
+                AnyState::Custom(_) => Ok(serde_json::Value::Object(
+                    leaves()
+                        .iter()
+                        .map(|l| (l.path.clone(), json_value(&l.value)))
+                        .collect(),
+                )),
                 AnyState::Panes(p) => serde_json::to_value(p),
             }
             .map_err(|e| bad(e.to_string()))?,

@@ -4,6 +4,10 @@
 
 super::messages! {
     CHROME;
+    /// A user sim's side panel: its state's fields at a tick.
+    U_STATE: "state at tick {0}" => "ティック {0} の状態";
+    /// A user sim's side panel: the fields it has no room for.
+    U_MORE_FIELDS: "… and {0} more fields (flockstep dump)" => "… ほか {0} 項目 (flockstep dump)";
     /// The status line: the clock waits for the class's prediction.
     STATUS_PREDICT: "predict, then Space shows the answer" => "予想してから Space で答えを表示";
     /// The status line: the clock holds at a pause beat.

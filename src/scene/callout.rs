@@ -95,6 +95,13 @@ pub(super) fn draw(frame: &Frame, view: &View, cam: &Camera, from: usize, out: &
             let one_pane = (&figure as Figures, &anchor as Anchors);
             pane(out, (view, cam), one_pane, &common, &mut boxes);
         }
+        AnySim::Custom(s) => {
+            // A user sim's callouts name the world's `tick` and `hash`.
+            let figure = |_: &str, k: &str| (k == "tick").then(|| s.0.tick().to_string());
+            let anchor = |_: &str| None;
+            let one_pane = (&figure as Figures, &anchor as Anchors);
+            pane(out, (view, cam), one_pane, &common, &mut boxes);
+        }
         AnySim::Line(s) => {
             let figure = |at: &str, k: &str| super::line::callout_figure(s, frame, view, at, k);
             let anchor = |at: &str| super::line::callout_anchor(s, cam, at);
@@ -257,6 +264,7 @@ pub fn entity_shown(sim: &AnySim, cam: &Camera, view: &View, reference: &str) ->
             }
             Some(vec![a.is_some_and(|a| inside(cam.viewport, a))])
         }
+        AnySim::Custom(_) => None,
         AnySim::Line(s) => {
             if !matches!(
                 reference.split_once(':'),

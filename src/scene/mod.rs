@@ -28,6 +28,7 @@
 #![deny(clippy::float_arithmetic)]
 
 mod callout;
+mod custom;
 mod flock;
 mod line;
 mod panes;
@@ -580,6 +581,7 @@ pub fn home_center(sim: &AnySim) -> Vec3 {
     let grid = match sim {
         AnySim::Panes(p) => return p.first().map_or(Vec3::ZERO, home_center),
         AnySim::Flock(s) => return flock::world_center(s),
+        AnySim::Custom(s) => return custom::world_center(s),
         AnySim::Line(s) => &s.config().grid,
         AnySim::Path(s) => &s.config().grid,
     };
@@ -593,6 +595,7 @@ pub fn focus_center(sim: &AnySim, view: &View) -> Option<Vec3> {
     let cells: Vec<Cell> = match sim {
         AnySim::Panes(p) => return focus_center(&p[focused_pane(view, p.len())], view),
         AnySim::Flock(_) => return flock::focus_center(sim, view),
+        AnySim::Custom(_) => return None,
         AnySim::Line(s) => {
             let st = crate::sim::Sim::state(s);
             let mut v: Vec<Cell> = view
@@ -656,6 +659,7 @@ fn build_one(frame: &Frame, view: &View, cam: &Camera, out: &mut Scene) {
         AnySim::Flock(s) => flock::build(s, frame, view, cam, out),
         AnySim::Path(s) => path::build(s, frame, view, cam, out),
         AnySim::Line(s) => line::build(s, frame, view, cam, out),
+        AnySim::Custom(s) => custom::build(s, frame, view, cam, out),
         AnySim::Panes(p) => return panes::build(p, frame, view, cam, out),
     }
     drop_cut_cells(out, from, cam.viewport);
@@ -711,6 +715,7 @@ pub fn legend(sim: &AnySim, view: &View) -> Vec<(Rgba, String)> {
         AnySim::Flock(s) => flock::legend(s, view),
         AnySim::Path(s) => path::legend(s, view),
         AnySim::Line(s) => line::legend(s, view),
+        AnySim::Custom(s) => custom::legend(s, view),
         AnySim::Panes(p) => p.first().map_or_else(Vec::new, |s| legend(s, view)),
     }
 }

@@ -721,7 +721,7 @@ fn draw_help(cv: &mut Canvas, app: &App, sim: &AnySim, l: &Layout) {
             AnySim::Flock(_) => tr!(lang, HELP_FLOCK_2D),
             AnySim::Path(_) => tr!(lang, HELP_PATH),
             AnySim::Line(_) => tr!(lang, HELP_LINE),
-            AnySim::Panes(_) => "",
+            AnySim::Custom(_) | AnySim::Panes(_) => "",
         }
         .into(),
     );

@@ -124,6 +124,11 @@ fn traced_step(sim: &mut AnySim, watch: &[u32]) -> Explained {
             s.step(&mut v);
             Explained::Line(v)
         }
+        // A user sim explains nothing (yet): it steps untraced.
+        AnySim::Custom(s) => {
+            s.0.step();
+            Explained::None
+        }
         AnySim::Panes(p) => Explained::Panes(p.iter_mut().map(|s| traced_step(s, watch)).collect()),
     }
 }

@@ -624,7 +624,7 @@ fn player_input(
     let hover = match sim {
         AnySim::Path(_) => scene::tile_cell_at(sim, &pcam, m).map(|(_, c)| c),
         AnySim::Line(_) => scene::line_cell_at(sim, &pcam, m),
-        AnySim::Flock(_) | AnySim::Panes(_) => None,
+        AnySim::Flock(_) | AnySim::Custom(_) | AnySim::Panes(_) => None,
     };
     if hover != p.hover {
         cmds.push(Cmd::Hover(hover));
@@ -644,7 +644,8 @@ fn player_input(
                     let hit = ls.state().chasers.iter().position(|c| c.pos == cell);
                     cmds.push(Cmd::Select(hit.map(|i| i as u32)));
                 }
-                (AnySim::Line(_), None) | (AnySim::Path(_) | AnySim::Panes(_), _) => {}
+                (AnySim::Line(_), None)
+                | (AnySim::Path(_) | AnySim::Custom(_) | AnySim::Panes(_), _) => {}
             }
             DRAG_FROM.with(|d| d.set(Some(m)));
         }
@@ -820,6 +821,6 @@ fn drag_end(p: &super::app::Player, cam: &scene::Camera, m: [i32; 2], cmds: &mut
                 cmds.push(Cmd::Intervene(Input::MoveObstacle { obstacle: o, to }));
             }
         }
-        AnySim::Panes(_) => {}
+        AnySim::Custom(_) | AnySim::Panes(_) => {}
     }
 }

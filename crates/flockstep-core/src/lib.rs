@@ -4,12 +4,14 @@
 //! the `flockstep` crate builds the viewer and the CLI on it.
 //!
 //! # Code map
-//! Dependencies point one way: `num → canon → sim → lesson → replay`.
+//! Dependencies point one way: `num → canon, fields → sim → lesson → replay`.
 //!
 //! - [`num`]: the fixed-point scalar [`num::Fx`], vectors, binary angles
 //!   with table-driven trigonometry, exact decimal parsing, the seeded
 //!   [`num::Pcg32`] and the [`num::Xxh64`] hash.
 //! - [`canon`]: the canonical byte encoding of states and the state hash.
+//! - [`fields`]: any state as named fields (`boids[12].vel.x`) and the
+//!   field-by-field difference of two.
 //! - [`sim`]: the stepping contract ([`sim::Sim`], explain [`sim::Sink`]s)
 //!   and one module per algorithm.
 //! - [`lesson`]: lesson files (TOML) parsed and checked into a scenario and
@@ -17,6 +19,8 @@
 //! - [`replay`]: replay files — the container, keyframes and predicted
 //!   deltas, seeking, named-field diffs, record / verify / diff
 //!   ([`replay::codec`] is the one place that talks to `bincode`).
+//! - [`user`]: your own sim, registered once, gets lessons, replays, the
+//!   golden-replay test and the viewer.
 //! - [`files`]: bounded, atomic reads and writes of lesson and replay files.
 //!
 //! # Invariants, stated as absences
@@ -27,11 +31,13 @@
 //! error value that names its place.
 
 pub mod canon;
+pub mod fields;
 pub mod files;
 pub mod lesson;
 pub mod num;
 pub mod replay;
 pub mod sim;
+pub mod user;
 
 #[cfg(test)]
 mod testing;

@@ -698,7 +698,7 @@ fn check_entity(scenario: &Scenario, r: &str) -> Result<(), String> {
     let grid = match scenario {
         Scenario::Line(c) => Some(&c.grid),
         Scenario::Path(c) => Some(&c.grid),
-        Scenario::Flock(_) => None,
+        Scenario::Flock(_) | Scenario::Custom(_) => None,
         // An entity must be in every pane; `pane:N` names a pane.
         Scenario::Panes(p) if kind == "pane" => return count(p.len() as u64, "variant"),
         Scenario::Panes(p) => return p.iter().try_for_each(|s| check_entity(s, r)),

@@ -5,18 +5,15 @@
 //! Every part of flockstep that needs to know about a sim by its name or
 //! its number — the lesson parser, a replay's header, the viewer — asks
 //! [`by_name`] or [`by_id`], and an unknown name or number is an error
-//! naming it: nothing maps an unknown sim to a known one.
+//! naming it: nothing maps an unknown sim to a known one. A user's own sim
+//! joins them through [`crate::user::register`].
 
 use super::node::Params;
 use super::variants::PaneName;
 use super::{LessonError, Names};
 use crate::sim::Scenario;
 
-/// A sim's number in a replay's header: explicit and stable, never an
-/// enum's order. Numbers 1 to 255 are flockstep's own ([`LINE`] 1,
-/// [`FLOCK`] 2, [`PATH`] 3); 0 is never a sim.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct SimId(pub u16);
+pub use crate::sim::custom::{FIRST_USER_ID, SimId};
 
 /// A sim's description, registered once ([`BUILTIN`]).
 pub trait Registration: Sync {
@@ -53,6 +50,55 @@ pub trait Registration: Sync {
     ) -> Result<Scenario, LessonError>;
 }
 
+/// The user sims registered in this process ([`crate::user::register`]).
+static USER: std::sync::RwLock<Vec<&'static dyn Registration>> = std::sync::RwLock::new(Vec::new());
+
+/// Adds a user sim's registration; the same one again does nothing, and
+/// one whose number or name another sim has is refused.
+pub fn register(r: &'static dyn Registration) -> Result<(), String> {
+    if r.id().0 < FIRST_USER_ID {
+        return Err(format!(
+            "sim `{}` has number {}: numbers below {FIRST_USER_ID} are flockstep's own",
+            r.name(),
+            r.id().0
+        ));
+    }
+    let mut user = USER
+        .write()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    let clash = BUILTIN
+        .iter()
+        .chain(user.iter())
+        .find(|o| o.id() == r.id() || o.name() == r.name());
+    match clash {
+        Some(o) if o.id() == r.id() && o.name() == r.name() => Ok(()),
+        Some(o) => Err(format!(
+            "sim `{}` ({}) clashes with the registered sim `{}` ({})",
+            r.name(),
+            r.id().0,
+            o.name(),
+            o.id().0
+        )),
+        None => {
+            user.push(r);
+            Ok(())
+        }
+    }
+}
+
+/// Every registered sim: flockstep's own, then the user's in the order
+/// they were registered.
+pub fn all() -> Vec<&'static dyn Registration> {
+    let user = USER
+        .read()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    BUILTIN
+        .iter()
+        .copied()
+        .chain(user.iter().copied())
+        .collect()
+}
+
 impl core::fmt::Debug for dyn Registration {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.write_str(self.name())
@@ -87,17 +133,17 @@ pub static BUILTIN: [&dyn Registration; 3] =
 
 /// The sim a lesson names, if any.
 pub fn by_name(name: &str) -> Option<&'static dyn Registration> {
-    BUILTIN.iter().copied().find(|r| r.name() == name)
+    all().into_iter().find(|r| r.name() == name)
 }
 
 /// The sim with this header number, if any.
 pub fn by_id(id: SimId) -> Option<&'static dyn Registration> {
-    BUILTIN.iter().copied().find(|r| r.id() == id)
+    all().into_iter().find(|r| r.id() == id)
 }
 
 /// The names of the sims, sorted, for messages.
 pub fn names() -> Vec<&'static str> {
-    let mut v: Vec<&str> = BUILTIN.iter().map(|r| r.name()).collect();
+    let mut v: Vec<&str> = all().iter().map(|r| r.name()).collect();
     v.sort_unstable();
     v
 }

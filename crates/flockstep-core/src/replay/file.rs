@@ -515,7 +515,7 @@ impl<R: Read + Seek> Replay<R> {
                 format!(
                     "unknown sim id {}: this flockstep knows {}",
                     id.0,
-                    sims::BUILTIN
+                    sims::all()
                         .iter()
                         .map(|r| format!("{} ({})", r.id().0, r.name()))
                         .collect::<Vec<_>>()

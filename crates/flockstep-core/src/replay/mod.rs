@@ -66,6 +66,7 @@
 pub mod codec;
 pub mod delta;
 pub mod fields;
+pub mod golden;
 pub mod file;
 pub mod pathdelta;
 pub mod prior;

@@ -12,11 +12,13 @@
 //! documents where that happens.
 #![deny(clippy::float_arithmetic)]
 
+pub mod custom;
 pub mod flock;
 pub mod grid;
 pub mod line;
 pub mod path;
 
+pub use custom::{CustomScenario, CustomSim, CustomState, DynSim, Entity, SimId, SimType};
 pub use grid::{Cell, Grid, GridError};
 
 use crate::num::Fx;
@@ -88,6 +90,8 @@ pub enum Scenario {
     Flock(flock::FlockConfig),
     /// A* on a height grid (article 001).
     Path(path::PathConfig),
+    /// A sim from outside flockstep ([`custom`]).
+    Custom(CustomScenario),
     /// A lesson's variants (`[[scenario.variants]]`): 2 to
     /// [`MAX_PANES`] scenarios of one sim and one tick length, each run in
     /// its own pane in lockstep. A pane is never itself `Panes`.
@@ -109,6 +113,7 @@ impl Scenario {
             Scenario::Line(c) => c.seed,
             Scenario::Flock(c) => c.seed,
             Scenario::Path(_) => 0,
+            Scenario::Custom(c) => c.seed,
             Scenario::Panes(p) => p.first().map_or(0, Scenario::seed),
         }
     }
@@ -128,7 +133,7 @@ impl Scenario {
     /// whose bound is already beyond what a replay may hold.
     pub fn state_bytes_at_least(&self) -> u64 {
         match self {
-            Scenario::Line(_) => 0,
+            Scenario::Line(_) | Scenario::Custom(_) => 0,
             Scenario::Flock(c) => c.boid_count() * 48,
             Scenario::Path(c) => {
                 let cells = u64::from(c.grid.width()) * u64::from(c.grid.height());
@@ -145,6 +150,7 @@ impl Scenario {
             Scenario::Line(_) => "line",
             Scenario::Flock(_) => "flock",
             Scenario::Path(_) => "path",
+            Scenario::Custom(c) => c.sim.name(),
             Scenario::Panes(p) => p.first().map_or(NO_SIM, Scenario::sim_name),
         }
     }
@@ -199,9 +205,13 @@ pub enum AnyState {
     Flock(flock::FlockState),
     /// A* searches.
     Path(path::PathState),
-    /// Every pane of a lesson's variants, in order (added last, so the
-    /// frames of files written before variants decode unchanged).
+    /// Every pane of a lesson's variants, in order (added after the
+    /// three sims, so the frames of files written before variants decode
+    /// unchanged).
     Panes(Vec<AnyState>),
+    /// A sim from outside flockstep: its number and encoded state (added
+    /// last, for the same reason).
+    Custom(CustomState),
 }
 
 impl AnyState {
@@ -212,6 +222,7 @@ impl AnyState {
             AnyState::Line(_) => "line",
             AnyState::Flock(_) => "flock",
             AnyState::Path(_) => "path",
+            AnyState::Custom(c) => custom::name_of(c.sim),
             AnyState::Panes(p) => p.first().map_or(NO_SIM, AnyState::sim_name),
         }
     }
@@ -224,6 +235,7 @@ impl AnyState {
             AnyState::Line(s) => crate::canon::state_hash(s),
             AnyState::Flock(s) => crate::canon::state_hash(s),
             AnyState::Path(s) => crate::canon::state_hash(s),
+            AnyState::Custom(c) => c.state_hash(),
             AnyState::Panes(p) => {
                 panes_hash(&p.iter().map(AnyState::state_hash).collect::<Vec<_>>())
             }
@@ -248,6 +260,8 @@ pub enum AnySim {
     Flock(Box<flock::FlockSim>),
     /// A* searches.
     Path(path::PathSim),
+    /// A sim from outside flockstep ([`custom`]).
+    Custom(CustomSim),
     /// A lesson's variants, stepped in lockstep, one per pane.
     Panes(Vec<AnySim>),
 }
@@ -260,6 +274,7 @@ impl AnySim {
             Scenario::Line(c) => AnySim::Line(line::LineSim::new(c.clone())?),
             Scenario::Flock(c) => AnySim::Flock(Box::new(flock::FlockSim::new(c.clone())?)),
             Scenario::Path(c) => AnySim::Path(path::PathSim::new(c.clone())?),
+            Scenario::Custom(c) => AnySim::Custom(CustomSim(c.sim.build(&c.config)?)),
             Scenario::Panes(p) if p.is_empty() => return Err("a list of panes with none".into()),
             Scenario::Panes(p) => AnySim::Panes(
                 p.iter()
@@ -284,6 +299,7 @@ impl AnySim {
             AnySim::Line(s) => s.step(&mut NoTrace),
             AnySim::Flock(s) => s.step(&mut NoTrace),
             AnySim::Path(s) => s.step(&mut NoTrace),
+            AnySim::Custom(s) => s.0.step(),
             AnySim::Panes(p) => p.iter_mut().for_each(AnySim::step),
         }
     }
@@ -294,6 +310,7 @@ impl AnySim {
             AnySim::Line(s) => s.tick(),
             AnySim::Flock(s) => s.tick(),
             AnySim::Path(s) => s.tick(),
+            AnySim::Custom(s) => s.0.tick(),
             AnySim::Panes(p) => p.first().map_or(0, AnySim::tick),
         }
     }
@@ -304,6 +321,7 @@ impl AnySim {
             AnySim::Line(s) => s.state_hash(),
             AnySim::Flock(s) => s.state_hash(),
             AnySim::Path(s) => s.state_hash(),
+            AnySim::Custom(s) => s.0.state_hash(),
             AnySim::Panes(p) => panes_hash(&p.iter().map(AnySim::state_hash).collect::<Vec<_>>()),
         }
     }
@@ -328,6 +346,7 @@ impl AnySim {
             (AnySim::Flock(s), Input::MoveObstacle { obstacle, to }) => {
                 s.move_obstacle(*obstacle, *to)
             }
+            (AnySim::Custom(s), i) => s.0.apply(i),
             (s, i) => Err(format!("{i:?} does not apply to a {} sim", s.sim_name())),
         }
     }
@@ -357,6 +376,7 @@ impl AnySim {
             (AnySim::Line(s), AnyState::Line(t)) => s.restore(t),
             (AnySim::Flock(s), AnyState::Flock(t)) => s.restore(t),
             (AnySim::Path(s), AnyState::Path(t)) => s.restore(t),
+            (AnySim::Custom(s), AnyState::Custom(t)) => s.0.restore(&t),
             (s, t) => Err(format!(
                 "a {} state does not fit a {} sim",
                 t.sim_name(),
@@ -372,6 +392,7 @@ impl AnySim {
             AnySim::Line(_) => "line",
             AnySim::Flock(_) => "flock",
             AnySim::Path(_) => "path",
+            AnySim::Custom(s) => s.0.sim_type().name(),
             AnySim::Panes(p) => p.first().map_or(NO_SIM, AnySim::sim_name),
         }
     }
@@ -382,6 +403,7 @@ impl AnySim {
             AnySim::Line(s) => AnyState::Line(s.state().clone()),
             AnySim::Flock(s) => AnyState::Flock(s.state().clone()),
             AnySim::Path(s) => AnyState::Path(s.state().clone()),
+            AnySim::Custom(s) => AnyState::Custom(s.0.snapshot()),
             AnySim::Panes(p) => AnyState::Panes(p.iter().map(AnySim::snapshot).collect()),
         }
     }
@@ -393,6 +415,7 @@ impl AnySim {
             AnySim::Line(s) => s.dt(),
             AnySim::Flock(s) => s.dt(),
             AnySim::Path(s) => s.dt(),
+            AnySim::Custom(s) => s.0.dt(),
             AnySim::Panes(p) => p.first().map_or(Fx::ONE, AnySim::dt),
         }
     }
@@ -403,10 +426,18 @@ impl AnySim {
             (AnySim::Line(s), AnyState::Line(t)) => s.state() == t,
             (AnySim::Flock(s), AnyState::Flock(t)) => s.state() == t,
             (AnySim::Path(s), AnyState::Path(t)) => s.state() == t,
+            (AnySim::Custom(s), AnyState::Custom(t)) => s.0.snapshot() == *t,
             (AnySim::Panes(p), AnyState::Panes(t)) => {
                 p.len() == t.len() && p.iter().zip(t).all(|(s, t)| s.state_eq(t))
             }
-            (AnySim::Line(_) | AnySim::Flock(_) | AnySim::Path(_) | AnySim::Panes(_), _) => false,
+            (
+                AnySim::Line(_)
+                | AnySim::Flock(_)
+                | AnySim::Path(_)
+                | AnySim::Custom(_)
+                | AnySim::Panes(_),
+                _,
+            ) => false,
         }
     }
 
@@ -417,6 +448,7 @@ impl AnySim {
             AnySim::Line(s) => line::ascii::render(s),
             AnySim::Flock(s) => flock::ascii::render(s),
             AnySim::Path(s) => path::ascii::render(s),
+            AnySim::Custom(s) => s.0.render_text(),
             AnySim::Panes(p) => p
                 .iter()
                 .enumerate()

@@ -1,0 +1,162 @@
+//! Golden replays in a test suite, as `insta` keeps snapshots: a lesson's
+//! run recorded once into a file beside the tests, then re-simulated with
+//! today's code on every `cargo test`; a change in behaviour fails the test
+//! with the first divergent tick, entity and field — the report
+//! `flockstep verify` prints.
+//!
+//! - A missing golden replay is recorded on the first run (never where the
+//!   `CI` environment variable is set: there it is a failure).
+//! - `FLOCKSTEP_UPDATE_RECORDINGS=1 cargo test` re-records exactly the
+//!   golden replays that are not current (a changed run, a changed lesson
+//!   text, an older format); say why in the commit.
+//!
+//! [`crate::assert_replay!`] is the one call a test makes; flockstep's own
+//! golden recordings (`tests/recordings.rs`) go through [`check`] too.
+
+use super::file::{FORMAT_MAJOR, FORMAT_MINOR};
+use super::run::{self, Source, Verdict};
+use super::{End, Replay};
+use std::collections::BTreeMap;
+use std::path::Path;
+
+/// The environment variable that asks for golden replays to be re-recorded.
+pub const UPDATE_VAR: &str = "FLOCKSTEP_UPDATE_RECORDINGS";
+
+/// What [`check`] did.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Golden {
+    /// The golden replay is current: today's code makes the same run.
+    Current,
+    /// It was (re-)recorded, for this reason.
+    Recorded(String),
+}
+
+/// Why the golden replay at `path` is not a current recording of
+/// `ticks` ticks of `source`, or `None` when it is.
+pub fn problem(source: &Source, path: &Path, ticks: u64) -> Option<String> {
+    let name = path.display();
+    let mut r = match Replay::open(path) {
+        Ok(r) => r,
+        Err(e) => return Some(e.to_string()),
+    };
+    if r.end != End::Complete {
+        return Some(format!("{name}: truncated"));
+    }
+    if (r.header.major, r.header.minor) != (FORMAT_MAJOR, FORMAT_MINOR) {
+        return Some(format!(
+            "{name}: format {}.{}, not the current {FORMAT_MAJOR}.{FORMAT_MINOR}",
+            r.header.major, r.header.minor
+        ));
+    }
+    if r.meta.lesson_source != source.text || r.meta.overrides != source.overrides {
+        return Some(format!(
+            "{name}: recorded from a different text of {}",
+            source.file
+        ));
+    }
+    // Every frame decodes to its recorded hash (the delta predictions are
+    // part of the format: a change to one shows here)...
+    if let Err(e) = r.check_all() {
+        return Some(e.to_string());
+    }
+    // ...and today's code makes the same run.
+    match run::verify(&mut r, |_| {}) {
+        Ok(Verdict::Match { last, .. }) if last == ticks => None,
+        Ok(Verdict::Match { last, .. }) => {
+            Some(format!("{name}: ticks 0..={last}, expected 0..={ticks}"))
+        }
+        Ok(Verdict::Diverged(d)) => Some(format!(
+            "{name}: {}",
+            run::report(&d, "recorded", "now")
+        )),
+        Ok(Verdict::Length { old_last, new_last }) => Some(format!(
+            "{name}: recorded up to tick {old_last}, now {new_last}"
+        )),
+        Err(e) => Some(e.to_string()),
+    }
+}
+
+/// Records `ticks` ticks of `source` into `path`, whole or not at all.
+pub fn record(source: &Source, path: &Path, ticks: u64) -> Result<(), String> {
+    let (bytes, _) = run::record(Vec::new(), source, ticks, None, &BTreeMap::new(), |_| {})?;
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| format!("{}: cannot create it: {e}", dir.display()))?;
+    }
+    crate::files::write_atomic(path, &bytes)
+}
+
+/// Checks the golden replay at `path` of `ticks` ticks of `source`
+/// (`u64::MAX`: the lesson's own length): current, or recorded when it is
+/// missing (outside CI) or when [`UPDATE_VAR`] is set; otherwise the
+/// error says what differs and how to re-record.
+pub fn check(source: &Source, path: &Path, ticks: u64) -> Result<Golden, String> {
+    let lesson = source.lesson()?;
+    let ticks = ticks.min(lesson.ticks);
+    let env = |v: &str| std::env::var_os(v).is_some_and(|x| !x.is_empty() && x != "0");
+    let (update, ci) = (env(UPDATE_VAR), env("CI"));
+    if !path.exists() {
+        if ci && !update {
+            return Err(format!(
+                "{}: no golden replay (CI never records one: run `cargo test` locally and commit it)",
+                path.display()
+            ));
+        }
+        record(source, path, ticks)?;
+        return Ok(Golden::Recorded("it was missing".into()));
+    }
+    match problem(source, path, ticks) {
+        None => Ok(Golden::Current),
+        Some(p) if update => {
+            record(source, path, ticks)?;
+            Ok(Golden::Recorded(p))
+        }
+        Some(p) => Err(format!(
+            "golden replay not current:\n{p}\n\nIf the change is intended, re-record with\n  {UPDATE_VAR}=1 cargo test\nand say why in the commit."
+        )),
+    }
+}
+
+/// The lesson file `lesson` and its golden replay `recordings/NAME.fsr`,
+/// both under `root` (the calling crate's directory), checked by [`check`]
+/// over the lesson's whole length or `ticks` if fewer. What
+/// [`crate::assert_replay!`] calls.
+pub fn assert_in(root: &Path, name: &str, lesson: &str, ticks: u64) -> Result<Golden, String> {
+    let file = root.join(lesson);
+    let bytes = crate::files::read_file_bounded(&file, crate::files::MAX_LESSON_BYTES, "a lesson")?;
+    let source = Source {
+        file: lesson.to_owned(),
+        text: crate::lesson::lesson_text(lesson, bytes)?,
+        overrides: Vec::new(),
+    };
+    let path = root.join("recordings").join(format!("{name}.fsr"));
+    let out = check(&source, &path, ticks)?;
+    if let Golden::Recorded(why) = &out {
+        eprintln!("recorded {} ({why})", path.display());
+    }
+    Ok(out)
+}
+
+/// Asserts that a lesson's golden replay is current, as `insta` asserts a
+/// snapshot: `assert_replay!("NAME", "lessons/FILE.toml")` checks
+/// `recordings/NAME.fsr` under the calling crate's directory (recording it
+/// on the first run; see [`crate::replay::golden`]), and
+/// `assert_replay!("NAME", "lessons/FILE.toml", ticks = 200)` only the
+/// first 200 ticks. On a difference the test fails with the first
+/// divergent tick, entity and field.
+#[macro_export]
+macro_rules! assert_replay {
+    ($name:expr, $lesson:expr) => {
+        $crate::assert_replay!($name, $lesson, ticks = u64::MAX)
+    };
+    ($name:expr, $lesson:expr, ticks = $ticks:expr) => {
+        if let Err(m) = $crate::replay::golden::assert_in(
+            ::std::path::Path::new(env!("CARGO_MANIFEST_DIR")),
+            $name,
+            $lesson,
+            $ticks,
+        ) {
+            panic!("{m}");
+        }
+    };
+}

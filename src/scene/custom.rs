@@ -1,0 +1,164 @@
+//! The default scene of a user's own sim ([`crate::user`]): its world box,
+//! each entity a disc in its kind's colour with its name and, when it has
+//! one, an arrow along its heading; the side panel lists the state's
+//! fields (the names `verify` and `diff` use). A focused or selected
+//! entity (`entity:N`) is drawn larger and ringed.
+
+use super::{Camera, Frame, Map2, P, Panel, Rgba, Scene, Shape, View, color};
+use crate::num::{Fx, Vec3};
+use crate::sim::{CustomSim, Entity};
+use crate::tr;
+
+/// The colours of the entities' kinds, in the order the kinds first
+/// appear.
+const PALETTE: [Rgba; 6] = [
+    color::SKY,
+    color::ORANGE,
+    color::GREEN,
+    color::PURPLE,
+    color::VERMILLION,
+    color::BLUE,
+];
+
+/// The most fields the side panel lists.
+const MAX_FIELDS: usize = 40;
+
+/// The kinds of the entities, in the order they first appear.
+fn kinds(entities: &[Entity]) -> Vec<&'static str> {
+    let mut out: Vec<&'static str> = Vec::new();
+    for e in entities {
+        if !out.contains(&e.kind) {
+            out.push(e.kind);
+        }
+    }
+    out
+}
+
+fn colour_of(kinds: &[&str], kind: &str) -> Rgba {
+    let i = kinds.iter().position(|k| *k == kind).unwrap_or(0);
+    PALETTE[i % PALETTE.len()]
+}
+
+/// The centre of the world box.
+pub(super) fn world_center(s: &CustomSim) -> Vec3 {
+    let (lo, hi) = s.0.bounds();
+    let half = |a: Fx, b: Fx| a + (b - a) / Fx::from_int(2);
+    Vec3::new(half(lo.x, hi.x), half(lo.y, hi.y), Fx::ZERO)
+}
+
+/// The world box on screen.
+fn map(s: &CustomSim, cam: &Camera) -> Map2 {
+    let (lo, hi) = s.0.bounds();
+    Map2::fit(
+        [lo.x, lo.y],
+        [hi.x, hi.y],
+        cam.viewport,
+        12,
+        cam.zoom,
+        cam.center.map(|c| [c.x, c.y]),
+    )
+}
+
+/// Whether the view focuses on or has selected entity `i`.
+fn singled_out(view: &View, i: usize) -> bool {
+    view.focused("entity").contains(&(i as u32))
+}
+
+/// The scene of a user sim.
+pub(super) fn build(s: &CustomSim, _frame: &Frame, view: &View, cam: &Camera, out: &mut Scene) {
+    let m = map(s, cam);
+    let (lo, hi) = s.0.bounds();
+    let (a, b) = (m.at(lo.x, hi.y), m.at(hi.x, lo.y));
+    out.push(Shape::Frame {
+        at: a,
+        size: [b[0] - a[0], b[1] - a[1]],
+        width: view.lw(2, 1),
+        color: color::DIM,
+    });
+    let entities = s.0.entities();
+    let kinds = kinds(&entities);
+    for (i, e) in entities.iter().enumerate() {
+        let big = singled_out(view, i);
+        let at = m.at(e.pos.x, e.pos.y);
+        let r = view.px(if big { 10 } else { 6 });
+        let c = colour_of(&kinds, e.kind);
+        if let Some(h) = e.heading.filter(|h| !h.is_zero()) {
+            arrow(out, at, h, view.px(28), (view.lw(3, 2), c));
+        }
+        out.push(Shape::Disc { c: at, r, color: c });
+        if big {
+            out.push(Shape::Ring {
+                c: at,
+                r: r + view.px(4),
+                width: view.lw(3, 2),
+                color: color::SELECTED,
+            });
+        }
+        out.keep_clear.push([at[0] - r, at[1] - r, 2 * r, 2 * r]);
+        out.label(
+            [at[0] + r + view.px(4), at[1] + view.px(6)],
+            view.font(18),
+            color::TEXT,
+            e.name.clone(),
+        );
+    }
+    out.panels.push(state_panel(s, view));
+}
+
+/// An arrow of `len` pixels from `at` along the world direction `h`.
+fn arrow(out: &mut Scene, at: P, h: Vec3, len: i32, (width, c): (u16, Rgba)) {
+    let d = Vec3::new(h.x, h.y, Fx::ZERO).normalize();
+    let l = Fx::from_int(len);
+    let to = [at[0] + (d.x * l).round_int(), at[1] - (d.y * l).round_int()];
+    out.push(Shape::Line {
+        a: at,
+        b: to,
+        width,
+        color: c,
+    });
+    // The head: two short strokes back from the tip, 30° either side.
+    let back = Fx::from_int(len / 3);
+    let (cos, sin) = (
+        Fx::from_ratio(866, 1000).unwrap_or(Fx::ONE),
+        Fx::from_ratio(1, 2).unwrap_or(Fx::ZERO),
+    );
+    for s in [sin, -sin] {
+        let bx = -(d.x * cos - d.y * s) * back;
+        let by = -(d.x * s + d.y * cos) * back;
+        out.push(Shape::Line {
+            a: to,
+            b: [to[0] + bx.round_int(), to[1] - by.round_int()],
+            width,
+            color: c,
+        });
+    }
+}
+
+/// The state's fields, as `verify` names them.
+fn state_panel(s: &CustomSim, view: &View) -> Panel {
+    let state = s.0.snapshot();
+    let leaves = crate::replay::fields::state_leaves(&crate::sim::AnyState::Custom(state));
+    let mut lines: Vec<String> = leaves
+        .iter()
+        .take(MAX_FIELDS)
+        .map(|l| format!("{} = {}", l.path, l.value))
+        .collect();
+    if leaves.len() > MAX_FIELDS {
+        lines.push(tr!(view.lang, U_MORE_FIELDS, leaves.len() - MAX_FIELDS));
+    }
+    Panel {
+        title: tr!(view.lang, U_STATE, s.0.tick()),
+        lines,
+        rank: 0,
+    }
+}
+
+/// The legend: each kind of entity in its colour.
+pub(super) fn legend(s: &CustomSim, _view: &View) -> Vec<(Rgba, String)> {
+    let entities = s.0.entities();
+    let kinds = kinds(&entities);
+    kinds
+        .iter()
+        .map(|k| (colour_of(&kinds, k), (*k).to_owned()))
+        .collect()
+}
