@@ -65,10 +65,7 @@ pub fn problem(source: &Source, path: &Path, ticks: u64) -> Option<String> {
         Ok(Verdict::Match { last, .. }) => {
             Some(format!("{name}: ticks 0..={last}, expected 0..={ticks}"))
         }
-        Ok(Verdict::Diverged(d)) => Some(format!(
-            "{name}: {}",
-            run::report(&d, "recorded", "now")
-        )),
+        Ok(Verdict::Diverged(d)) => Some(format!("{name}: {}", run::report(&d, "recorded", "now"))),
         Ok(Verdict::Length { old_last, new_last }) => Some(format!(
             "{name}: recorded up to tick {old_last}, now {new_last}"
         )),

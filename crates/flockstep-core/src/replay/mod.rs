@@ -66,8 +66,8 @@
 pub mod codec;
 pub mod delta;
 pub mod fields;
-pub mod golden;
 pub mod file;
+pub mod golden;
 pub mod pathdelta;
 pub mod prior;
 pub mod run;

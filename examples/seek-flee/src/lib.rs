@@ -1,0 +1,307 @@
+//! Seek and flee (Craig Reynolds, "Steering Behaviors For Autonomous
+//! Characters", 1999) as a sim of its own, outside flockstep: a seeker
+//! steers towards a fleer; the fleer steers away from the seeker when it
+//! comes nearer than `panic_distance`, and both keep inside the world by
+//! containment steering. When the seeker comes within `catch_distance` the
+//! fleer is caught and starts again at the corner farthest from it.
+//!
+//! Each steering force is a named function ([`seek`], [`flee`],
+//! [`contain`]); a tick computes both agents' forces from the previous
+//! tick's positions, then moves both. Everything is fixed-point
+//! ([`Fx`]), so a run is the same bit for bit on every machine, and
+//! [`register`] makes flockstep load its lessons, record, verify, diff and
+//! dump its runs and draw it.
+
+use flockstep_core::lesson::LessonError;
+use flockstep_core::lesson::node::Params;
+use flockstep_core::num::{Fx, Vec3};
+use flockstep_core::sim::{Entity, Sim, Sink};
+use flockstep_core::user::{Registered, UserSim};
+use serde::{Deserialize, Serialize};
+
+/// The sim's header number and name.
+pub static SEEK_FLEE: Registered<SeekFlee> = Registered::new(1001, "seek-flee").with_rate(30);
+
+/// Registers the sim with flockstep (once is enough; again does nothing).
+pub fn register() -> Result<(), String> {
+    flockstep_core::user::register(&SEEK_FLEE)
+}
+
+/// One agent: where it is and how fast it goes where.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Agent {
+    /// Position (z is 0: the world is flat).
+    pub pos: Vec3,
+    /// Velocity per tick.
+    pub vel: Vec3,
+}
+
+/// What changes from tick to tick.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct State {
+    /// Ticks stepped.
+    pub tick: u64,
+    /// The chaser.
+    pub seeker: Agent,
+    /// The chased.
+    pub fleer: Agent,
+    /// How often the seeker has caught the fleer.
+    pub catches: u32,
+}
+
+/// A run's settings (a lesson's `[scenario]`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Config {
+    /// The world's size: `[width, height]`, from the origin.
+    pub world: [Fx; 2],
+    /// Where the seeker starts.
+    pub seeker: [Fx; 2],
+    /// Where the fleer starts.
+    pub fleer: [Fx; 2],
+    /// The seeker's top speed, per tick.
+    pub seeker_speed: Fx,
+    /// The fleer's top speed, per tick.
+    pub fleer_speed: Fx,
+    /// The largest change of velocity a tick (both agents).
+    pub max_force: Fx,
+    /// The fleer flees only a seeker nearer than this.
+    pub panic_distance: Fx,
+    /// The seeker catches the fleer nearer than this.
+    pub catch_distance: Fx,
+    /// Containment starts this far from a wall.
+    pub margin: Fx,
+}
+
+/// The sim.
+#[derive(Clone, Debug)]
+pub struct SeekFlee {
+    config: Config,
+    state: State,
+}
+
+fn v2(p: [Fx; 2]) -> Vec3 {
+    Vec3::new(p[0], p[1], Fx::ZERO)
+}
+
+/// Reynolds' steering: the change of velocity that turns `vel` towards
+/// `desired`, no larger than `max_force`.
+fn steer(desired: Vec3, vel: Vec3, max_force: Fx) -> Vec3 {
+    (desired - vel).clamp_length(max_force)
+}
+
+/// Seek: full speed straight at the target.
+pub fn seek(a: &Agent, target: Vec3, speed: Fx, max_force: Fx) -> Vec3 {
+    let to = target - a.pos;
+    if to.is_zero() {
+        return Vec3::ZERO;
+    }
+    steer(to.with_length(speed), a.vel, max_force)
+}
+
+/// Flee: full speed straight away from a threat nearer than `panic`;
+/// a farther threat is ignored (no force).
+pub fn flee(a: &Agent, threat: Vec3, speed: Fx, max_force: Fx, panic: Fx) -> Vec3 {
+    let away = a.pos - threat;
+    if away.is_zero() || away.length_squared() >= panic * panic {
+        return Vec3::ZERO;
+    }
+    steer(away.with_length(speed), a.vel, max_force)
+}
+
+/// Containment: within `margin` of a wall, full speed back inwards on
+/// that axis.
+pub fn contain(a: &Agent, world: [Fx; 2], margin: Fx, speed: Fx, max_force: Fx) -> Vec3 {
+    let inward = |p: Fx, size: Fx| {
+        if p < margin {
+            speed
+        } else if p > size - margin {
+            -speed
+        } else {
+            Fx::ZERO
+        }
+    };
+    let desired = Vec3::new(
+        inward(a.pos.x, world[0]),
+        inward(a.pos.y, world[1]),
+        Fx::ZERO,
+    );
+    if desired.is_zero() {
+        return Vec3::ZERO;
+    }
+    steer(desired, a.vel, max_force)
+}
+
+/// Moves an agent one tick: velocity changed by `force`, capped at
+/// `speed`; the position kept inside the world.
+fn integrate(a: &mut Agent, force: Vec3, speed: Fx, world: [Fx; 2]) {
+    a.vel = (a.vel + force).clamp_length(speed);
+    let p = a.pos + a.vel;
+    a.pos = Vec3::new(
+        p.x.clamp(Fx::ZERO, world[0]),
+        p.y.clamp(Fx::ZERO, world[1]),
+        Fx::ZERO,
+    );
+}
+
+/// The world's corners, inset by `margin`, in a fixed order.
+fn corners(c: &Config) -> [Vec3; 4] {
+    let (lo, hx, hy) = (c.margin, c.world[0] - c.margin, c.world[1] - c.margin);
+    [
+        Vec3::new(lo, lo, Fx::ZERO),
+        Vec3::new(hx, lo, Fx::ZERO),
+        Vec3::new(hx, hy, Fx::ZERO),
+        Vec3::new(lo, hy, Fx::ZERO),
+    ]
+}
+
+/// The corner farthest from `p` (ties: the first in [`corners`]' order).
+fn farthest_corner(c: &Config, p: Vec3) -> Vec3 {
+    let mut best = corners(c)[0];
+    for k in corners(c) {
+        if k.distance_squared(p) > best.distance_squared(p) {
+            best = k;
+        }
+    }
+    best
+}
+
+impl Sim for SeekFlee {
+    type State = State;
+    type Event = ();
+
+    fn step<S: Sink<()>>(&mut self, _sink: &mut S) {
+        let c = &self.config;
+        let (s, f) = (self.state.seeker, self.state.fleer);
+        let seek_force = seek(&s, f.pos, c.seeker_speed, c.max_force);
+        let flee_force = flee(&f, s.pos, c.fleer_speed, c.max_force, c.panic_distance);
+        let wall = contain(&f, c.world, c.margin, c.fleer_speed, c.max_force);
+        let fleer_force = (flee_force + wall).clamp_length(c.max_force);
+        integrate(&mut self.state.seeker, seek_force, c.seeker_speed, c.world);
+        integrate(&mut self.state.fleer, fleer_force, c.fleer_speed, c.world);
+        let gap = self.state.fleer.pos - self.state.seeker.pos;
+        if gap.length_squared() < c.catch_distance * c.catch_distance {
+            self.state.catches += 1;
+            self.state.fleer = Agent {
+                pos: farthest_corner(c, self.state.seeker.pos),
+                vel: Vec3::ZERO,
+            };
+        }
+        self.state.tick += 1;
+    }
+
+    fn tick(&self) -> u64 {
+        self.state.tick
+    }
+
+    fn dt(&self) -> Fx {
+        Fx::ONE
+    }
+
+    fn state(&self) -> &State {
+        &self.state
+    }
+}
+
+/// A point `[x, y]` inside the world, or `default`.
+fn point(
+    p: &mut Params,
+    key: &'static str,
+    world: [Fx; 2],
+    default: [Fx; 2],
+) -> Result<[Fx; 2], LessonError> {
+    let ctx = p.ctx();
+    let Some((v, node)) = p.fx_list(key, Fx::ZERO..=Fx::from_int(10_000))? else {
+        return Ok(default);
+    };
+    match v.as_slice() {
+        [x, y] if *x <= world[0] && *y <= world[1] => Ok([*x, *y]),
+        [_, _] => Err(ctx.err(
+            &node,
+            format!("`{key}` is outside the {}×{} world", world[0], world[1]),
+        )),
+        _ => Err(ctx.err(
+            &node,
+            format!("`{key}` is a point [x, y], found {} numbers", v.len()),
+        )),
+    }
+}
+
+impl UserSim for SeekFlee {
+    type Config = Config;
+
+    fn new(config: Config) -> Result<Self, String> {
+        if config.seeker_speed <= Fx::ZERO || config.fleer_speed <= Fx::ZERO {
+            return Err("the speeds must be above 0".into());
+        }
+        let state = State {
+            tick: 0,
+            seeker: Agent {
+                pos: v2(config.seeker),
+                vel: Vec3::ZERO,
+            },
+            fleer: Agent {
+                pos: v2(config.fleer),
+                vel: Vec3::ZERO,
+            },
+            catches: 0,
+        };
+        Ok(SeekFlee { config, state })
+    }
+
+    fn scenario(p: &mut Params) -> Result<Config, LessonError> {
+        let n = Fx::from_int;
+        let ratio = |a, b| Fx::from_ratio(a, b).unwrap_or(Fx::ZERO);
+        let world = match p.fx_list("world", n(4)..=n(10_000))? {
+            None => [n(40), n(30)],
+            Some((v, _)) if v.len() == 2 => [v[0], v[1]],
+            Some((v, node)) => {
+                return Err(p.ctx().err(
+                    &node,
+                    format!("`world` is [width, height], found {} numbers", v.len()),
+                ));
+            }
+        };
+        Ok(Config {
+            world,
+            seeker: point(p, "seeker", world, [n(5), n(5)])?,
+            fleer: point(p, "fleer", world, [n(30), n(20)])?,
+            seeker_speed: p.fx("seeker_speed", ratio(1, 2), ratio(1, 100)..=n(10))?,
+            fleer_speed: p.fx("fleer_speed", ratio(9, 20), ratio(1, 100)..=n(10))?,
+            max_force: p.fx("max_force", ratio(1, 20), ratio(1, 1000)..=n(10))?,
+            panic_distance: p.fx("panic_distance", n(10), Fx::ZERO..=n(10_000))?,
+            catch_distance: p.fx("catch_distance", n(1), Fx::ZERO..=n(100))?,
+            margin: p.fx("margin", n(3), Fx::ZERO..=n(100))?,
+        })
+    }
+
+    fn restore(&mut self, state: State) -> Result<(), String> {
+        let inside = |a: &Agent| {
+            a.pos.x >= Fx::ZERO
+                && a.pos.y >= Fx::ZERO
+                && a.pos.x <= self.config.world[0]
+                && a.pos.y <= self.config.world[1]
+        };
+        if !inside(&state.seeker) || !inside(&state.fleer) {
+            return Err("an agent is outside the world".into());
+        }
+        self.state = state;
+        Ok(())
+    }
+
+    fn entities(&self) -> Vec<Entity> {
+        let agent = |name: &str, a: &Agent, kind| Entity {
+            name: name.to_owned(),
+            pos: a.pos,
+            heading: Some(a.vel),
+            kind,
+        };
+        vec![
+            agent("seeker", &self.state.seeker, "seeker"),
+            agent("fleer", &self.state.fleer, "fleer"),
+        ]
+    }
+
+    fn bounds(&self) -> (Vec3, Vec3) {
+        (Vec3::ZERO, v2(self.config.world))
+    }
+}
