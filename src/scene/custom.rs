@@ -6,7 +6,8 @@
 
 use super::{Camera, Frame, Map2, P, Panel, Rgba, Scene, Shape, View, color};
 use crate::num::{Fx, Vec3};
-use crate::sim::{CustomSim, Entity};
+use crate::replay::fields::{Leaf, Value};
+use crate::sim::{Cells, CustomSim, Entity};
 use crate::tr;
 
 /// The colours of the entities' kinds, in the order the kinds first
@@ -67,6 +68,9 @@ fn singled_out(view: &View, i: usize) -> bool {
 /// The scene of a user sim.
 pub(super) fn build(s: &CustomSim, _frame: &Frame, view: &View, cam: &Camera, out: &mut Scene) {
     let m = map(s, cam);
+    if let Some(c) = s.0.cells() {
+        draw_cells(out, &m, &c);
+    }
     let (lo, hi) = s.0.bounds();
     let (a, b) = (m.at(lo.x, hi.y), m.at(hi.x, lo.y));
     out.push(Shape::Frame {
@@ -105,6 +109,63 @@ pub(super) fn build(s: &CustomSim, _frame: &Frame, view: &View, cam: &Camera, ou
     out.panels.push(state_panel(s, view));
 }
 
+/// The grey of a cell's shade: walls darkest, open ground from dark to
+/// light.
+fn grey(shade: u8) -> Rgba {
+    if shade == 0 {
+        return color::WALL;
+    }
+    let g = (48 + u32::from(shade) * 150 / 255) as u8;
+    Rgba(g, g, g.saturating_add(6), 255)
+}
+
+/// The grid under the entities: a rectangle per run of equal shades in a
+/// row; where a cell is under 4 pixels, blocks of cells each drawn as
+/// their darkest (a wall is never lost to the ground around it).
+fn draw_cells(out: &mut Scene, m: &Map2, c: &Cells) {
+    let (w, h) = (c.width as usize, c.height as usize);
+    if w == 0 || h == 0 || c.shade.len() != w * h {
+        return;
+    }
+    let cell_px = (m.at(Fx::ONE, Fx::ZERO)[0] - m.at(Fx::ZERO, Fx::ZERO)[0]).max(1);
+    let k = (4 + cell_px - 1) / cell_px;
+    let k = k.max(1) as usize;
+    let shade_of = |bx: usize, by: usize| -> u8 {
+        let mut darkest = u8::MAX;
+        for row in (by * k)..((by + 1) * k).min(h) {
+            for col in (bx * k)..((bx + 1) * k).min(w) {
+                darkest = darkest.min(c.shade[row * w + col]);
+            }
+        }
+        darkest
+    };
+    let (bw, bh) = (w.div_ceil(k), h.div_ceil(k));
+    let corner = |col: usize, row: usize| {
+        // Row 0 is the top: world y = height - row.
+        m.at(
+            Fx::from_int(col.min(w) as i32),
+            Fx::from_int((h - row.min(h)) as i32),
+        )
+    };
+    for by in 0..bh {
+        let mut bx = 0;
+        while bx < bw {
+            let g = shade_of(bx, by);
+            let mut end = bx + 1;
+            while end < bw && shade_of(end, by) == g {
+                end += 1;
+            }
+            let (a, b) = (corner(bx * k, by * k), corner(end * k, (by + 1) * k));
+            out.push(Shape::Rect {
+                at: a,
+                size: [(b[0] - a[0]).max(1), (b[1] - a[1]).max(1)],
+                color: grey(g),
+            });
+            bx = end;
+        }
+    }
+}
+
 /// An arrow of `len` pixels from `at` along the world direction `h`.
 fn arrow(out: &mut Scene, at: P, h: Vec3, len: i32, (width, c): (u16, Rgba)) {
     let d = Vec3::new(h.x, h.y, Fx::ZERO).normalize();
@@ -134,17 +195,31 @@ fn arrow(out: &mut Scene, at: P, h: Vec3, len: i32, (width, c): (u16, Rgba)) {
     }
 }
 
-/// The state's fields, as `verify` names them.
+/// The longest sequence the side panel lists element by element; a longer
+/// one shows only its length (`cost.len = 2401`: `flockstep dump` lists it).
+const LONGEST_LISTED: u128 = 8;
+
+/// The state's fields, as `verify` names them, but for the elements of
+/// long sequences.
 fn state_panel(s: &CustomSim, view: &View) -> Panel {
     let state = s.0.snapshot();
     let leaves = crate::replay::fields::state_leaves(&crate::sim::AnyState::Custom(state));
-    let mut lines: Vec<String> = leaves
+    let long: Vec<String> = leaves
+        .iter()
+        .filter(|l| matches!(l.value, Value::Uint(n) if n > LONGEST_LISTED))
+        .filter_map(|l| l.path.strip_suffix(".len").map(|p| format!("{p}[")))
+        .collect();
+    let shown: Vec<&Leaf> = leaves
+        .iter()
+        .filter(|l| !long.iter().any(|p| l.path.starts_with(p.as_str())))
+        .collect();
+    let mut lines: Vec<String> = shown
         .iter()
         .take(MAX_FIELDS)
         .map(|l| format!("{} = {}", l.path, l.value))
         .collect();
-    if leaves.len() > MAX_FIELDS {
-        lines.push(tr!(view.lang, U_MORE_FIELDS, leaves.len() - MAX_FIELDS));
+    if leaves.len() > lines.len() {
+        lines.push(tr!(view.lang, U_MORE_FIELDS, leaves.len() - lines.len()));
     }
     Panel {
         title: tr!(view.lang, U_STATE, s.0.tick()),

@@ -78,7 +78,9 @@ use crate::lesson::variants::PaneName;
 use crate::lesson::{LessonError, Names};
 use crate::num::{Fx, Vec3};
 use crate::replay::codec;
-use crate::sim::custom::{self, CustomScenario, CustomState, DynSim, Entity, SimId, SimType};
+use crate::sim::custom::{
+    self, Cells, CustomScenario, CustomState, DynSim, Entity, SimId, SimType,
+};
 use crate::sim::{Input, NoTrace, Scenario, Sim};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
@@ -109,6 +111,12 @@ pub trait UserSim: Sim + Clone + Send + Sync + 'static {
 
     /// The corners of the world the entities move in.
     fn bounds(&self) -> (Vec3, Vec3);
+
+    /// The grid the default scene draws under the entities (none by
+    /// default): see [`Cells`].
+    fn cells(&self) -> Option<Cells> {
+        None
+    }
 
     /// The configuration's seed (0: it has none).
     fn seed(_config: &Self::Config) -> u64 {
@@ -232,6 +240,10 @@ impl<T: UserSim> DynSim for Running<T> {
 
     fn bounds(&self) -> (Vec3, Vec3) {
         self.sim.bounds()
+    }
+
+    fn cells(&self) -> Option<Cells> {
+        self.sim.cells()
     }
 
     fn clone_box(&self) -> Box<dyn DynSim> {

@@ -17,7 +17,7 @@
 //! | `seed` | seed of the random moves | 0 |
 
 use super::LessonError;
-use super::node::{Ctx, Node, Params, line_col, string_content_start};
+use super::node::{Ctx, Node, Params};
 use crate::sim::line::{ChaserConfig, LineConfig, TargetMove};
 use crate::sim::{Cell, Grid};
 
@@ -122,28 +122,9 @@ pub fn map_grid(p: &mut Params) -> Result<Option<Grid>, LessonError> {
             ));
         }
     }
-    Grid::parse(&text).map(Some).map_err(|e| match node.set {
-        Some(_) => ctx.err(
-            &node,
-            format!("`map`: line {} column {}: {}", e.line, e.column, e.message),
-        ),
-        None => {
-            let start = string_content_start(ctx.src, &node.span);
-            let (l0, c0) = line_col(ctx.src, start);
-            let line = l0 + e.line - 1;
-            let column = if e.line == 1 {
-                c0 + e.column - 1
-            } else {
-                e.column
-            };
-            LessonError {
-                file: ctx.file.to_owned(),
-                line,
-                column,
-                message: format!("map: {}", e.message),
-            }
-        }
-    })
+    Grid::parse(&text)
+        .map(Some)
+        .map_err(|e| ctx.grid_err(&node, &e))
 }
 
 /// Reads a line scenario from the `[scenario]` parameters.

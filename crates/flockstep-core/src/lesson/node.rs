@@ -171,6 +171,30 @@ impl Ctx<'_> {
         self.err_at(node.set, &node.span, message)
     }
 
+    /// A map's error ([`crate::sim::GridError`], by the map's own line and
+    /// column) at its place in the file: inside the lesson's multi-line
+    /// string, or naming the `--set` argument.
+    pub fn grid_err(&self, node: &Node, e: &crate::sim::GridError) -> LessonError {
+        if node.set.is_some() {
+            return self.err(
+                node,
+                format!("`map`: line {} column {}: {}", e.line, e.column, e.message),
+            );
+        }
+        let start = string_content_start(self.src, &node.span);
+        let (l0, c0) = line_col(self.src, start);
+        LessonError {
+            file: self.file.to_owned(),
+            line: l0 + e.line - 1,
+            column: if e.line == 1 {
+                c0 + e.column - 1
+            } else {
+                e.column
+            },
+            message: format!("map: {}", e.message),
+        }
+    }
+
     /// The source text of a node (a float's exact decimal, say).
     pub fn text(&self, node: &Node) -> &str {
         let src = match node.set.and_then(|i| self.sets.get(i)) {

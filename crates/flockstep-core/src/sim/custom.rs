@@ -36,6 +36,21 @@ pub struct Entity {
     pub kind: &'static str,
 }
 
+/// A grid under the entities, for a default scene: `width` × `height`
+/// cells, row by row from the top (y = `height` − 1) down, each a shade:
+/// 0 a wall (drawn darkest), 1 to 255 open ground from dark to light. Cell
+/// (x, y) spans the world square [x, x + 1] × [y, y + 1], so an entity at
+/// the centre of cell (x, y) is at (x + ½, y + ½).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Cells {
+    /// Cells across.
+    pub width: u32,
+    /// Cells down.
+    pub height: u32,
+    /// One shade a cell, `width` × `height` of them, top row first.
+    pub shade: Vec<u8>,
+}
+
 /// A sim's kind as the sim layer needs it: its number and name, how to
 /// build it from a configuration's bytes, and how to name a state's
 /// fields from a state's bytes.
@@ -84,6 +99,8 @@ pub trait DynSim: Send + Sync {
     fn entities(&self) -> Vec<Entity>;
     /// The corners of the world the entities move in (`min`, `max`).
     fn bounds(&self) -> (Vec3, Vec3);
+    /// The grid under the entities, if the sim has one.
+    fn cells(&self) -> Option<Cells>;
     /// A copy.
     fn clone_box(&self) -> Box<dyn DynSim>;
 }

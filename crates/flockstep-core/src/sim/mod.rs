@@ -18,7 +18,7 @@ pub mod grid;
 pub mod line;
 pub mod path;
 
-pub use custom::{CustomScenario, CustomSim, CustomState, DynSim, Entity, SimId, SimType};
+pub use custom::{Cells, CustomScenario, CustomSim, CustomState, DynSim, Entity, SimId, SimType};
 pub use grid::{Cell, Grid, GridError};
 
 use crate::num::Fx;
