@@ -269,9 +269,9 @@ fn identifiers() -> Vec<&'static str> {
     }
     v.extend([
         "world", "boid", "obstacle", "chaser", "target", "cell", "search", "pane", "start", "goal",
-        "rule", "blocker", "flock", "line", "screen", "player", "picker", "lesson", "tick", "last",
-        "beat", "tabs", "scrub", "lang", "error", "picked", "rows", "sim", "id", "en", "ja",
-        "page", "open", "save", "hint",
+        "entity", "rule", "blocker", "flock", "line", "screen", "player", "picker", "lesson",
+        "tick", "last", "beat", "tabs", "scrub", "lang", "error", "picked", "rows", "sim", "id",
+        "en", "ja", "page", "open", "save", "hint",
     ]);
     v
 }

@@ -17,6 +17,11 @@ out=docs/screenshots
     --overlay h --overlay f --overlay parents --overlay current --overlay open_list
 # Line of sight over the hill, with its side view.
 "$fs" render line-of-sight --beat 4 --size 1280x720 -o "$out/line.png"
+# A user's own sim (examples/flow-field) in the default scene: the
+# wavefront of its flow field on the Moving AI arena map.
+cargo build --release --quiet -p flow-field
+target/release/flow-field render examples/flow-field/lessons/flow-field-arena.toml --beat 2 \
+    --size 1280x720 -o "$out/flow-field.png"
 # The web build in headless Chromium (needs the wasm32 target, clang,
 # Node.js and Chromium): the page with a lesson open.
 web/build.sh >/dev/null
@@ -24,4 +29,4 @@ shots=$(mktemp -d)
 node web/browser-check.mjs target/web "$shots" >/dev/null
 cp "$shots/lesson.png" "$out/web.png"
 rm -rf "$shots"
-echo "wrote $out/flock.png $out/path.png $out/line.png $out/web.png"
+echo "wrote $out/flock.png $out/path.png $out/line.png $out/flow-field.png $out/web.png"

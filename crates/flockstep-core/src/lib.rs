@@ -30,6 +30,8 @@
 //! command-line argument — can make the library panic: bad input is an
 //! error value that names its place.
 
+#![warn(missing_docs)]
+
 pub mod canon;
 pub mod fields;
 pub mod files;
