@@ -50,14 +50,7 @@ pub(super) fn world_center(s: &CustomSim) -> Vec3 {
 /// The world box on screen.
 fn map(s: &CustomSim, cam: &Camera) -> Map2 {
     let (lo, hi) = s.0.bounds();
-    Map2::fit(
-        [lo.x, lo.y],
-        [hi.x, hi.y],
-        cam.viewport,
-        12,
-        cam.zoom,
-        cam.center.map(|c| [c.x, c.y]),
-    )
+    Map2::of_camera(lo, hi, cam)
 }
 
 /// Whether the view focuses on or has selected entity `i`.

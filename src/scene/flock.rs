@@ -223,14 +223,7 @@ impl Proj {
                 [vp.x + vp.w / 2, vp.y + vp.h / 2],
             ))
         } else {
-            Proj::Flat(Map2::fit(
-                [lo.x, lo.y],
-                [hi.x, hi.y],
-                cam.viewport,
-                12,
-                cam.zoom,
-                cam.center.map(|c| [c.x, c.y]),
-            ))
+            Proj::Flat(Map2::of_camera(lo, hi, cam))
         }
     }
 

@@ -1200,6 +1200,19 @@ impl Map2 {
         }
     }
 
+    /// The world box `[lo, hi]` (x and y) as a 2-D camera frames it: 12
+    /// pixels of margin, its zoom and centre.
+    pub(crate) fn of_camera(lo: Vec3, hi: Vec3, cam: &Camera) -> Map2 {
+        Map2::fit(
+            [lo.x, lo.y],
+            [hi.x, hi.y],
+            cam.viewport,
+            12,
+            cam.zoom,
+            cam.center.map(|c| [c.x, c.y]),
+        )
+    }
+
     /// Pixels per world unit.
     pub(crate) fn scale(&self) -> Fx {
         self.scale

@@ -440,95 +440,68 @@ pub fn scenario(p: &mut Params, names: &mut super::Names) -> Result<FlockConfig,
     Ok(cfg)
 }
 
-/// The flocking sims's registration ([`super::sims`]).
-pub struct Flock;
+/// The flock sim's registration ([`super::sims`]).
+pub static REGISTRATION: super::sims::Builtin = super::sims::Builtin {
+    id: super::sims::FLOCK,
+    name: "flock",
+    // A tick a frame.
+    rate: 60,
+    overlays: OVERLAYS,
+    default_overlays: &[
+        "boids",
+        "velocity",
+        "view_radius",
+        "neighbours",
+        "separation",
+        "alignment",
+        "cohesion",
+        "obstacle",
+        "cruising",
+        "steering",
+    ],
+    focus_kinds: &["boid", "obstacle", "pane"],
+    parts: "panes",
+    check_highlight,
+    callout_keys,
+    scenario: |params, names, _| Ok(crate::sim::Scenario::Flock(scenario(params, names)?)),
+};
 
-impl super::sims::Registration for Flock {
-    fn id(&self) -> super::sims::SimId {
-        super::sims::FLOCK
-    }
-
-    fn name(&self) -> &'static str {
-        "flock"
-    }
-
-    /// A tick a frame.
-    fn default_rate(&self) -> u32 {
-        60
-    }
-
-    fn overlays(&self) -> &'static [&'static str] {
-        OVERLAYS
-    }
-
-    fn default_overlays(&self) -> &'static [&'static str] {
-        &[
+/// The figures a callout at an entity of `kind` may name (besides
+/// `{param.NAME}`).
+fn callout_keys(kind: &str) -> &'static [&'static str] {
+    match kind {
+        "world" => &[
+            "mean_speed",
+            "spread",
+            "outside",
+            "pairs",
+            "alone",
             "boids",
-            "velocity",
-            "view_radius",
-            "neighbours",
+            "tick",
+            "dt",
+            "hash",
+        ],
+        "boid" => &[
+            "speed",
+            "heading",
+            "sees",
+            "nearest",
+            "out",
             "separation",
             "alignment",
             "cohesion",
             "obstacle",
             "cruising",
             "steering",
-        ]
-    }
-
-    fn focus_kinds(&self) -> &'static [&'static str] {
-        &["boid", "obstacle", "pane"]
-    }
-
-    fn check_highlight(&self, highlight: &str) -> Result<(), String> {
-        check_highlight(highlight)
-    }
-
-    fn callout_keys(&self, kind: &str) -> &'static [&'static str] {
-        match kind {
-            "world" => &[
-                "mean_speed",
-                "spread",
-                "outside",
-                "pairs",
-                "alone",
-                "boids",
-                "tick",
-                "dt",
-                "hash",
-            ],
-            "boid" => &[
-                "speed",
-                "heading",
-                "sees",
-                "nearest",
-                "out",
-                "separation",
-                "alignment",
-                "cohesion",
-                "obstacle",
-                "cruising",
-                "steering",
-                "unclamped",
-                "x",
-                "y",
-                "roll",
-                "pitch",
-                "yaw",
-                "tick",
-            ],
-            "obstacle" => &["radius", "ahead", "off", "tick"],
-            _ => &[],
-        }
-    }
-
-    fn scenario(
-        &self,
-        params: &mut Params,
-        names: &mut super::Names,
-        _titles: &mut Vec<super::PaneName>,
-    ) -> Result<crate::sim::Scenario, LessonError> {
-        use crate::sim::Scenario;
-        Ok(Scenario::Flock(scenario(params, names)?))
+            "unclamped",
+            "x",
+            "y",
+            "roll",
+            "pitch",
+            "yaw",
+            "tick",
+        ],
+        "obstacle" => &["radius", "ahead", "off", "tick"],
+        _ => &[],
     }
 }

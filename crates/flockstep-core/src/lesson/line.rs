@@ -221,64 +221,37 @@ pub fn scenario(p: &mut Params, names: &mut super::Names) -> Result<LineConfig, 
     Ok(cfg)
 }
 
-/// The line-of-sight and chase sim's registration ([`super::sims`]).
-pub struct Line;
+/// The line sim's registration ([`super::sims`]).
+pub static REGISTRATION: super::sims::Builtin = super::sims::Builtin {
+    id: super::sims::LINE,
+    name: "line",
+    // A cell a quarter second.
+    rate: 4,
+    overlays: OVERLAYS,
+    default_overlays: &[
+        "grid",
+        "heights",
+        "ideal_line",
+        "plan",
+        "walked",
+        "sight",
+        "formula",
+        "error_table",
+    ],
+    focus_kinds: &["chaser", "target", "cell", "pane"],
+    parts: "panes",
+    check_highlight,
+    callout_keys,
+    scenario: |params, names, _| Ok(crate::sim::Scenario::Line(scenario(params, names)?)),
+};
 
-impl super::sims::Registration for Line {
-    fn id(&self) -> super::sims::SimId {
-        super::sims::LINE
-    }
-
-    fn name(&self) -> &'static str {
-        "line"
-    }
-
-    /// A cell a quarter second.
-    fn default_rate(&self) -> u32 {
-        4
-    }
-
-    fn overlays(&self) -> &'static [&'static str] {
-        OVERLAYS
-    }
-
-    fn default_overlays(&self) -> &'static [&'static str] {
-        &[
-            "grid",
-            "heights",
-            "ideal_line",
-            "plan",
-            "walked",
-            "sight",
-            "formula",
-            "error_table",
-        ]
-    }
-
-    fn focus_kinds(&self) -> &'static [&'static str] {
-        &["chaser", "target", "cell", "pane"]
-    }
-
-    fn check_highlight(&self, highlight: &str) -> Result<(), String> {
-        check_highlight(highlight)
-    }
-
-    fn callout_keys(&self, kind: &str) -> &'static [&'static str] {
-        match kind {
-            "world" => &["tick", "hash"],
-            "chaser" => &["f", "step", "walked", "dx", "dy", "pos", "tick"],
-            "target" | "cell" => &["height", "tick"],
-            _ => &[],
-        }
-    }
-
-    fn scenario(
-        &self,
-        params: &mut Params,
-        names: &mut super::Names,
-        _titles: &mut Vec<super::PaneName>,
-    ) -> Result<crate::sim::Scenario, LessonError> {
-        use crate::sim::Scenario;
-        Ok(Scenario::Line(scenario(params, names)?))
+/// The figures a callout at an entity of `kind` may name (besides
+/// `{param.NAME}`).
+fn callout_keys(kind: &str) -> &'static [&'static str] {
+    match kind {
+        "world" => &["tick", "hash"],
+        "chaser" => &["f", "step", "walked", "dx", "dy", "pos", "tick"],
+        "target" | "cell" => &["height", "tick"],
+        _ => &[],
     }
 }

@@ -199,71 +199,40 @@ pub fn scenario(p: &mut Params, titles: &mut Vec<PaneName>) -> Result<PathConfig
     Ok(cfg)
 }
 
-/// A* on a height grid's registration ([`super::sims`]).
-pub struct Path;
+/// The path sim's registration ([`super::sims`]).
+pub static REGISTRATION: super::sims::Builtin = super::sims::Builtin {
+    id: super::sims::PATH,
+    name: "path",
+    // Ten expansions a second.
+    rate: 10,
+    overlays: OVERLAYS,
+    default_overlays: &[
+        "heights",
+        "walls",
+        "cliffs",
+        "open",
+        "closed",
+        "current",
+        "path",
+        "open_list",
+        "expansions",
+        "costs",
+    ],
+    focus_kinds: &["search", "cell", "start", "goal"],
+    parts: "searches",
+    check_highlight,
+    callout_keys,
+    scenario: |params, _, titles| Ok(crate::sim::Scenario::Path(scenario(params, titles)?)),
+};
 
-impl super::sims::Registration for Path {
-    fn id(&self) -> super::sims::SimId {
-        super::sims::PATH
-    }
-
-    fn name(&self) -> &'static str {
-        "path"
-    }
-
-    /// Ten expansions a second.
-    fn default_rate(&self) -> u32 {
-        10
-    }
-
-    fn overlays(&self) -> &'static [&'static str] {
-        OVERLAYS
-    }
-
-    fn default_overlays(&self) -> &'static [&'static str] {
-        &[
-            "heights",
-            "walls",
-            "cliffs",
-            "open",
-            "closed",
-            "current",
-            "path",
-            "open_list",
-            "expansions",
-            "costs",
-        ]
-    }
-
-    fn focus_kinds(&self) -> &'static [&'static str] {
-        &["search", "cell", "start", "goal"]
-    }
-
-    fn check_highlight(&self, highlight: &str) -> Result<(), String> {
-        check_highlight(highlight)
-    }
-
-    fn callout_keys(&self, kind: &str) -> &'static [&'static str] {
-        match kind {
-            "world" | "search" => &[
-                "expanded", "open", "cost", "moves", "climbs", "status", "tick", "hash",
-            ],
-            "cell" | "start" | "goal" => &["g", "h", "f", "height", "tick"],
-            _ => &[],
-        }
-    }
-
-    fn parts(&self) -> &'static str {
-        "searches"
-    }
-
-    fn scenario(
-        &self,
-        params: &mut Params,
-        _names: &mut super::Names,
-        titles: &mut Vec<super::PaneName>,
-    ) -> Result<crate::sim::Scenario, LessonError> {
-        use crate::sim::Scenario;
-        Ok(Scenario::Path(scenario(params, titles)?))
+/// The figures a callout at an entity of `kind` may name (besides
+/// `{param.NAME}`).
+fn callout_keys(kind: &str) -> &'static [&'static str] {
+    match kind {
+        "world" | "search" => &[
+            "expanded", "open", "cost", "moves", "climbs", "status", "tick", "hash",
+        ],
+        "cell" | "start" | "goal" => &["g", "h", "f", "height", "tick"],
+        _ => &[],
     }
 }

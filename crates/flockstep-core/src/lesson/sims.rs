@@ -50,6 +50,82 @@ pub trait Registration: Sync {
     ) -> Result<Scenario, LessonError>;
 }
 
+/// A built-in sim's registration, as data: what [`Registration`] asks,
+/// with its three checks and readers as functions.
+pub struct Builtin {
+    /// [`Registration::id`].
+    pub id: SimId,
+    /// [`Registration::name`].
+    pub name: &'static str,
+    /// [`Registration::default_rate`].
+    pub rate: u32,
+    /// [`Registration::overlays`].
+    pub overlays: &'static [&'static str],
+    /// [`Registration::default_overlays`].
+    pub default_overlays: &'static [&'static str],
+    /// [`Registration::focus_kinds`].
+    pub focus_kinds: &'static [&'static str],
+    /// [`Registration::parts`].
+    pub parts: &'static str,
+    /// [`Registration::check_highlight`].
+    pub check_highlight: fn(&str) -> Result<(), String>,
+    /// [`Registration::callout_keys`].
+    pub callout_keys: fn(&str) -> &'static [&'static str],
+    /// [`Registration::scenario`].
+    pub scenario: ScenarioReader,
+}
+
+/// Reads a `[scenario]` table (see [`Registration::scenario`]).
+pub type ScenarioReader =
+    fn(&mut Params, &mut Names, &mut Vec<PaneName>) -> Result<Scenario, LessonError>;
+
+impl Registration for Builtin {
+    fn id(&self) -> SimId {
+        self.id
+    }
+
+    fn name(&self) -> &'static str {
+        self.name
+    }
+
+    fn default_rate(&self) -> u32 {
+        self.rate
+    }
+
+    fn overlays(&self) -> &'static [&'static str] {
+        self.overlays
+    }
+
+    fn default_overlays(&self) -> &'static [&'static str] {
+        self.default_overlays
+    }
+
+    fn focus_kinds(&self) -> &'static [&'static str] {
+        self.focus_kinds
+    }
+
+    fn check_highlight(&self, highlight: &str) -> Result<(), String> {
+        (self.check_highlight)(highlight)
+    }
+
+    fn callout_keys(&self, kind: &str) -> &'static [&'static str] {
+        (self.callout_keys)(kind)
+    }
+
+    fn parts(&self) -> &'static str {
+        self.parts
+    }
+
+    fn scenario(
+        &self,
+        params: &mut Params,
+        names: &mut Names,
+        titles: &mut Vec<PaneName>,
+    ) -> Result<Scenario, LessonError> {
+        (self.scenario)(params, names, titles)
+    }
+}
+
 /// The user sims registered in this process ([`crate::user::register`]).
 static USER: std::sync::RwLock<Vec<&'static dyn Registration>> = std::sync::RwLock::new(Vec::new());
 
@@ -128,8 +204,11 @@ pub const FLOCK: SimId = SimId(2);
 pub const PATH: SimId = SimId(3);
 
 /// flockstep's own sims.
-pub static BUILTIN: [&dyn Registration; 3] =
-    [&super::line::Line, &super::flock::Flock, &super::path::Path];
+pub static BUILTIN: [&dyn Registration; 3] = [
+    &super::line::REGISTRATION,
+    &super::flock::REGISTRATION,
+    &super::path::REGISTRATION,
+];
 
 /// The sim a lesson names, if any.
 pub fn by_name(name: &str) -> Option<&'static dyn Registration> {

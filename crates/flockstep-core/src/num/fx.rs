@@ -65,6 +65,7 @@ impl Fx {
 
     /// The ratio `num / den`, rounded towards zero; `None` if `den` is zero or
     /// the result is out of range.
+    #[inline]
     pub const fn from_ratio(num: i64, den: i64) -> Option<Fx> {
         if den == 0 {
             return None;
@@ -83,16 +84,19 @@ impl Fx {
     }
 
     /// The integer part, rounded towards −∞.
+    #[inline]
     pub const fn floor_int(self) -> i32 {
         (self.to_bits() >> 32) as i32
     }
 
     /// The nearest integer, halves rounded up (towards +∞).
+    #[inline]
     pub fn round_int(self) -> i32 {
         ((self.to_bits() as i128 + (1i128 << 31)) >> 32) as i32
     }
 
     /// Absolute value; panics only for [`Fx::MIN`], whose magnitude does not fit.
+    #[inline]
     pub fn abs(self) -> Fx {
         match self.to_bits().checked_abs() {
             Some(b) => Fx::from_bits(b),
@@ -101,11 +105,13 @@ impl Fx {
     }
 
     /// −1, 0 or 1.
+    #[inline]
     pub const fn signum_int(self) -> i32 {
         self.to_bits().signum() as i32
     }
 
     /// True if the value is below zero.
+    #[inline]
     pub const fn is_negative(self) -> bool {
         self.to_bits() < 0
     }
@@ -138,21 +144,25 @@ impl Fx {
     }
 
     /// Quotient rounded towards zero, or `None` on division by zero or overflow.
+    #[inline]
     pub const fn checked_div(self, rhs: Fx) -> Option<Fx> {
         Fx::from_ratio(self.to_bits(), rhs.to_bits())
     }
 
     /// Sum clamped to `[MIN, MAX]`.
+    #[inline]
     pub const fn saturating_add(self, rhs: Fx) -> Fx {
         Fx::from_bits(self.to_bits().saturating_add(rhs.to_bits()))
     }
 
     /// Difference clamped to `[MIN, MAX]`.
+    #[inline]
     pub const fn saturating_sub(self, rhs: Fx) -> Fx {
         Fx::from_bits(self.to_bits().saturating_sub(rhs.to_bits()))
     }
 
     /// Product rounded towards zero and clamped to `[MIN, MAX]`.
+    #[inline]
     pub const fn saturating_mul(self, rhs: Fx) -> Fx {
         let wide = super::wide::div_2_32(super::wide::mul_i64(self.to_bits(), rhs.to_bits()));
         if wide > i64::MAX as i128 {
@@ -165,6 +175,7 @@ impl Fx {
     }
 
     /// Multiplies by an integer; panics on overflow in every profile.
+    #[inline]
     pub fn mul_int(self, n: i64) -> Fx {
         match self.to_bits().checked_mul(n) {
             Some(b) => Fx::from_bits(b),
@@ -173,6 +184,7 @@ impl Fx {
     }
 
     /// Divides by an integer, rounding towards zero; panics on `n == 0`.
+    #[inline]
     pub fn div_int(self, n: i64) -> Fx {
         match self.to_bits().checked_div(n) {
             Some(b) => Fx::from_bits(b),
@@ -181,16 +193,19 @@ impl Fx {
     }
 
     /// The smaller of two values.
+    #[inline]
     pub fn min(self, other: Fx) -> Fx {
         if other < self { other } else { self }
     }
 
     /// The larger of two values.
+    #[inline]
     pub fn max(self, other: Fx) -> Fx {
         if other > self { other } else { self }
     }
 
     /// Clamps into `[lo, hi]` (`lo ≤ hi` expected; `lo` wins otherwise).
+    #[inline]
     pub fn clamp(self, lo: Fx, hi: Fx) -> Fx {
         self.min(hi).max(lo)
     }

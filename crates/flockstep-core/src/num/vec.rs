@@ -248,6 +248,7 @@ vector!(
 
 impl Vec3 {
     /// Component `c` (0 = x, 1 = y, anything else = z).
+    #[inline]
     pub fn get(self, c: usize) -> Fx {
         match c {
             0 => self.x,
@@ -257,6 +258,7 @@ impl Vec3 {
     }
 
     /// Sets component `c` (0 = x, 1 = y, anything else = z).
+    #[inline]
     pub fn set(&mut self, c: usize, v: Fx) {
         match c {
             0 => self.x = v,
@@ -266,6 +268,7 @@ impl Vec3 {
     }
 
     /// The cross product; panics on overflow like every `Fx` operator.
+    #[inline]
     pub fn cross(self, o: Vec3) -> Vec3 {
         let c = |a: Fx, b: Fx, c: Fx, d: Fx| {
             fx_from_wide(
