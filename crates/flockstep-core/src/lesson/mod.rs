@@ -828,6 +828,214 @@ fn check_pane_total(
     ))
 }
 
+/// A lesson's place in a course: its track and its place on it.
+type Course = Option<(String, u32)>;
+
+/// The `[lesson]` table's checked `ticks`, `rate` and `course` (its `id`
+/// checked too).
+fn checked_meta(ctx: &Ctx, meta: &RawMeta) -> Result<(u64, Option<u32>, Course), LessonError> {
+    if !valid_id(meta.id.get_ref()) {
+        return Err(ctx.at(
+            meta.id.span().start,
+            "`id` must be 1-64 characters of lowercase letters, digits and '-'",
+        ));
+    }
+    let ticks = *meta.ticks.get_ref();
+    if !(1..=MAX_TICKS).contains(&ticks) {
+        return Err(ctx.at(
+            meta.ticks.span().start,
+            format!("`ticks` must be in 1..={MAX_TICKS}"),
+        ));
+    }
+
+    let rate = match &meta.rate {
+        None => None,
+        Some(r) if (1..=1000).contains(r.get_ref()) => Some(*r.get_ref() as u32),
+        Some(r) => {
+            return Err(ctx.at(
+                r.span().start,
+                "`rate` (ticks per second at 1×) must be in 1..=1000",
+            ));
+        }
+    };
+
+    let course = match &meta.course {
+        None => None,
+        Some(c) => {
+            let (track, place) = c.get_ref();
+            if !valid_id(track) || track.len() > 32 || !(1..=999).contains(place) {
+                return Err(ctx.at(
+                    c.span().start,
+                    "`course` is [TRACK, PLACE]: a track name of 1-32 lowercase letters, digits and '-', and a place in 1..=999",
+                ));
+            }
+            Some((track.clone(), *place as u32))
+        }
+    };
+    Ok((ticks, rate, course))
+}
+
+/// Applies the `--set` overrides to the `[scenario]` table, in order.
+fn apply_overrides(
+    ctx: &Ctx,
+    overrides: &[Override],
+    scenario: &mut Node,
+) -> Result<(), LessonError> {
+    let (file, sets) = (ctx.file, ctx.sets);
+    for (i, o) in overrides.iter().enumerate() {
+        #[derive(Deserialize)]
+        struct One {
+            v: Node,
+        }
+        let mut value = match toml::from_str::<One>(&sets[i].doc) {
+            Ok(one) => one.v,
+            // A bare word that is not TOML: take it as a plain string.
+            Err(_) if bare_word(&o.value) => Node {
+                kind: Kind::Str(o.value.clone()),
+                span: 4..sets[i].doc.len(),
+                set: None,
+            },
+            // Meant as a number, a list or a quoted string, but not one.
+            Err(e) => {
+                return Err(LessonError {
+                    file: file.to_owned(),
+                    line: 0,
+                    column: 0,
+                    message: format!(
+                        "--set {}: `{}` is not a value: {}",
+                        clip(&o.arg),
+                        clip(&o.value),
+                        toml_message(&e)
+                    ),
+                });
+            }
+        };
+        mark(&mut value, i);
+        set_path(ctx, scenario, &o.path, value, i)?;
+    }
+    Ok(())
+}
+
+/// What a lesson's scenario gives besides its [`Scenario`]: entity names
+/// (with variants, the first's), pane titles and each pane's parameters.
+struct Checked {
+    names: Names,
+    panes: Vec<PaneName>,
+    params: Vec<BTreeMap<String, String>>,
+}
+
+/// The checked scenario (one, or a lesson's variants side by side) with
+/// its sim's registration.
+fn checked_scenario(
+    ctx: &Ctx,
+    mut scenario: Node,
+) -> Result<(Scenario, &'static dyn Registration, Checked), LessonError> {
+    let variants = variants::take(ctx, &mut scenario)?;
+    let mut names = Names::new();
+    let params = match &variants {
+        None => callout::pane_params(ctx, &scenario),
+        Some(vs) => vs
+            .iter()
+            .map(|v| callout::scalars(ctx, &variants::apply(&scenario, v)))
+            .collect(),
+    };
+    let (scenario, reg, panes) = match variants {
+        None => {
+            let mut titles = Vec::new();
+            let (s, reg) = scenario_of(ctx, scenario, (&mut names, &mut titles))?;
+            (s, reg, titles)
+        }
+        Some(vs) => {
+            let mut panes = Vec::with_capacity(vs.len());
+            let mut found = None;
+            for (i, v) in vs.iter().enumerate() {
+                let mut pane_names = Names::new();
+                let (s, reg) = scenario_of(
+                    ctx,
+                    variants::apply(&scenario, v),
+                    (&mut pane_names, &mut Vec::new()),
+                )?;
+                check_pane(ctx, i, v, &s, panes.first())?;
+                if i == 0 {
+                    names = pane_names;
+                }
+                found = Some(reg);
+                panes.push(s);
+            }
+            check_pane_total(ctx, &vs, &panes)?;
+            let reg = found.expect("there are at least two variants");
+            let titles = vs.into_iter().map(|v| v.name).collect();
+            (Scenario::Panes(panes), reg, titles)
+        }
+    };
+    Ok((
+        scenario,
+        reg,
+        Checked {
+            names,
+            panes,
+            params,
+        },
+    ))
+}
+
+/// The checked beats, in tick order: a question answered by a beat after
+/// it, and beats that share a tick pausing at each.
+fn checked_beats(
+    ctx: &Ctx,
+    raw: Vec<Spanned<RawBeat>>,
+    ticks: u64,
+    (scenario, params): (&Scenario, &[BTreeMap<String, String>]),
+    reg: &'static dyn Registration,
+) -> Result<Vec<Beat>, LessonError> {
+    let mut beats = Vec::with_capacity(raw.len());
+
+    let mut at_offsets = Vec::with_capacity(raw.len());
+    for (i, b) in raw.into_iter().enumerate() {
+        let b = b.into_inner();
+        let at_offset = b.at.span().start;
+        let beat = beat(ctx, i, b, ticks, (scenario, params), reg)?;
+        if let Some(prev) = beats.last().map(|p: &Beat| p.at)
+            && beat.at < prev
+        {
+            return Err(ctx.at(
+                at_offset,
+                format!("beat {} is at tick {}, before the previous beat (tick {prev}): beats go in tick order", i + 1, beat.at),
+            ));
+        }
+        beats.push(beat);
+        at_offsets.push(at_offset);
+    }
+    // A question is answered by the beat after it.
+    if let (Some(last), Some(&off)) = (beats.last(), at_offsets.last())
+        && last.question.is_some()
+    {
+        return Err(ctx.at(
+            off,
+            format!(
+                "beat {} asks a question but no beat follows to show the answer",
+                beats.len()
+            ),
+        ));
+    }
+    // Beats that share a tick are steps: playing on stops at each, so
+    // every one but the last of a tick must pause.
+    for (i, w) in beats.windows(2).enumerate() {
+        if w[0].at == w[1].at && !w[0].pause {
+            return Err(ctx.at(
+                at_offsets[i],
+                format!(
+                    "beat {} shares tick {} with beat {} but does not pause: playing on would pass it unseen (add `pause = true`)",
+                    i + 1,
+                    w[0].at,
+                    i + 2
+                ),
+            ));
+        }
+    }
+    Ok(beats)
+}
+
 impl Lesson {
     /// The title in `lang` if the lesson has it, else in English.
     pub fn title_in(&self, lang: Option<&str>) -> &str {
@@ -868,161 +1076,11 @@ impl Lesson {
         };
 
         let meta = raw.lesson;
-        if !valid_id(meta.id.get_ref()) {
-            return Err(ctx.at(
-                meta.id.span().start,
-                "`id` must be 1-64 characters of lowercase letters, digits and '-'",
-            ));
-        }
-        let ticks = *meta.ticks.get_ref();
-        if !(1..=MAX_TICKS).contains(&ticks) {
-            return Err(ctx.at(
-                meta.ticks.span().start,
-                format!("`ticks` must be in 1..={MAX_TICKS}"),
-            ));
-        }
-
-        let rate = match &meta.rate {
-            None => None,
-            Some(r) if (1..=1000).contains(r.get_ref()) => Some(*r.get_ref() as u32),
-            Some(r) => {
-                return Err(ctx.at(
-                    r.span().start,
-                    "`rate` (ticks per second at 1×) must be in 1..=1000",
-                ));
-            }
-        };
-
-        let course = match &meta.course {
-            None => None,
-            Some(c) => {
-                let (track, place) = c.get_ref();
-                if !valid_id(track) || track.len() > 32 || !(1..=999).contains(place) {
-                    return Err(ctx.at(
-                        c.span().start,
-                        "`course` is [TRACK, PLACE]: a track name of 1-32 lowercase letters, digits and '-', and a place in 1..=999",
-                    ));
-                }
-                Some((track.clone(), *place as u32))
-            }
-        };
-
+        let (ticks, rate, course) = checked_meta(&ctx, &meta)?;
         let mut scenario = raw.scenario;
-        for (i, o) in overrides.iter().enumerate() {
-            #[derive(Deserialize)]
-            struct One {
-                v: Node,
-            }
-            let mut value = match toml::from_str::<One>(&sets[i].doc) {
-                Ok(one) => one.v,
-                // A bare word that is not TOML: take it as a plain string.
-                Err(_) if bare_word(&o.value) => Node {
-                    kind: Kind::Str(o.value.clone()),
-                    span: 4..sets[i].doc.len(),
-                    set: None,
-                },
-                // Meant as a number, a list or a quoted string, but not one.
-                Err(e) => {
-                    return Err(LessonError {
-                        file: file.to_owned(),
-                        line: 0,
-                        column: 0,
-                        message: format!(
-                            "--set {}: `{}` is not a value: {}",
-                            clip(&o.arg),
-                            clip(&o.value),
-                            toml_message(&e)
-                        ),
-                    });
-                }
-            };
-            mark(&mut value, i);
-            set_path(&ctx, &mut scenario, &o.path, value, i)?;
-        }
-        let variants = variants::take(&ctx, &mut scenario)?;
-        let mut names = Names::new();
-        let params = match &variants {
-            None => callout::pane_params(&ctx, &scenario),
-            Some(vs) => vs
-                .iter()
-                .map(|v| callout::scalars(&ctx, &variants::apply(&scenario, v)))
-                .collect(),
-        };
-        let (scenario, reg, panes) = match variants {
-            None => {
-                let mut titles = Vec::new();
-                let (s, reg) = scenario_of(&ctx, scenario, (&mut names, &mut titles))?;
-                (s, reg, titles)
-            }
-            Some(vs) => {
-                let mut panes = Vec::with_capacity(vs.len());
-                let mut found = None;
-                for (i, v) in vs.iter().enumerate() {
-                    let mut pane_names = Names::new();
-                    let (s, reg) = scenario_of(
-                        &ctx,
-                        variants::apply(&scenario, v),
-                        (&mut pane_names, &mut Vec::new()),
-                    )?;
-                    check_pane(&ctx, i, v, &s, panes.first())?;
-                    if i == 0 {
-                        names = pane_names;
-                    }
-                    found = Some(reg);
-                    panes.push(s);
-                }
-                check_pane_total(&ctx, &vs, &panes)?;
-                let reg = found.expect("there are at least two variants");
-                let titles = vs.into_iter().map(|v| v.name).collect();
-                (Scenario::Panes(panes), reg, titles)
-            }
-        };
-
-        let mut beats = Vec::with_capacity(raw.beat.len());
-
-        let mut at_offsets = Vec::with_capacity(raw.beat.len());
-        for (i, b) in raw.beat.into_iter().enumerate() {
-            let b = b.into_inner();
-            let at_offset = b.at.span().start;
-            let beat = beat(&ctx, i, b, ticks, (&scenario, &params), reg)?;
-            if let Some(prev) = beats.last().map(|p: &Beat| p.at)
-                && beat.at < prev
-            {
-                return Err(ctx.at(
-                    at_offset,
-                    format!("beat {} is at tick {}, before the previous beat (tick {prev}): beats go in tick order", i + 1, beat.at),
-                ));
-            }
-            beats.push(beat);
-            at_offsets.push(at_offset);
-        }
-        // A question is answered by the beat after it.
-        if let (Some(last), Some(&off)) = (beats.last(), at_offsets.last())
-            && last.question.is_some()
-        {
-            return Err(ctx.at(
-                off,
-                format!(
-                    "beat {} asks a question but no beat follows to show the answer",
-                    beats.len()
-                ),
-            ));
-        }
-        // Beats that share a tick are steps: playing on stops at each, so
-        // every one but the last of a tick must pause.
-        for (i, w) in beats.windows(2).enumerate() {
-            if w[0].at == w[1].at && !w[0].pause {
-                return Err(ctx.at(
-                    at_offsets[i],
-                    format!(
-                        "beat {} shares tick {} with beat {} but does not pause: playing on would pass it unseen (add `pause = true`)",
-                        i + 1,
-                        w[0].at,
-                        i + 2
-                    ),
-                ));
-            }
-        }
+        apply_overrides(&ctx, overrides, &mut scenario)?;
+        let (scenario, reg, checked) = checked_scenario(&ctx, scenario)?;
+        let beats = checked_beats(&ctx, raw.beat, ticks, (&scenario, &checked.params), reg)?;
         Ok(Lesson {
             id: meta.id.into_inner(),
             title: meta.title,
@@ -1035,9 +1093,9 @@ impl Lesson {
             beats,
             rate,
             course,
-            names,
-            panes,
-            params,
+            names: checked.names,
+            panes: checked.panes,
+            params: checked.params,
             predict_title: meta.predict_title,
             predict_title_translations: lang_table(&ctx, meta.predict_title_translations)?,
         })
