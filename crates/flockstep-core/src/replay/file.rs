@@ -425,6 +425,107 @@ impl Replay<BufReader<File>> {
     }
 }
 
+/// The fixed-size header's fields and the metadata block's length, or
+/// the byte offset and the message of what is wrong with it (the magic and
+/// the length are checked before).
+fn parse_header(head: &[u8]) -> Result<(Header, u32), (u64, String)> {
+    if !crc_ok(&head[..60], le_u32(&head[60..])) {
+        return Err((60, "header checksum mismatch: the header is corrupt".into()));
+    }
+    let u16_at = |i: usize| u16::from_le_bytes([head[i], head[i + 1]]);
+    let (major, minor) = (u16_at(8), u16_at(10));
+    if major > FORMAT_MAJOR {
+        return Err((
+            8,
+            format!(
+                "format {major}.{minor} is newer than this flockstep reads \
+                 ({FORMAT_MAJOR}.x): upgrade flockstep"
+            ),
+        ));
+    }
+    if major < OLDEST_MAJOR {
+        return Err((
+            8,
+            format!(
+                "format {major}.{minor} is no longer supported (this flockstep reads {OLDEST_MAJOR}.x to {FORMAT_MAJOR}.x)"
+            ),
+        ));
+    }
+    let codec_id = u16_at(12);
+    if codec_id != codec::CODEC_ID {
+        return Err((
+            12,
+            format!(
+                "unknown payload codec {codec_id} (this flockstep knows codec {})",
+                codec::CODEC_ID
+            ),
+        ));
+    }
+    let compression = u16_at(14);
+    if compression != COMPRESSION_ZSTD {
+        return Err((
+            14,
+            format!(
+                "unknown compression {compression} (this flockstep knows {COMPRESSION_ZSTD}, zstd)"
+            ),
+        ));
+    }
+    let schema = le_u32(&head[16..]);
+    if schema != SCHEMA {
+        return Err((
+            16,
+            format!(
+                "state schema {schema} is not the one this flockstep reads ({SCHEMA}); re-record with this version"
+            ),
+        ));
+    }
+    if (head[20], head[21]) != (32, 32) {
+        return Err((
+            20,
+            format!(
+                "fixed-point layout I{}F{} is not I32F32",
+                head[20], head[21]
+            ),
+        ));
+    }
+    let id = SimId(u16::from_le_bytes([head[22], head[23]]));
+    let Some(sim) = sims::by_id(id) else {
+        return Err((
+            22,
+            format!(
+                "unknown sim id {}: this flockstep knows {}",
+                id.0,
+                sims::all()
+                    .iter()
+                    .map(|r| format!("{} ({})", r.id().0, r.name()))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        ));
+    };
+    let header = Header {
+        major,
+        minor,
+        codec: codec_id,
+        compression,
+        schema,
+        int_bits: 32,
+        frac_bits: 32,
+        sim,
+        dt_bits: le_u64(&head[24..]) as i64,
+        seed: le_u64(&head[32..]),
+        keyframe_every: le_u32(&head[40..]).max(1),
+    };
+    let meta_len = le_u32(&head[44..]);
+    if meta_len > MAX_META {
+        return Err((
+            44,
+            format!("a metadata block of {meta_len} bytes (the limit is {MAX_META})"),
+        ));
+    }
+    Ok((header, meta_len))
+}
+
 impl<R: Read + Seek> Replay<R> {
     /// Reads a replay from any seekable source; `file` names it in errors.
     pub fn from_reader(mut src: R, file: &str) -> Result<Replay<R>, ReplayError> {
@@ -446,103 +547,7 @@ impl<R: Read + Seek> Replay<R> {
                 format!("the file ends inside the {HEADER_LEN}-byte header"),
             ));
         }
-        if !crc_ok(&head[..60], le_u32(&head[60..])) {
-            return Err(at(
-                Some(60),
-                "header checksum mismatch: the header is corrupt".into(),
-            ));
-        }
-        let u16_at = |i: usize| u16::from_le_bytes([head[i], head[i + 1]]);
-        let (major, minor) = (u16_at(8), u16_at(10));
-        if major > FORMAT_MAJOR {
-            return Err(at(
-                Some(8),
-                format!(
-                    "format {major}.{minor} is newer than this flockstep reads \
-                     ({FORMAT_MAJOR}.x): upgrade flockstep"
-                ),
-            ));
-        }
-        if major < OLDEST_MAJOR {
-            return Err(at(
-                Some(8),
-                format!(
-                    "format {major}.{minor} is no longer supported (this flockstep reads {OLDEST_MAJOR}.x to {FORMAT_MAJOR}.x)"
-                ),
-            ));
-        }
-        let codec_id = u16_at(12);
-        if codec_id != codec::CODEC_ID {
-            return Err(at(
-                Some(12),
-                format!(
-                    "unknown payload codec {codec_id} (this flockstep knows codec {})",
-                    codec::CODEC_ID
-                ),
-            ));
-        }
-        let compression = u16_at(14);
-        if compression != COMPRESSION_ZSTD {
-            return Err(at(
-                Some(14),
-                format!(
-                    "unknown compression {compression} (this flockstep knows {COMPRESSION_ZSTD}, zstd)"
-                ),
-            ));
-        }
-        let schema = le_u32(&head[16..]);
-        if schema != SCHEMA {
-            return Err(at(
-                Some(16),
-                format!(
-                    "state schema {schema} is not the one this flockstep reads ({SCHEMA}); re-record with this version"
-                ),
-            ));
-        }
-        if (head[20], head[21]) != (32, 32) {
-            return Err(at(
-                Some(20),
-                format!(
-                    "fixed-point layout I{}F{} is not I32F32",
-                    head[20], head[21]
-                ),
-            ));
-        }
-        let id = SimId(u16::from_le_bytes([head[22], head[23]]));
-        let Some(sim) = sims::by_id(id) else {
-            return Err(at(
-                Some(22),
-                format!(
-                    "unknown sim id {}: this flockstep knows {}",
-                    id.0,
-                    sims::all()
-                        .iter()
-                        .map(|r| format!("{} ({})", r.id().0, r.name()))
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                ),
-            ));
-        };
-        let header = Header {
-            major,
-            minor,
-            codec: codec_id,
-            compression,
-            schema,
-            int_bits: 32,
-            frac_bits: 32,
-            sim,
-            dt_bits: le_u64(&head[24..]) as i64,
-            seed: le_u64(&head[32..]),
-            keyframe_every: le_u32(&head[40..]).max(1),
-        };
-        let meta_len = le_u32(&head[44..]);
-        if meta_len > MAX_META {
-            return Err(at(
-                Some(44),
-                format!("a metadata block of {meta_len} bytes (the limit is {MAX_META})"),
-            ));
-        }
+        let (header, meta_len) = parse_header(&head).map_err(|(o, m)| at(Some(o), m))?;
         let data_start = HEADER_LEN + u64::from(meta_len) + 4;
         if data_start > len {
             return Err(at(
