@@ -74,6 +74,8 @@ pub(super) fn build(s: &CustomSim, _frame: &Frame, view: &View, cam: &Camera, ou
     });
     let entities = s.0.entities();
     let kinds = kinds(&entities);
+    // The names' boxes so far: [left, baseline, width, height].
+    let mut taken: Vec<[i32; 4]> = Vec::new();
     for (i, e) in entities.iter().enumerate() {
         let big = singled_out(view, i);
         let at = m.at(e.pos.x, e.pos.y);
@@ -92,12 +94,23 @@ pub(super) fn build(s: &CustomSim, _frame: &Frame, view: &View, cam: &Camera, ou
             });
         }
         out.keep_clear.push([at[0] - r, at[1] - r, 2 * r, 2 * r]);
-        out.label(
-            [at[0] + r + view.px(4), at[1] + view.px(6)],
-            view.font(18),
-            color::TEXT,
-            e.name.clone(),
-        );
+        // The name on the side its arrow does not take, clear of the
+        // names already placed (entities on one spot: stacked).
+        let size = view.font(18);
+        let w = super::text::width(&e.name, size);
+        let h = i32::from(size) * 13 / 10;
+        let gap = r + view.px(4);
+        let right = e.heading.is_none_or(|h| h.x <= Fx::ZERO);
+        let x = if right { at[0] + gap } else { at[0] - gap - w };
+        let mut y = at[1] + view.px(6);
+        while taken
+            .iter()
+            .any(|b: &[i32; 4]| x < b[0] + b[2] && b[0] < x + w && y - h < b[1] && b[1] - b[3] < y)
+        {
+            y += h;
+        }
+        taken.push([x, y, w, h]);
+        out.label([x, y], size, color::TEXT, e.name.clone());
     }
     out.panels.push(state_panel(s, view));
 }
@@ -206,19 +219,53 @@ fn state_panel(s: &CustomSim, view: &View) -> Panel {
         .iter()
         .filter(|l| !long.iter().any(|p| l.path.starts_with(p.as_str())))
         .collect();
-    let mut lines: Vec<String> = shown
-        .iter()
-        .take(MAX_FIELDS)
-        .map(|l| format!("{} = {}", l.path, l.value))
-        .collect();
-    if leaves.len() > lines.len() {
-        lines.push(tr!(view.lang, U_MORE_FIELDS, leaves.len() - lines.len()));
+    let mut lines: Vec<String> = grouped(&shown).into_iter().take(MAX_FIELDS).collect();
+    let listed: usize = lines.iter().map(|l| l.matches(" = ").count()).sum();
+    if leaves.len() > listed {
+        lines.push(tr!(view.lang, U_MORE_FIELDS, leaves.len() - listed));
     }
     Panel {
         title: tr!(view.lang, U_STATE, s.0.tick()),
         lines,
         rank: 0,
     }
+}
+
+/// A leaf's value as the panel shows it: the decimal alone (the raw
+/// bits are `flockstep dump`'s).
+fn shown_value(v: &Value) -> String {
+    let t = v.to_string();
+    match t.split_once(" (0x") {
+        Some((d, _)) if matches!(v, Value::Fx(_) | Value::Angle(_)) => d.to_owned(),
+        _ => t,
+    }
+}
+
+/// The panel's lines: a field a line, but the fields of one element of a
+/// sequence (`agents[3].…`) on one line after its name.
+fn grouped(leaves: &[&Leaf]) -> Vec<String> {
+    let mut out: Vec<(Option<String>, String)> = Vec::new();
+    for l in leaves {
+        let element = l.path.find("].").map(|i| l.path[..=i].to_owned());
+        let field = match &element {
+            Some(e) => format!("{} = {}", &l.path[e.len() + 1..], shown_value(&l.value)),
+            None => format!("{} = {}", l.path, shown_value(&l.value)),
+        };
+        match out.last_mut() {
+            Some((Some(e), line)) if element.as_ref() == Some(e) => {
+                line.push_str(" · ");
+                line.push_str(&field);
+            }
+            _ => {
+                let line = match &element {
+                    Some(e) => format!("{e} {field}"),
+                    None => field,
+                };
+                out.push((element, line));
+            }
+        }
+    }
+    out.into_iter().map(|(_, l)| l).collect()
 }
 
 /// The legend: each kind of entity in its colour.

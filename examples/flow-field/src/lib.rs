@@ -67,6 +67,9 @@ pub struct Config {
 pub struct Agent {
     /// Where it stands.
     pub cell: Cell,
+    /// The field's cost where it started, once the field is complete (the
+    /// cost of a shortest path to the goal).
+    pub start_cost: Fx,
     /// The cost of the steps it has taken.
     pub walked: Fx,
     /// The steps it has taken.
@@ -215,6 +218,11 @@ impl Sim for FlowField {
                 self.settle_one(&mut heap);
             }
             self.state.frontier = heap.into_vec().into_iter().map(|Reverse(e)| e).collect();
+            if self.field_done() {
+                for k in 0..self.state.agents.len() {
+                    self.state.agents[k].start_cost = self.cost_at(self.state.agents[k].cell);
+                }
+            }
         }
         self.state.tick += 1;
     }
@@ -272,6 +280,7 @@ impl UserSim for FlowField {
             .iter()
             .map(|&cell| Agent {
                 cell,
+                start_cost: UNREACHED,
                 walked: Fx::ZERO,
                 steps: 0,
             })

@@ -56,6 +56,7 @@ fn costs_match_the_published_optimal_lengths_and_agents_walk_them() {
             "{line}: walked {} for a cost of {cost}",
             a.walked
         );
+        assert_eq!(a.start_cost, cost, "{line}");
         checked += 1;
     }
     assert!(checked > 100, "{checked} scenarios");
