@@ -481,30 +481,15 @@ fn lang_table(
     Ok(out)
 }
 
-/// Checks one beat and turns it into a [`Beat`].
-fn beat(
+/// Checks a beat's overlays, highlights and focus against its sim and
+/// scenario.
+fn check_references(
     ctx: &Ctx,
-    i: usize,
-    b: RawBeat,
-    ticks: u64,
-    (scenario, params): (&Scenario, &[BTreeMap<String, String>]),
+    b: &RawBeat,
+    scenario: &Scenario,
     reg: &dyn Registration,
-) -> Result<Beat, LessonError> {
+) -> Result<(), LessonError> {
     let (sim, overlays) = (reg.name(), reg.overlays());
-    let at = *b.at.get_ref();
-    if at > ticks {
-        return Err(ctx.at(
-            b.at.span().start,
-            format!(
-                "beat {} is at tick {at}, after the lesson's {ticks} ticks",
-                i + 1
-            ),
-        ));
-    }
-    if b.text.get_ref().trim().is_empty() {
-        return Err(ctx.at(b.text.span().start, format!("beat {} has no text", i + 1)));
-    }
-    let translations = lang_table(ctx, b.translations)?;
     for o in &b.overlays {
         if !overlays.contains(&o.get_ref().as_str()) {
             return Err(ctx.at(
@@ -527,6 +512,15 @@ fn beat(
             .and_then(|()| check_entity(scenario, f.get_ref()))
             .map_err(|m| ctx.at(f.span().start, m))?;
     }
+    Ok(())
+}
+
+/// A beat's camera: a 3-D flock's (zoom, centre, yaw, pitch), each checked.
+type BeatCamera = (Option<u16>, Option<[i64; 3]>, Option<i32>, Option<i32>);
+
+/// The camera a beat asks for, checked: zoom 20..=3200 %, a centre
+/// within the coordinate limit, yaw and pitch in degrees (flocks only).
+fn camera_of(ctx: &Ctx, b: &RawBeat, reg: &dyn Registration) -> Result<BeatCamera, LessonError> {
     let zoom = match &b.zoom {
         None => None,
         Some(z) if (20..=3200).contains(z.get_ref()) => Some(*z.get_ref() as u16),
@@ -566,6 +560,34 @@ fn beat(
         };
     let yaw = degrees(&b.yaw, "yaw", -360..=360)?;
     let pitch = degrees(&b.pitch, "pitch", -89..=89)?;
+    Ok((zoom, center, yaw, pitch))
+}
+
+/// Checks one beat and turns it into a [`Beat`].
+fn beat(
+    ctx: &Ctx,
+    i: usize,
+    mut b: RawBeat,
+    ticks: u64,
+    (scenario, params): (&Scenario, &[BTreeMap<String, String>]),
+    reg: &dyn Registration,
+) -> Result<Beat, LessonError> {
+    let at = *b.at.get_ref();
+    if at > ticks {
+        return Err(ctx.at(
+            b.at.span().start,
+            format!(
+                "beat {} is at tick {at}, after the lesson's {ticks} ticks",
+                i + 1
+            ),
+        ));
+    }
+    if b.text.get_ref().trim().is_empty() {
+        return Err(ctx.at(b.text.span().start, format!("beat {} has no text", i + 1)));
+    }
+    let translations = lang_table(ctx, std::mem::take(&mut b.translations))?;
+    check_references(ctx, &b, scenario, reg)?;
+    let (zoom, center, yaw, pitch) = camera_of(ctx, &b, reg)?;
     let (question, question_translations) = question(
         ctx,
         i,
