@@ -346,7 +346,7 @@ fn bad_flock_lessons_name_the_place() {
             "boids = 40",
             "boids = 40\nview_angle = 90",
             "view_angle",
-            "unknown key `view_angle`",
+            "`view_angle` is a key of the gems model; this scenario's model is \"weighted\"",
         ),
     ];
     for (i, (from, to, at, want)) in cases.iter().enumerate() {
@@ -737,5 +737,63 @@ fn scen_checks_the_published_lengths() {
     rejects(
         &["scen", none.path(), "--map", &map],
         "none.scen:1:1: a .scen file starts with a `version` line",
+    );
+}
+
+#[test]
+fn params_lists_each_sims_schema_and_the_docs_are_current() {
+    for (lang, file) in [("en", "docs/params.md"), ("ja", "docs/params.ja.md")] {
+        let o = flockstep(&["params", "--markdown", "--lang", lang]);
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(file);
+        let on_disk = std::fs::read_to_string(&path).unwrap_or_default();
+        assert!(
+            on_disk == stdout(&o),
+            "{file} is not what the schemas say; write it again with\n  cargo run --release -- params --markdown --lang {lang} > {file}"
+        );
+    }
+    let text = stdout(&flockstep(&["params", "flock", "--model", "weighted"]));
+    assert!(text.starts_with("flock (model = \"weighted\")\n"), "{text}");
+    assert!(text.contains("  w_cohesion "), "{text}");
+    assert!(
+        text.contains("0..=10,000, ≥ min_speed; default 5; units per time unit"),
+        "{text}"
+    );
+    assert!(
+        !text.contains("view_range"),
+        "a heading key in the weighted listing"
+    );
+    let ja = stdout(&flockstep(&["params", "line", "--lang", "ja"]));
+    assert!(ja.contains("視線の目の高さ"), "{ja}");
+    let json: serde_json::Value =
+        serde_json::from_str(&stdout(&flockstep(&["params", "path", "--json"]))).unwrap();
+    let keys = &json[0]["params"];
+    let tie = keys
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|k| k["key"] == "tie_break")
+        .unwrap();
+    assert_eq!(
+        tie["choices"],
+        serde_json::json!(["fifo", "lifo", "larger_g", "smaller_h"])
+    );
+    assert_eq!(tie["default"], "\"fifo\"");
+    assert_eq!(tie["vary"], true);
+    rejects(
+        &["params", "boids"],
+        "unknown sim `boids`; known sims: flock, line, path",
+    );
+    rejects(
+        &["params", "flock", "--model", "reynolds"],
+        "--model reynolds: the flock sim's models are heading, gems, weighted",
+    );
+    rejects(
+        &["params", "path", "--model", "x"],
+        "the path sim has no models",
+    );
+    rejects(
+        &["params", "--lang", "fr"],
+        "--lang fr: parameters are described in en and ja",
     );
 }

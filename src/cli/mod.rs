@@ -19,6 +19,7 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 mod output;
+mod params;
 mod replay;
 mod scen;
 
@@ -97,6 +98,23 @@ pub enum Command {
     },
     /// List the bundled lessons
     Lessons,
+    /// List a sim's scenario parameters — every key a lesson's [scenario] and --set take: type and range, default, unit, what it does
+    Params {
+        /// The sim: flock, line, path or one registered by the program (none: every sim)
+        sim: Option<String>,
+        /// Only the keys of this model (flock: heading, gems, weighted)
+        #[arg(long, value_name = "NAME")]
+        model: Option<String>,
+        /// The language of the help: en or ja
+        #[arg(long, value_name = "TAG", default_value = "en")]
+        lang: String,
+        /// Markdown tables (docs/params.md is written this way)
+        #[arg(long, conflicts_with = "json")]
+        markdown: bool,
+        /// JSON: each sim's keys with type, range (min, max, choices), default, unit, help, models and whether a teacher varies it
+        #[arg(long)]
+        json: bool,
+    },
     /// Simulate a lesson headless; print ticks, time, ticks/s and the final state hash
     Run {
         /// Lesson file or bundled lesson id
@@ -436,6 +454,20 @@ pub fn execute(cli: Cli) -> Result<String, Failure> {
             render(&target, at, &options, out, (size, time_frames), &set)
         }
         Some(Command::Lessons) => Ok(lessons_table()),
+        Some(Command::Params {
+            sim,
+            model,
+            lang,
+            markdown,
+            json,
+        }) => {
+            let format = match (markdown, json) {
+                (true, _) => params::Format::Markdown,
+                (_, true) => params::Format::Json,
+                _ => params::Format::Text,
+            };
+            params::params(sim.as_deref(), model.as_deref(), &lang, format)
+        }
         Some(Command::Record {
             lesson,
             output,

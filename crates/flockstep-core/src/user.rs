@@ -7,6 +7,7 @@
 //! ```
 //! use flockstep_core::lesson::LessonError;
 //! use flockstep_core::lesson::node::Params;
+//! use flockstep_core::lesson::schema::Param;
 //! use flockstep_core::num::{Fx, Vec3};
 //! use flockstep_core::sim::{Entity, NoTrace, Sim, Sink};
 //! use flockstep_core::user::{Registered, UserSim, register};
@@ -37,7 +38,12 @@
 //!         Ok(Counter { by, state: CounterState { tick: 0, count: 0 } })
 //!     }
 //!     fn scenario(p: &mut Params) -> Result<i64, LessonError> {
-//!         p.int("by", 1, -100..=100)
+//!         p.get_int("by")
+//!     }
+//!     fn params() -> &'static [Param] {
+//!         static PARAMS: [Param; 1] =
+//!             [Param::int("by", -100, 100, 1).help("added each tick", "毎 tick 足す数")];
+//!         &PARAMS
 //!     }
 //!     fn restore(&mut self, state: CounterState) -> Result<(), String> {
 //!         self.state = state;
@@ -73,6 +79,7 @@
 
 use crate::fields::{Leaf, leaves};
 use crate::lesson::node::Params;
+use crate::lesson::schema::Param;
 use crate::lesson::sims::{self, Registration};
 use crate::lesson::variants::PaneName;
 use crate::lesson::{LessonError, Names};
@@ -101,6 +108,15 @@ pub trait UserSim: Sim + Clone + Send + Sync + 'static {
     /// reader flockstep's own sims use: every key a sim does not take is
     /// an error naming its line and column.
     fn scenario(params: &mut Params) -> Result<Self::Config, LessonError>;
+
+    /// Its scenario parameters, each described once ([`crate::lesson::schema`]):
+    /// when not empty, [`UserSim::scenario`] reads its table through them
+    /// (`params.get_fx("speed")` takes the range and default from here),
+    /// an unknown key's message lists them, and `flockstep params NAME`
+    /// prints them. Empty (the default): the table is read key by key.
+    fn params() -> &'static [Param] {
+        &[]
+    }
 
     /// Replaces the state with a recorded one, or says why it cannot be
     /// this sim's (the sim is then unchanged).
@@ -315,6 +331,10 @@ impl<T: UserSim> Registration for Registered<T> {
             "world" => &["tick", "hash"],
             _ => &["tick"],
         }
+    }
+
+    fn params(&self) -> &'static [Param] {
+        T::params()
     }
 
     fn scenario(

@@ -14,6 +14,7 @@
 
 use flockstep_core::lesson::LessonError;
 use flockstep_core::lesson::node::Params;
+use flockstep_core::lesson::schema::{Param, Ty, text, unit};
 use flockstep_core::num::{Fx, Vec3};
 use flockstep_core::sim::{Cell, Cells, Entity, Grid, Sim, Sink};
 use flockstep_core::user::{Registered, UserSim};
@@ -241,6 +242,26 @@ impl Sim for FlowField {
 }
 
 /// An open cell of the grid (`key = [x, y]`), read where it is written.
+/// The scenario's parameters, each described once: the lesson reader,
+/// `--set`, the messages and `flow-field params flow-field` use them.
+static PARAMS: &[Param] = &[
+    Param::new("map", Ty::Text).help(
+        "a Moving AI map (or flockstep's ASCII map) as a string",
+        "Moving AI の地図 (または flockstep の ASCII 地図) の文字列",
+    ),
+    Param::new("goal", Ty::Cell).help("the cell the field flows to", "流れが向かうマス"),
+    Param::new("agents", Ty::Cells)
+        .absent(text("none", "なし"))
+        .help("where the agents start", "エージェントの初期位置"),
+    Param::int("settle_per_tick", 1, 1_000_000, 48)
+        .unit(unit::CELLS)
+        .vary()
+        .help(
+            "how many cells the integration field settles a tick",
+            "1 tick に確定する積分場のマス数",
+        ),
+];
+
 fn open_cell(p: &mut Params, g: &Grid, key: &'static str) -> Result<Cell, LessonError> {
     let (c, node) = p.req_cell(key)?;
     check_open(p, g, key, c, &node)
@@ -308,13 +329,17 @@ impl UserSim for FlowField {
         for (c, n) in p.cells("agents")? {
             agents.push(check_open(p, &grid, "agents", c, &n)?);
         }
-        let settle_per_tick = p.int("settle_per_tick", 48, 1..=1_000_000)? as u32;
+        let settle_per_tick = p.get_int("settle_per_tick")? as u32;
         Ok(Config {
             grid,
             goal,
             agents,
             settle_per_tick,
         })
+    }
+
+    fn params() -> &'static [Param] {
+        PARAMS
     }
 
     fn restore(&mut self, state: State) -> Result<(), String> {

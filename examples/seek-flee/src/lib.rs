@@ -14,6 +14,7 @@
 
 use flockstep_core::lesson::LessonError;
 use flockstep_core::lesson::node::Params;
+use flockstep_core::lesson::schema::{Param, Ty, ratio, text, unit};
 use flockstep_core::num::{Fx, Vec3};
 use flockstep_core::sim::{Entity, Sim, Sink};
 use flockstep_core::user::{Registered, UserSim};
@@ -205,26 +206,94 @@ impl Sim for SeekFlee {
 /// A point `[x, y]` inside the world, or `default`.
 fn point(
     p: &mut Params,
-    key: &'static str,
+    key: &str,
     world: [Fx; 2],
     default: [Fx; 2],
 ) -> Result<[Fx; 2], LessonError> {
     let ctx = p.ctx();
-    let Some((v, node)) = p.fx_list(key, Fx::ZERO..=Fx::from_int(10_000))? else {
-        return Ok(default);
-    };
-    match v.as_slice() {
-        [x, y] if *x <= world[0] && *y <= world[1] => Ok([*x, *y]),
-        [_, _] => Err(ctx.err(
+    match p.get_numbers(key)? {
+        None => Ok(default),
+        Some((v, _)) if v[0] <= world[0] && v[1] <= world[1] => Ok([v[0], v[1]]),
+        Some((_, node)) => Err(ctx.err(
             &node,
             format!("`{key}` is outside the {}×{} world", world[0], world[1]),
         )),
-        _ => Err(ctx.err(
-            &node,
-            format!("`{key}` is a point [x, y], found {} numbers", v.len()),
-        )),
     }
 }
+
+const fn n(v: i32) -> Fx {
+    Fx::from_int(v)
+}
+
+/// A point's parameter: `[x, y]`, each from 0 to 10,000.
+const fn at(key: &'static str) -> Param {
+    Param::new(
+        key,
+        Ty::Numbers {
+            len: 2,
+            min: Fx::ZERO,
+            max: n(10_000),
+        },
+    )
+    .unit(unit::LENGTH)
+}
+
+/// A speed or force: from `min` to 10.
+const fn rate(key: &'static str, min: Fx, default: Fx) -> Param {
+    Param::number(key, min, n(10), default)
+        .unit(unit::SPEED)
+        .vary()
+}
+
+/// The scenario's parameters, each described once: the lesson reader,
+/// `--set`, the messages and `seek-flee params seek-flee` use them.
+static PARAMS: &[Param] = &[
+    Param::new(
+        "world",
+        Ty::Numbers {
+            len: 2,
+            min: n(4),
+            max: n(10_000),
+        },
+    )
+    .absent(text("[40, 30]", "[40, 30]"))
+    .unit(unit::LENGTH)
+    .help("the world's width and height", "世界の幅と高さ"),
+    at("seeker")
+        .absent(text("[5, 5]", "[5, 5]"))
+        .help("where the seeker starts", "追う側の初期位置"),
+    at("fleer")
+        .absent(text("[30, 20]", "[30, 20]"))
+        .help("where the fleer starts", "逃げる側の初期位置"),
+    rate("seeker_speed", ratio(1, 100), ratio(1, 2))
+        .help("the seeker's top speed", "追う側の最高速度"),
+    rate("fleer_speed", ratio(1, 100), ratio(9, 20))
+        .help("the fleer's top speed", "逃げる側の最高速度"),
+    rate("max_force", ratio(1, 1000), ratio(1, 20)).help(
+        "the largest steering force a tick (Reynolds' max_force)",
+        "1 tick の最大操舵力 (Reynolds の max_force)",
+    ),
+    Param::number("panic_distance", Fx::ZERO, n(10_000), n(10))
+        .unit(unit::LENGTH)
+        .vary()
+        .help(
+            "the fleer flees only from a seeker this close",
+            "この距離より近い追う側からだけ逃げる",
+        ),
+    Param::number("catch_distance", Fx::ZERO, n(100), n(1))
+        .unit(unit::LENGTH)
+        .help(
+            "this close, the fleer is caught and starts again",
+            "この距離で捕まり, 逃げる側はやり直す",
+        ),
+    Param::number("margin", Fx::ZERO, n(100), n(3))
+        .unit(unit::LENGTH)
+        .vary()
+        .help(
+            "how near a wall containment starts to push",
+            "壁からこの距離で押し戻しが始まる",
+        ),
+];
 
 impl UserSim for SeekFlee {
     type Config = Config;
@@ -249,29 +318,25 @@ impl UserSim for SeekFlee {
     }
 
     fn scenario(p: &mut Params) -> Result<Config, LessonError> {
-        let n = Fx::from_int;
-        let ratio = |a, b| Fx::from_ratio(a, b).unwrap_or(Fx::ZERO);
-        let world = match p.fx_list("world", n(4)..=n(10_000))? {
+        let world = match p.get_numbers("world")? {
             None => [n(40), n(30)],
-            Some((v, _)) if v.len() == 2 => [v[0], v[1]],
-            Some((v, node)) => {
-                return Err(p.ctx().err(
-                    &node,
-                    format!("`world` is [width, height], found {} numbers", v.len()),
-                ));
-            }
+            Some((v, _)) => [v[0], v[1]],
         };
         Ok(Config {
             world,
             seeker: point(p, "seeker", world, [n(5), n(5)])?,
             fleer: point(p, "fleer", world, [n(30), n(20)])?,
-            seeker_speed: p.fx("seeker_speed", ratio(1, 2), ratio(1, 100)..=n(10))?,
-            fleer_speed: p.fx("fleer_speed", ratio(9, 20), ratio(1, 100)..=n(10))?,
-            max_force: p.fx("max_force", ratio(1, 20), ratio(1, 1000)..=n(10))?,
-            panic_distance: p.fx("panic_distance", n(10), Fx::ZERO..=n(10_000))?,
-            catch_distance: p.fx("catch_distance", n(1), Fx::ZERO..=n(100))?,
-            margin: p.fx("margin", n(3), Fx::ZERO..=n(100))?,
+            seeker_speed: p.get_fx("seeker_speed")?,
+            fleer_speed: p.get_fx("fleer_speed")?,
+            max_force: p.get_fx("max_force")?,
+            panic_distance: p.get_fx("panic_distance")?,
+            catch_distance: p.get_fx("catch_distance")?,
+            margin: p.get_fx("margin")?,
         })
+    }
+
+    fn params() -> &'static [Param] {
+        PARAMS
     }
 
     fn restore(&mut self, state: State) -> Result<(), String> {

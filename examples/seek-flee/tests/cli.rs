@@ -91,7 +91,7 @@ fn bad_scenarios_are_refused_by_line_and_column() {
     let err = text(&o.stderr);
     assert_eq!(o.status.code(), Some(2), "{err}");
     assert!(
-        err.contains("bad.toml:") && err.contains("`fleer` is a point [x, y], found 3 numbers"),
+        err.contains("bad.toml:") && err.contains("`fleer` must have 2 numbers, found 3"),
         "{err}"
     );
     std::fs::write(&f, text_of.replace("margin = 3", "margins = 3")).unwrap();
@@ -190,4 +190,42 @@ fn the_default_scene_draws_in_a_window() {
     let sky = [86u8, 180, 233];
     let n = buf.chunks(4).filter(|p| p[..3] == sky).count();
     assert!(n > 50, "{n} pixels of the seeker's colour");
+}
+
+#[test]
+fn params_lists_the_sims_own_schema_and_set_is_checked_by_it() {
+    let list = ok(&["params", "seek-flee"]);
+    assert!(list.starts_with("seek-flee\n"), "{list}");
+    assert!(
+        list.contains("panic_distance") && list.contains("0..=10,000; default 10; world units"),
+        "{list}"
+    );
+    let ja = ok(&["params", "seek-flee", "--lang", "ja"]);
+    assert!(ja.contains("この距離より近い追う側からだけ逃げる"), "{ja}");
+    // Every sim, flockstep's and this one, in one listing.
+    let all = ok(&["params"]);
+    assert!(
+        all.contains("\nseek-flee\n") && all.contains("\nflock (models:"),
+        "{all}"
+    );
+    let o = run(&[
+        "run",
+        "lessons/seek-flee.toml",
+        "--ticks",
+        "1",
+        "--set",
+        "panic_distanse=3",
+    ]);
+    let err = text(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("unknown key `panic_distanse` in [scenario] (did you mean `panic_distance`?)"),
+        "{err}"
+    );
+    let o = run(&["run", "lessons/seek-flee.toml", "--set", "max_force=11"]);
+    let err = text(&o.stderr);
+    assert!(
+        err.contains("`max_force` = 11 is out of range: expected 0.001..=10"),
+        "{err}"
+    );
 }

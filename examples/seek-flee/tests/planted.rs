@@ -6,6 +6,7 @@
 
 use flockstep_core::lesson::LessonError;
 use flockstep_core::lesson::node::Params;
+use flockstep_core::lesson::schema::Param;
 use flockstep_core::num::{Fx, Vec3};
 use flockstep_core::replay::golden::{self, Golden};
 use flockstep_core::replay::run::Source;
@@ -53,6 +54,10 @@ impl UserSim for Planted {
 
     fn scenario(p: &mut Params) -> Result<Config, LessonError> {
         SeekFlee::scenario(p)
+    }
+
+    fn params() -> &'static [Param] {
+        SeekFlee::params()
     }
 
     fn restore(&mut self, state: State) -> Result<(), String> {

@@ -1,23 +1,11 @@
 //! The `line` scenario: parameters of the line-of-sight and chase sim
-//! (see [`crate::sim::line`]).
-//!
-//! | key | meaning | default |
-//! |---|---|---|
-//! | `map` | ASCII map: `0`–`9` heights, `#` walls (or `width` + `height` for open ground) | — |
-//! | `width`, `height` | size of an open grid, 1–4096 | — |
-//! | `walls` | extra wall cells `[[x, y], …]` | none |
-//! | `targets` | where the targets start `[[x, y], …]` (1–64) | — |
-//! | `[[scenario.chasers]]` (at most 64) | `at = [x, y]`, `target = 0`, `recompute_every_tick = false`, `name` (drawn and listed; default A, B, C, …) | — |
-//! | `target_names` | names of the targets, in order (default a, b, c, …) | — |
-//! | `[[scenario.moves]]` | `tick`, `target = 0`, `to = [x, y]`: scripted target moves | none |
-//! | `random_every` | every N ticks each target steps randomly (0 = never) | 0 |
-//! | `random_radius` | largest random step per axis | 1 |
-//! | `eye_height` | eye level above the ground for line of sight | 1 |
-//! | `max_path` | most cells followed on one plan (the article's `NEXT_POS_MAX`) | 100 |
-//! | `seed` | seed of the random moves | 0 |
+//! (see [`crate::sim::line`]). Every key — type, range, default, unit and
+//! help — is in [`PARAMS`], which the reader reads through; `flockstep
+//! params line` lists it and `docs/params.md` is written from it.
 
 use super::LessonError;
 use super::node::{Ctx, Node, Params};
+use super::schema::{Param, Ty, text, unit};
 use crate::sim::line::{ChaserConfig, LineConfig, TargetMove};
 use crate::sim::{Cell, Grid};
 
@@ -127,15 +115,129 @@ pub fn map_grid(p: &mut Params) -> Result<Option<Grid>, LessonError> {
         .map_err(|e| ctx.grid_err(&node, &e))
 }
 
+/// The keys of a map: `map`, or an open grid's `width` and `height`,
+/// then extra `walls` (shared with the path scenario).
+macro_rules! map_params {
+    ($what:literal, $ja:literal) => {
+        [
+            Param::new("map", Ty::Text)
+                .absent(text("none: width and height", "なし: width と height"))
+                .help(
+                    "ASCII map: 0–9 heights, # walls",
+                    "ASCII の地図: 0–9 は高さ, # は壁",
+                ),
+            Param::new("width", Ty::Int { min: 1, max: 4096 })
+                .absent(text("required without map", "map がなければ必須"))
+                .unit(unit::CELLS)
+                .help($what, $ja),
+            Param::new("height", Ty::Int { min: 1, max: 4096 })
+                .absent(text("required without map", "map がなければ必須"))
+                .unit(unit::CELLS)
+                .help($what, $ja),
+        ]
+    };
+}
+pub(super) use map_params;
+
+/// Extra walls on a map.
+pub(super) const WALLS: Param = Param::new("walls", Ty::Cells)
+    .absent(text("none", "なし"))
+    .help("extra wall cells", "追加の壁のマス");
+
+const CHASER_PARAMS: &[Param] = &[
+    Param::new("at", Ty::Cell).help("where the chaser starts", "追跡者の初期位置"),
+    Param::int("target", 0, 63, 0).help("the target it chases (its index)", "追う目標 (番号)"),
+    Param::flag("recompute_every_tick", false).vary().help(
+        "re-plan the line every tick, not only when the target moves",
+        "目標が動いた時だけでなく毎 tick 線を引き直す",
+    ),
+    Param::new("name", Ty::Name)
+        .absent(text("A, B, C, …", "A, B, C, …"))
+        .help("its name, drawn and listed", "名前 (描画と一覧に出る)"),
+];
+
+const MOVE_PARAMS: &[Param] = &[
+    Param::new(
+        "tick",
+        Ty::Int {
+            min: 0,
+            max: super::MAX_TICKS as i64,
+        },
+    )
+    .unit(unit::TICKS)
+    .help("when the target moves", "目標が動く tick"),
+    Param::int("target", 0, 63, 0).help("which target (its index)", "どの目標か (番号)"),
+    Param::new("to", Ty::Cell).help("where it moves to", "移動先のマス"),
+];
+
+/// The line scenario's parameters, in the order they are read.
+pub static PARAMS: &[Param] = &{
+    let [map, width, height] = map_params!("size of an open grid", "開けた格子の大きさ");
+    [
+        Param::new("sim", Ty::Text).help("the sim: \"line\"", "シミュレーション: \"line\""),
+        Param::new("variants", Ty::Tables(super::flock::VARIANT_PARAMS))
+            .absent(text("one run", "1 本の実行"))
+            .help(
+                "2–4 runs side by side; each table sets any scenario keys",
+                "2–4 本を並べて実行; 各表は任意のシナリオキーを上書き",
+            ),
+        Param::int("seed", 0, i64::MAX, 0).help("seed of the random moves", "ランダム移動の種"),
+        map,
+        width,
+        height,
+        WALLS,
+        Param::new("targets", Ty::Cells)
+            .help("where the targets start (1–64)", "目標の初期位置 (1–64)"),
+        Param::new("target_names", Ty::Names)
+            .absent(text("a, b, c, …", "a, b, c, …"))
+            .help("the targets' names, in order", "目標の名前 (順に)"),
+        Param::new("chasers", Ty::Tables(CHASER_PARAMS)).help(
+            "the chasers (1–64), each walking a Bresenham line to its target",
+            "追跡者 (1–64): 各自が目標へブレゼンハムの線を歩く",
+        ),
+        Param::new("moves", Ty::Tables(MOVE_PARAMS))
+            .absent(text("none", "なし"))
+            .help(
+                "scripted target moves, in tick order",
+                "台本どおりの目標の移動 (tick 順)",
+            ),
+        Param::int("random_every", 0, 1_000_000, 0)
+            .unit(unit::TICKS)
+            .help(
+                "every N ticks each target steps randomly (0: never)",
+                "N tick ごとに各目標がランダムに動く (0 は動かない)",
+            ),
+        Param::int("random_radius", 0, 1000, 1)
+            .unit(unit::CELLS)
+            .help(
+                "the largest random step per axis",
+                "ランダム移動の各軸の最大歩幅",
+            ),
+        Param::int("eye_height", 0, 9, 1)
+            .unit(unit::LEVELS)
+            .vary()
+            .help(
+                "eye level above the ground, for line of sight",
+                "視線の目の高さ (地面から)",
+            ),
+        Param::int("max_path", 1, 1_000_000, 100)
+            .unit(unit::CELLS)
+            .help(
+                "most cells followed on one plan (the article's NEXT_POS_MAX)",
+                "1 つの計画でたどる最大マス数 (記事の NEXT_POS_MAX)",
+            ),
+    ]
+};
+
 /// Reads a line scenario from the `[scenario]` parameters.
 pub fn scenario(p: &mut Params, names: &mut super::Names) -> Result<LineConfig, LessonError> {
     let ctx = p.ctx();
-    let seed = p.int("seed", 0, 0..=i64::MAX)? as u64;
+    let seed = p.get_int("seed")? as u64;
     let mut grid = match map_grid(p)? {
         Some(g) => g,
         None => {
-            let (w, _) = p.req_int("width", 1..=4096)?;
-            let (h, _) = p.req_int("height", 1..=4096)?;
+            let (w, _) = p.req_int_p("width")?;
+            let (h, _) = p.req_int_p("height")?;
             Grid::open(w as u32, h as u32)
         }
     };
@@ -160,11 +262,11 @@ pub fn scenario(p: &mut Params, names: &mut super::Names) -> Result<LineConfig, 
         names.insert(format!("target:{i}"), name);
     }
     let mut chasers = Vec::new();
-    for (i, (mut t, _)) in p.tables("chasers")?.into_iter().enumerate() {
+    for (i, (mut t, _)) in p.get_tables("chasers")?.into_iter().enumerate() {
         let (start, n) = t.req_cell("at")?;
         open_cell(ctx, &grid, start, &n, &format!("chaser {i}"))?;
         let target = t.int("target", 0, 0..=n_targets - 1)? as u32;
-        let recompute_every_tick = t.bool("recompute_every_tick", false)?;
+        let recompute_every_tick = t.get_bool("recompute_every_tick")?;
         if let Some(name) = t.name("name")? {
             names.insert(format!("chaser:{i}"), name);
         }
@@ -181,8 +283,8 @@ pub fn scenario(p: &mut Params, names: &mut super::Names) -> Result<LineConfig, 
         );
     }
     let mut moves: Vec<TargetMove> = Vec::new();
-    for (i, (mut t, _)) in p.tables("moves")?.into_iter().enumerate() {
-        let (tick, tick_node) = t.req_int("tick", 0..=super::MAX_TICKS as i64)?;
+    for (i, (mut t, _)) in p.get_tables("moves")?.into_iter().enumerate() {
+        let (tick, tick_node) = t.req_int_p("tick")?;
         let target = t.int("target", 0, 0..=n_targets - 1)? as u32;
         let (to, n) = t.req_cell("to")?;
         open_cell(ctx, &grid, to, &n, &format!("moves[{i}] destination"))?;
@@ -201,10 +303,10 @@ pub fn scenario(p: &mut Params, names: &mut super::Names) -> Result<LineConfig, 
             to,
         });
     }
-    let random_every = p.int("random_every", 0, 0..=1_000_000)? as u32;
-    let random_radius = p.int("random_radius", 1, 0..=1000)? as i32;
-    let eye_height = p.int("eye_height", 1, 0..=9)? as i32;
-    let max_path = p.int("max_path", 100, 1..=1_000_000)? as u32;
+    let random_every = p.get_int("random_every")? as u32;
+    let random_radius = p.get_int("random_radius")? as i32;
+    let eye_height = p.get_int("eye_height")? as i32;
+    let max_path = p.get_int("max_path")? as u32;
     let cfg = LineConfig {
         grid,
         seed,
@@ -242,6 +344,7 @@ pub static REGISTRATION: super::sims::Builtin = super::sims::Builtin {
     parts: "panes",
     check_highlight,
     callout_keys,
+    params: PARAMS,
     scenario: |params, names, _| Ok(crate::sim::Scenario::Line(scenario(params, names)?)),
 };
 

@@ -48,6 +48,7 @@ mod flock;
 mod line;
 pub mod node;
 mod path;
+pub mod schema;
 pub mod sims;
 pub mod variants;
 
@@ -781,6 +782,7 @@ fn scenario_of(
             format!("unknown sim `{sim}`{hint}; known sims: {known}"),
         ));
     };
+    params.use_schema(reg.params());
     let scenario = reg.scenario(&mut params, names, titles)?;
     params.finish()?;
     Ok((scenario, reg))
@@ -1181,5 +1183,7 @@ pub fn lesson_text(name: &str, bytes: Vec<u8>) -> Result<String, String> {
     })
 }
 
+#[cfg(test)]
+mod schema_tests;
 #[cfg(test)]
 mod tests;

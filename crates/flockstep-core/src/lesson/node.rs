@@ -236,10 +236,16 @@ pub fn check_name(t: &str) -> Result<(), String> {
 pub struct Params<'a> {
     ctx: &'a Ctx<'a>,
     /// The table's name in messages (`[scenario]`, `chasers[1]`).
-    name: String,
+    pub(super) name: String,
     table: Node,
     entries: BTreeMap<String, (Range<usize>, Node)>,
     known: Vec<&'static str>,
+    /// The parameters it is read through ([`super::schema`]); empty: none.
+    pub(super) schema: &'static [super::schema::Param],
+    /// The variant whose keys it reads (a flock's model), once known.
+    pub(super) variant: Option<&'static str>,
+    /// The numbers read so far, for keys bounded by another's value.
+    pub(super) values: Vec<(&'static str, Fx)>,
 }
 
 impl<'a> Params<'a> {
@@ -268,6 +274,9 @@ impl<'a> Params<'a> {
             table,
             entries: map,
             known: Vec::new(),
+            schema: &[],
+            variant: None,
+            values: Vec::new(),
         })
     }
 
@@ -278,14 +287,25 @@ impl<'a> Params<'a> {
 
     /// Takes a value out, noting the key as known.
     pub fn take(&mut self, key: &'static str) -> Option<Node> {
-        self.known.push(key);
+        self.noted(key);
         self.entries.remove(key).map(|(_, n)| n)
     }
 
     /// The value of `key` if present, left in place (the key is noted as known).
     pub fn peek(&mut self, key: &'static str) -> Option<&Node> {
-        self.known.push(key);
+        self.noted(key);
         self.entries.get(key).map(|(_, n)| n)
+    }
+
+    /// Notes `key` as known; with a schema, a key outside it is a bug of
+    /// the reader, caught by the tests.
+    fn noted(&mut self, key: &'static str) {
+        debug_assert!(
+            self.schema.is_empty() || self.schema.iter().any(|p| p.key == key),
+            "{}: `{key}` is read but not in the schema",
+            self.name
+        );
+        self.known.push(key);
     }
 
     /// An error about the table itself (a missing key, say).
@@ -555,9 +575,13 @@ impl<'a> Params<'a> {
     /// Fails on the first key nobody asked for, suggesting the nearest
     /// known one.
     pub fn finish(self) -> Result<(), LessonError> {
-        let Some((k, (key_span, n))) = self.entries.into_iter().next() else {
+        let Some((k, (key_span, n))) = self.entries.iter().next() else {
             return Ok(());
         };
+        if let Some(msg) = self.leftover_message(k) {
+            return Err(self.ctx.err_at(n.set, key_span, msg));
+        }
+        let (k, key_span, n) = (k.clone(), key_span.clone(), n.clone());
         let mut known = self.known;
         known.sort_unstable();
         known.dedup();

@@ -1,26 +1,14 @@
 //! The `path` scenario: A* searches on one height map (see
-//! [`crate::sim::path`]), stepped side by side.
-//!
-//! | key | meaning | default |
-//! |---|---|---|
-//! | `map` | ASCII map: `0`–`9` heights, `#` walls | — |
-//! | `width`, `height`, `levels`, `seed` | or a generated terrain (article 001's value noise), 1–4096 a side, heights `1..=levels` (1–9) | levels 5, seed 0 |
-//! | `walls` | extra wall cells `[[x, y], …]` | none |
-//! | `start`, `goal` | `[x, y]` | — |
-//! | `heuristic` | `"euclidean"` (the article's), `"manhattan"`, `"zero"` (Dijkstra), `"octile"` (the cost to go over open ground with 8-way moves: straight, then diagonal) | euclidean |
-//! | `heuristic_weight` | `w` in `w·h`: above 1 is not admissible (greedy when large) | 1 |
-//! | `tie_break` | `"fifo"` (the article's), `"lifo"`, `"larger_g"`, `"smaller_h"` | fifo |
-//! | `moves` | `4` (left, up, right, down: the article's) or `8` (the diagonals too, each costing √2 × the rule's cost, cutting no corner; costs get decimals) | 4 |
-//! | `closed_set` | `false`: the article's list without a closed set, expanding every popped entry (stale copies too) | true |
-//! | `uphill_weight`, `downhill_weight` | extra cost per level up / down, 0–10,000 | 1, 0 |
-//! | `max_climb`, `max_drop` | the largest step up / down, 0–9 | 2, 2 |
-//! | `label` | a name for the search in pictures | from the heuristic |
-//! | `label_translations` | the name by language, `{ ja = "…" }` | none |
-//! | `[[scenario.searches]]` | several searches side by side: each takes the search keys above (`heuristic` … `label`), defaulting to the top-level values; at most 8 | one search |
+//! [`crate::sim::path`]), stepped side by side. Every key — type, range,
+//! default, unit and help — is in [`PARAMS`], which the reader reads
+//! through (the search keys again in each `[[scenario.searches]]` table,
+//! defaulting there to the top-level values); `flockstep params path`
+//! lists it and `docs/params.md` is written from it.
 
 use super::LessonError;
 use super::line::{add_walls, is_cell, map_grid, open_cell};
 use super::node::Params;
+use super::schema::{Param, Ty, concat, text, unit};
 use super::variants::{PaneName, name_translations};
 use crate::num::Fx;
 use crate::sim::path::{
@@ -63,41 +51,125 @@ pub fn check_highlight(h: &str) -> Result<(), String> {
     }
 }
 
-const HEURISTICS: &[(&str, HeuristicKind)] = &[
-    ("euclidean", HeuristicKind::Euclidean),
-    ("manhattan", HeuristicKind::Manhattan),
-    ("zero", HeuristicKind::Zero),
-    ("octile", HeuristicKind::Octile),
+const HEURISTICS: [HeuristicKind; 4] = [
+    HeuristicKind::Euclidean,
+    HeuristicKind::Manhattan,
+    HeuristicKind::Zero,
+    HeuristicKind::Octile,
 ];
+
+const TIE_BREAKS: [&str; 4] = [
+    TieBreak::NAMES[0].0,
+    TieBreak::NAMES[1].0,
+    TieBreak::NAMES[2].0,
+    TieBreak::NAMES[3].0,
+];
+
+/// An integer cost-rule key, `0..=max`.
+const fn rule(key: &'static str, max: i64, default: i64, u: schema::Text) -> Param {
+    Param::int(key, 0, max, default).unit(u).vary()
+}
+
+use super::schema;
+
+/// The keys of one search: at the top level, and again in each
+/// `[[scenario.searches]]` table (defaulting there to the top level's).
+const SEARCH_PARAMS: [Param; 11] = [
+    Param::choice("heuristic", &["euclidean", "manhattan", "zero", "octile"], "euclidean")
+        .vary()
+        .help(
+            "the estimate to the goal: euclidean (the article's), manhattan, zero (Dijkstra), octile (8-way open ground)",
+            "ゴールまでの見積もり: euclidean (記事), manhattan, zero (ダイクストラ), octile (8 方向の平地)",
+        ),
+    Param::number("heuristic_weight", Fx::ZERO, Fx::from_int(1000), Fx::ONE)
+        .vary()
+        .help(
+            "w in w·h: above 1 is not admissible (greedy when large)",
+            "w·h の w: 1 を超えると許容的でない (大きいと貪欲)",
+        ),
+    Param::choice("tie_break", &TIE_BREAKS, "fifo").vary().help(
+        "which of equal f comes first: fifo (the article's), lifo, larger_g, smaller_h",
+        "f が等しい時の順: fifo (記事), lifo, larger_g, smaller_h",
+    ),
+    Param::flag("closed_set", true).vary().help(
+        "false: the article's list without a closed set (expands stale copies too)",
+        "false: 記事の閉リストなし (古い複製も展開する)",
+    ),
+    Param::int("moves", 4, 8, 4).vary().help(
+        "4 (the article's) or 8: diagonals too, √2 × the cost, cutting no corner",
+        "4 (記事) か 8: 斜めも (コスト √2 倍, 角は切らない)",
+    ),
+    rule("uphill_weight", MAX_WEIGHT as i64, 1, unit::COST).help(
+        "extra cost per level up",
+        "1 段上るごとの追加コスト",
+    ),
+    rule("downhill_weight", MAX_WEIGHT as i64, 0, unit::COST).help(
+        "extra cost per level down",
+        "1 段下るごとの追加コスト",
+    ),
+    rule("max_climb", 9, 2, unit::LEVELS).help("the largest step up", "上れる最大の段差"),
+    rule("max_drop", 9, 2, unit::LEVELS).help("the largest step down", "下りられる最大の段差"),
+    Param::new("label", Ty::Text)
+        .absent(text("from the heuristic", "ヒューリスティックから"))
+        .help("the search's name in pictures", "図での探索の名前"),
+    Param::new("label_translations", Ty::Translations)
+        .absent(text("none", "なし"))
+        .help("the name by language", "言語ごとの名前"),
+];
+
+/// The path scenario's parameters, in the order they are read.
+pub static PARAMS: &[Param] = &{
+    let [map, width, height] = super::line::map_params!(
+        "size of a generated terrain (article 001's value noise)",
+        "生成する地形の大きさ (記事 001 のバリューノイズ)"
+    );
+    let head = [
+        Param::new("sim", Ty::Text).help("the sim: \"path\"", "シミュレーション: \"path\""),
+        map,
+        width,
+        height,
+        Param::int("levels", 1, 9, 5).unit(unit::LEVELS).help(
+            "a generated terrain's heights, 1..=levels",
+            "生成する地形の高さ 1..=levels",
+        ),
+        Param::int("seed", 0, i64::MAX, 0).help("a generated terrain's seed", "生成する地形の種"),
+        super::line::WALLS,
+        Param::new("start", Ty::Cell).help("where the searches start", "探索の出発点"),
+        Param::new("goal", Ty::Cell).help("where they go", "目的地"),
+    ];
+    let tail = [Param::new("searches", Ty::Tables(&SEARCH_PARAMS))
+        .absent(text("one search", "1 つの探索"))
+        .help(
+            "up to 8 searches side by side, each setting the search keys",
+            "最大 8 つの探索を並べる; 各表は探索のキーを上書き",
+        )];
+    concat::<20, 1, 21>(concat::<9, 11, 20>(head, SEARCH_PARAMS), tail)
+};
 
 /// Reads the search keys of a table, defaulting to `base`.
 fn search_keys(p: &mut Params, base: &SearchConfig) -> Result<SearchConfig, LessonError> {
-    let kind = p.choice("heuristic", base.heuristic.kind, HEURISTICS)?;
-    let weight = p.fx(
-        "heuristic_weight",
-        base.heuristic.weight,
-        Fx::ZERO..=Fx::from_int(1000),
-    )?;
-    let tie_break = p.choice("tie_break", base.tie_break, TieBreak::NAMES)?;
-    let closed_set = p.bool("closed_set", base.closed_set)?;
-    let moves = match p.take("moves") {
+    let kind = p.get_choice_or("heuristic", &HEURISTICS, base.heuristic.kind)?;
+    let weight = p.get_fx_or("heuristic_weight", base.heuristic.weight)?;
+    let ties: Vec<TieBreak> = TieBreak::NAMES.iter().map(|(_, t)| *t).collect();
+    let tie_break = p.get_choice_or("tie_break", &ties, base.tie_break)?;
+    let closed_set = p.get_bool_or("closed_set", base.closed_set)?;
+    let moves = match p.peek("moves").cloned() {
         None => base.moves,
-        Some(n) => match p.int_of("moves", &n, 4..=8)? {
+        Some(n) => match p.get_int("moves")? {
             4 => Moves::Four,
             8 => Moves::Eight,
             v => {
-                return Err(p
-                    .ctx()
-                    .err(&n, format!("`moves` = {v}: a cell has 4 or 8 moves")));
+                let msg = format!("`moves` = {v}: a cell has 4 or 8 moves");
+                return Err(p.ctx().err(&n, msg));
             }
         },
     };
-    let mw = MAX_WEIGHT as i64;
+    let r = &base.rule;
     let rule = CostRule {
-        uphill_weight: p.int("uphill_weight", base.rule.uphill_weight as i64, 0..=mw)? as u32,
-        downhill_weight: p.int("downhill_weight", base.rule.downhill_weight as i64, 0..=mw)? as u32,
-        max_climb: p.int("max_climb", base.rule.max_climb as i64, 0..=9)? as u8,
-        max_drop: p.int("max_drop", base.rule.max_drop as i64, 0..=9)? as u8,
+        uphill_weight: p.get_int_or("uphill_weight", r.uphill_weight as i64)? as u32,
+        downhill_weight: p.get_int_or("downhill_weight", r.downhill_weight as i64)? as u32,
+        max_climb: p.get_int_or("max_climb", r.max_climb as i64)? as u8,
+        max_drop: p.get_int_or("max_drop", r.max_drop as i64)? as u8,
     };
     let heuristic = Heuristic { kind, weight };
     let label = match p.string("label")? {
@@ -152,10 +224,10 @@ pub fn scenario(p: &mut Params, titles: &mut Vec<PaneName>) -> Result<PathConfig
             g
         }
         None => {
-            let (w, _) = p.req_int("width", 1..=4096)?;
-            let (h, _) = p.req_int("height", 1..=4096)?;
-            let levels = p.int("levels", 5, 1..=9)? as u8;
-            let seed = p.int("seed", 0, 0..=i64::MAX)? as u64;
+            let (w, _) = p.req_int_p("width")?;
+            let (h, _) = p.req_int_p("height")?;
+            let levels = p.get_int("levels")? as u8;
+            let seed = p.get_int("seed")? as u64;
             generate(w as u32, h as u32, levels, seed)
         }
     };
@@ -168,7 +240,7 @@ pub fn scenario(p: &mut Params, titles: &mut Vec<PaneName>) -> Result<PathConfig
     let base = search_keys(p, &defaults)?;
     let base_tr = label_translations(p)?;
     let mut searches = Vec::new();
-    for (mut t, _) in p.tables("searches")? {
+    for (mut t, _) in p.get_tables("searches")? {
         let s = search_keys(&mut t, &base)?;
         // A search that keeps the top-level label keeps its translations.
         let tr = match label_translations(&mut t)? {
@@ -222,6 +294,7 @@ pub static REGISTRATION: super::sims::Builtin = super::sims::Builtin {
     parts: "searches",
     check_highlight,
     callout_keys,
+    params: PARAMS,
     scenario: |params, _, titles| Ok(crate::sim::Scenario::Path(scenario(params, titles)?)),
 };
 

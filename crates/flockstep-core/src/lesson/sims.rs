@@ -9,6 +9,7 @@
 //! joins them through [`crate::user::register`].
 
 use super::node::Params;
+use super::schema::Param;
 use super::variants::PaneName;
 use super::{LessonError, Names};
 use crate::sim::Scenario;
@@ -39,6 +40,11 @@ pub trait Registration: Sync {
     /// `searches`.
     fn parts(&self) -> &'static str {
         "panes"
+    }
+    /// Its scenario parameters ([`super::schema`]); empty: it reads its
+    /// table without one.
+    fn params(&self) -> &'static [Param] {
+        &[]
     }
     /// Reads its `[scenario]` table (`sim` already taken): display names of
     /// entities go to `names`, pane titles to `titles`.
@@ -71,6 +77,8 @@ pub struct Builtin {
     pub check_highlight: fn(&str) -> Result<(), String>,
     /// [`Registration::callout_keys`].
     pub callout_keys: fn(&str) -> &'static [&'static str],
+    /// [`Registration::params`].
+    pub params: &'static [Param],
     /// [`Registration::scenario`].
     pub scenario: ScenarioReader,
 }
@@ -114,6 +122,10 @@ impl Registration for Builtin {
 
     fn parts(&self) -> &'static str {
         self.parts
+    }
+
+    fn params(&self) -> &'static [Param] {
+        self.params
     }
 
     fn scenario(
