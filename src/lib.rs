@@ -54,3 +54,53 @@ pub mod i18n;
 pub mod scene;
 pub mod selftest;
 pub mod viewer;
+
+/// Registers a program's own sims, then runs flockstep: its command line
+/// (natively) or its web viewer (wasm32). A registration that fails — a
+/// number or name another sim has — is one message and exit code 2.
+#[cfg(not(target_arch = "wasm32"))]
+pub fn run_with(registers: &[fn() -> Result<(), String>]) -> std::process::ExitCode {
+    for register in registers {
+        if let Err(m) = register() {
+            eprintln!("error: {m}");
+            return std::process::ExitCode::from(2);
+        }
+    }
+    cli::main()
+}
+
+/// Registers a program's own sims, then runs flockstep: its command line
+/// (natively) or its web viewer (wasm32). A registration that fails — a
+/// number or name another sim has — is reported on the page's console and
+/// the viewer starts without that sim.
+#[cfg(target_arch = "wasm32")]
+pub fn run_with(registers: &[fn() -> Result<(), String>]) {
+    viewer::web::report_panics();
+    for register in registers {
+        if let Err(m) = register() {
+            viewer::web::report_error(&m);
+        }
+    }
+    // Starts the page's animation loop and returns; errors cannot happen
+    // here (there is no display to look for).
+    let _ = viewer::window::run(viewer::app::App::new());
+}
+
+/// The `main` of a binary that is flockstep with sims of its own: pass
+/// each sim's register function (`flockstep::main!(my_sim::register)`).
+/// It is the command line natively and the web viewer on wasm32, as the
+/// `flockstep` binary is (whose `main` is `flockstep::main!()`).
+#[macro_export]
+macro_rules! main {
+    ($($register:path),* $(,)?) => {
+        #[cfg(not(target_arch = "wasm32"))]
+        fn main() -> std::process::ExitCode {
+            $crate::run_with(&[$($register),*])
+        }
+
+        #[cfg(target_arch = "wasm32")]
+        fn main() {
+            $crate::run_with(&[$($register),*])
+        }
+    };
+}
