@@ -70,12 +70,8 @@ fn every_tick_reads_back_in_any_order() {
             assert!(s == states[t as usize], "{id}: tick {t}");
         }
         assert_eq!(r.check_all().unwrap(), 71);
-        assert!(
-            r.state_at(71)
-                .unwrap_err()
-                .to_string()
-                .contains("no such tick")
-        );
+        let e = r.state_at(71).unwrap_err();
+        assert!(e.to_string().contains("no such tick"), "{e}");
     }
 }
 
@@ -213,6 +209,15 @@ fn every_flipped_byte_is_an_error_with_its_offset() {
                 ),
             },
         };
+        use flockstep::replay::ReplayErrorKind as K;
+        assert!(
+            matches!(
+                e.kind,
+                K::Corrupt | K::NotAReplay | K::Version | K::UnknownSim { .. } | K::Truncated
+            ),
+            "byte {i}: {e} is {:?}",
+            e.kind
+        );
         let o = e
             .offset
             .unwrap_or_else(|| panic!("byte {i}: no offset in {e}"));
@@ -274,6 +279,26 @@ fn foreign_and_mangled_files_are_named_as_such() {
     let mut head = bytes.clone();
     head[30] ^= 1;
     assert!(msg(&head).contains("header checksum"));
+    // The same refusals as kinds a program can match.
+    use flockstep::replay::ReplayErrorKind as K;
+    let kind = |b: &[u8]| open(b).err().map(|e| e.kind);
+    assert_eq!(kind(b"[lesson]\nid = 'x'\n"), Some(K::NotAReplay));
+    assert_eq!(kind(&newer), Some(K::Version));
+    assert_eq!(kind(&older), Some(K::Version));
+    assert_eq!(kind(&codec), Some(K::Version));
+    assert_eq!(kind(&head), Some(K::Corrupt));
+    assert_eq!(kind(&bytes[..70]), Some(K::Truncated));
+    let mut sim = bytes.clone();
+    sim[22..24].copy_from_slice(&77u16.to_le_bytes());
+    let c = crc32c::crc32c(&sim[..60]);
+    sim[60..64].copy_from_slice(&c.to_le_bytes());
+    assert_eq!(kind(&sim), Some(K::UnknownSim { id: 77 }));
+    let e = open(&bytes).unwrap().state_at(99).unwrap_err();
+    assert_eq!(e.kind, K::NoSuchTick { tick: 99 });
+    let e = Replay::open(std::path::Path::new("/nonexistent/x.fsr"))
+        .err()
+        .unwrap();
+    assert_eq!(e.kind, K::Io);
 }
 
 mod random_states {

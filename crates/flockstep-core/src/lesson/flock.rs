@@ -8,9 +8,9 @@
 //! The model parameters' defaults are the articles' (each model's
 //! `Default`, checked against the schema by the tests).
 
-use super::LessonError;
 use super::node::{Node, Params};
 use super::schema::{DefaultValue, Param, Ty, ratio, text, unit};
+use super::{LessonError, LessonErrorKind};
 use crate::num::{Angle, Fx, Vec3};
 use crate::sim::flock::{
     BoidInit, Bounds, COORD_LIMIT, FlockConfig, GemsParams, HeadingParams, MAX_BOIDS, MAX_RADIUS,
@@ -499,13 +499,19 @@ impl World {
 /// Reads `model` and makes it the table's variant; returns its node.
 fn model(p: &mut Params) -> Result<Node, LessonError> {
     let Some((name, node)) = p.string("model")? else {
-        return Err(p.table_err("missing `model`: \"heading\", \"gems\" or \"weighted\""));
+        return Err(p.missing(
+            "model",
+            "missing `model`: \"heading\", \"gems\" or \"weighted\"",
+        ));
     };
     let Some(m) = MODELS.iter().find(|m| **m == name) else {
-        return Err(p.ctx().err(
-            &node,
-            format!("unknown model `{name}`; models: \"heading\" (article 000), \"gems\" (002), \"weighted\" (004)"),
-        ));
+        let msg = format!(
+            "unknown model `{name}`; models: \"heading\" (article 000), \"gems\" (002), \"weighted\" (004)"
+        );
+        let kind = LessonErrorKind::NotAChoice {
+            key: "model".into(),
+        };
+        return Err(p.ctx().err(&node, msg).with_kind(kind));
     };
     p.set_variant(m);
     Ok(node)
@@ -637,7 +643,7 @@ fn placed_boids(
     let mut boids = Vec::new();
     for (i, (mut t, _)) in p.get_tables("boid")?.into_iter().enumerate() {
         let Some((pos, n)) = t.get_vector("at", world.dims)? else {
-            return Err(t.table_err("missing `at`: where the boid starts"));
+            return Err(t.missing("at", "missing `at`: where the boid starts"));
         };
         if !world.contains(pos) {
             return Err(ctx.err(&n, format!("boid {i} starts outside the world box")));
@@ -713,7 +719,7 @@ fn obstacles(p: &mut Params, world: &World) -> Result<Vec<Obstacle>, LessonError
     let mut obstacles = Vec::new();
     for (i, (mut t, _)) in p.get_tables("obstacles")?.into_iter().enumerate() {
         let Some((center, n)) = t.get_vector("at", world.dims)? else {
-            return Err(t.table_err("missing `at`: the obstacle's centre"));
+            return Err(t.missing("at", "missing `at`: the obstacle's centre"));
         };
         if !world.contains(center) {
             return Err(ctx.err(&n, format!("obstacle {i} is outside the world box")));

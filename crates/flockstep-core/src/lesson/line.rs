@@ -244,7 +244,10 @@ pub fn scenario(p: &mut Params, names: &mut super::Names) -> Result<LineConfig, 
     add_walls(p, &mut grid)?;
     let targets = p.cells("targets")?;
     if targets.is_empty() {
-        return Err(p.table_err("missing `targets`: a list of at least one [x, y] cell"));
+        return Err(p.missing(
+            "targets",
+            "missing `targets`: a list of at least one [x, y] cell",
+        ));
     }
     for (i, (c, n)) in targets.iter().enumerate() {
         open_cell(ctx, &grid, *c, n, &format!("target {i}"))?;
@@ -278,9 +281,10 @@ pub fn scenario(p: &mut Params, names: &mut super::Names) -> Result<LineConfig, 
         });
     }
     if chasers.is_empty() {
-        return Err(
-            p.table_err("missing `[[scenario.chasers]]`: at least one chaser (at = [x, y])")
-        );
+        return Err(p.missing(
+            "chasers",
+            "missing `[[scenario.chasers]]`: at least one chaser (at = [x, y])",
+        ));
     }
     let mut moves: Vec<TargetMove> = Vec::new();
     for (i, (mut t, _)) in p.get_tables("moves")?.into_iter().enumerate() {

@@ -75,11 +75,69 @@ pub type Names = BTreeMap<String, String>;
 /// The longest run a lesson may ask for.
 pub const MAX_TICKS: u64 = 1_000_000_000;
 
+/// What is wrong with a lesson, for a program to match on (the message
+/// says it for a person, with the place).
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum LessonErrorKind {
+    /// Not TOML, or a section or value of the wrong shape for a lesson.
+    Syntax,
+    /// A key nothing reads; `suggestion` is the nearest known key, if one
+    /// is close.
+    UnknownKey {
+        /// The key as written.
+        key: String,
+        /// The known key it is probably meant to be.
+        suggestion: Option<String>,
+    },
+    /// A key of another model of the sim (`view_range` in a weighted flock).
+    OtherModelKey {
+        /// The key as written.
+        key: String,
+    },
+    /// A required key is missing.
+    Missing {
+        /// The key.
+        key: String,
+    },
+    /// A value of the wrong type (a string where a number goes), or a
+    /// number that does not read.
+    WrongType {
+        /// The key.
+        key: String,
+    },
+    /// A number outside its range.
+    OutOfRange {
+        /// The key.
+        key: String,
+    },
+    /// A name that is not one of the key's choices.
+    NotAChoice {
+        /// The key.
+        key: String,
+    },
+    /// `sim = "…"` names no registered sim.
+    UnknownSim {
+        /// The name as written.
+        name: String,
+    },
+    /// A map that does not read.
+    Map(crate::sim::GridErrorKind),
+    /// A `--set` argument that is not a value or does not fit the lesson.
+    Set,
+    /// Values that are each well formed but break a rule of the lesson (a
+    /// beat before the previous one, a boid outside the world box, an
+    /// overlay the sim does not have): the message says which.
+    Invalid,
+}
+
 /// A lesson that could not be loaded: file, 1-based line and column (both
 /// 0 when the problem is in a `--set` argument rather than the file), and
 /// what is wrong.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LessonError {
+    /// What is wrong, for a program.
+    pub kind: LessonErrorKind,
     /// The file, as named to the loader.
     pub file: String,
     /// 1-based line, or 0.
@@ -105,6 +163,14 @@ impl fmt::Display for LessonError {
 }
 
 impl std::error::Error for LessonError {}
+
+impl LessonError {
+    /// The same error, of this kind.
+    pub fn with_kind(mut self, kind: LessonErrorKind) -> LessonError {
+        self.kind = kind;
+        self
+    }
+}
 
 /// The most dotted parts an override's key may have (the deepest real
 /// key, `searches.0.heuristic`, has three; the table it builds is walked
@@ -353,6 +419,7 @@ fn set_path(
 ) -> Result<(), LessonError> {
     let arg = &ctx.sets[i].arg;
     let fail = |m: String| LessonError {
+        kind: LessonErrorKind::Set,
         file: ctx.file.to_owned(),
         line: 0,
         column: 0,
@@ -410,6 +477,7 @@ fn set_path(
 fn toml_error(file: &str, src: &str, e: &toml::de::Error) -> LessonError {
     let (line, column) = e.span().map_or((1, 1), |s| node::line_col(src, s.start));
     LessonError {
+        kind: LessonErrorKind::Syntax,
         file: file.to_owned(),
         line,
         column,
@@ -769,7 +837,9 @@ fn scenario_of(
     let mut params = Params::new(ctx, "[scenario]", table)?;
     let known = sims::names().join(", ");
     let Some((sim, sim_node)) = params.string("sim")? else {
-        return Err(params.table_err(format!("missing `sim`: one of {known}")));
+        return Err(params
+            .table_err(format!("missing `sim`: one of {known}"))
+            .with_kind(LessonErrorKind::Missing { key: "sim".into() }));
     };
     let Some(reg) = sims::by_name(&sim) else {
         let hint = sims::names()
@@ -777,10 +847,12 @@ fn scenario_of(
             .find(|s| node::edit_distance(&sim, s) <= 2)
             .map(|s| format!(" (did you mean `{s}`?)"))
             .unwrap_or_default();
-        return Err(ctx.err(
-            &sim_node,
-            format!("unknown sim `{sim}`{hint}; known sims: {known}"),
-        ));
+        return Err(ctx
+            .err(
+                &sim_node,
+                format!("unknown sim `{sim}`{hint}; known sims: {known}"),
+            )
+            .with_kind(LessonErrorKind::UnknownSim { name: sim }));
     };
     params.use_schema(reg.params());
     let scenario = reg.scenario(&mut params, names, titles)?;
@@ -922,6 +994,7 @@ fn apply_overrides(
             // Meant as a number, a list or a quoted string, but not one.
             Err(e) => {
                 return Err(LessonError {
+                    kind: LessonErrorKind::Set,
                     file: file.to_owned(),
                     line: 0,
                     column: 0,

@@ -2,7 +2,7 @@
 //! parameter reader that turns a `[scenario]` table into checked values
 //! with errors that point at the exact key or value.
 
-use super::LessonError;
+use super::{LessonError, LessonErrorKind};
 use crate::num::Fx;
 use crate::num::{ParseNumError, parse_fx};
 use crate::sim::Cell;
@@ -141,6 +141,7 @@ impl Ctx<'_> {
     pub fn at(&self, offset: usize, message: impl Into<String>) -> LessonError {
         let (line, column) = line_col(self.src, offset);
         LessonError {
+            kind: LessonErrorKind::Invalid,
             file: self.file.to_owned(),
             line,
             column,
@@ -158,6 +159,7 @@ impl Ctx<'_> {
         match set.and_then(|i| self.sets.get(i)) {
             None => self.at(span.start, message),
             Some(s) => LessonError {
+                kind: LessonErrorKind::Invalid,
                 file: self.file.to_owned(),
                 line: 0,
                 column: 0,
@@ -175,15 +177,15 @@ impl Ctx<'_> {
     /// column) at its place in the file: inside the lesson's multi-line
     /// string, or naming the `--set` argument.
     pub fn grid_err(&self, node: &Node, e: &crate::sim::GridError) -> LessonError {
+        let kind = LessonErrorKind::Map(e.kind);
         if node.set.is_some() {
-            return self.err(
-                node,
-                format!("`map`: line {} column {}: {}", e.line, e.column, e.message),
-            );
+            let msg = format!("`map`: line {} column {}: {}", e.line, e.column, e.message);
+            return self.err(node, msg).with_kind(kind);
         }
         let start = string_content_start(self.src, &node.span);
         let (l0, c0) = line_col(self.src, start);
         LessonError {
+            kind,
             file: self.file.to_owned(),
             line: l0 + e.line - 1,
             column: if e.line == 1 {
@@ -315,10 +317,18 @@ impl<'a> Params<'a> {
     }
 
     fn wrong(&self, key: &str, n: &Node, want: &str) -> LessonError {
-        self.ctx.err(
-            n,
-            format!("`{key}` must be {want}, found {}", n.kind.describe()),
-        )
+        self.ctx
+            .err(
+                n,
+                format!("`{key}` must be {want}, found {}", n.kind.describe()),
+            )
+            .with_kind(LessonErrorKind::WrongType { key: key.into() })
+    }
+
+    /// A required key's absence, said as `msg`.
+    pub fn missing(&self, key: &str, msg: impl Into<String>) -> LessonError {
+        self.table_err(msg)
+            .with_kind(LessonErrorKind::Missing { key: key.into() })
     }
 
     /// An integer in `range`, or `default` when absent.
@@ -341,7 +351,7 @@ impl<'a> Params<'a> {
         range: RangeInclusive<i64>,
     ) -> Result<(i64, Node), LessonError> {
         match self.take(key) {
-            None => Err(self.table_err(format!("missing `{key}`"))),
+            None => Err(self.missing(key, format!("missing `{key}`"))),
             Some(n) => Ok((self.int_of(key, &n, range)?, n)),
         }
     }
@@ -355,14 +365,17 @@ impl<'a> Params<'a> {
     ) -> Result<i64, LessonError> {
         match n.kind {
             Kind::Int(v) if range.contains(&v) => Ok(v),
-            Kind::Int(v) => Err(self.ctx.err(
-                n,
-                format!(
-                    "`{key}` = {v} is out of range: expected {}..={}",
-                    range.start(),
-                    range.end()
-                ),
-            )),
+            Kind::Int(v) => Err(self
+                .ctx
+                .err(
+                    n,
+                    format!(
+                        "`{key}` = {v} is out of range: expected {}..={}",
+                        range.start(),
+                        range.end()
+                    ),
+                )
+                .with_kind(LessonErrorKind::OutOfRange { key: key.into() })),
             _ => Err(self.wrong(key, n, "an integer")),
         }
     }
@@ -411,6 +424,7 @@ impl<'a> Params<'a> {
                         &n,
                         format!("`{key}` = \"{s}\" is not one of {}", names.join(", ")),
                     )
+                    .with_kind(LessonErrorKind::NotAChoice { key: key.into() })
                 }),
         }
     }
@@ -472,16 +486,21 @@ impl<'a> Params<'a> {
             },
             _ => return Err(self.wrong(key, n, "a number")),
         };
-        let v = parsed.map_err(|e| self.ctx.err(n, format!("`{key}`: {e}")))?;
+        let v = parsed.map_err(|e| {
+            self.ctx
+                .err(n, format!("`{key}`: {e}"))
+                .with_kind(LessonErrorKind::WrongType { key: key.into() })
+        })?;
         if !range.contains(&v) {
-            return Err(self.ctx.err(
-                n,
-                format!(
-                    "`{key}` = {v} is out of range: expected {}..={}",
-                    range.start(),
-                    range.end()
-                ),
-            ));
+            let msg = format!(
+                "`{key}` = {v} is out of range: expected {}..={}",
+                range.start(),
+                range.end()
+            );
+            return Err(self
+                .ctx
+                .err(n, msg)
+                .with_kind(LessonErrorKind::OutOfRange { key: key.into() }));
         }
         Ok(v)
     }
@@ -498,7 +517,7 @@ impl<'a> Params<'a> {
     pub fn req_cell(&mut self, key: &'static str) -> Result<(Cell, Node), LessonError> {
         match self.cell(key)? {
             Some(c) => Ok(c),
-            None => Err(self.table_err(format!("missing `{key}` (a cell [x, y])"))),
+            None => Err(self.missing(key, format!("missing `{key}` (a cell [x, y])"))),
         }
     }
 
@@ -573,40 +592,29 @@ impl<'a> Params<'a> {
     }
 
     /// Fails on the first key nobody asked for, suggesting the nearest
-    /// known one.
+    /// known one (with a schema: a key of another model is named as such).
     pub fn finish(self) -> Result<(), LessonError> {
         let Some((k, (key_span, n))) = self.entries.iter().next() else {
             return Ok(());
         };
-        if let Some(msg) = self.leftover_message(k) {
-            return Err(self.ctx.err_at(n.set, key_span, msg));
+        let (msg, kind) = self.leftover(k);
+        Err(self.ctx.err_at(n.set, key_span, msg).with_kind(kind))
+    }
+
+    /// The keys this table knows: its schema's for its variant, else the
+    /// keys its reader asked for.
+    pub(super) fn known_keys(&self) -> Vec<&'static str> {
+        let mut known = if self.schema.is_empty() {
+            self.known.clone()
+        } else {
+            super::schema::keys(self.schema, self.variant)
+        };
+        if self.name == "[scenario]" && !known.contains(&"sim") {
+            known.push("sim");
         }
-        let (k, key_span, n) = (k.clone(), key_span.clone(), n.clone());
-        let mut known = self.known;
         known.sort_unstable();
         known.dedup();
-        let hint = known
-            .iter()
-            .map(|c| (edit_distance(&k, c), *c))
-            .filter(|(d, _)| *d <= 2)
-            .min()
-            .map(|(_, c)| format!(" (did you mean `{c}`?)"))
-            .unwrap_or_else(|| {
-                if k == "ticks" && self.name == "[scenario]" {
-                    " (`ticks` belongs in [lesson])".to_owned()
-                } else {
-                    String::new()
-                }
-            });
-        Err(self.ctx.err_at(
-            n.set,
-            &key_span,
-            format!(
-                "unknown key `{k}` in {}{hint}; known keys: {}",
-                self.name,
-                known.join(", ")
-            ),
-        ))
+        known
     }
 }
 

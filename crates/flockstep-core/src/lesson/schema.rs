@@ -10,8 +10,8 @@
 //! [`Param::vary`]. A user's sim declares its own
 //! ([`crate::user::UserSim::params`]).
 
-use super::LessonError;
 use super::node::{Node, Params, edit_distance};
+use super::{LessonError, LessonErrorKind};
 use crate::num::{Fx, Vec3};
 use std::fmt::Write as _;
 
@@ -723,13 +723,10 @@ impl Params<'_> {
         Ok(tables)
     }
 
-    /// The message for a key left over at [`Params::finish`], when this
-    /// table has a schema: a key of another variant is named as such, else
-    /// the nearest known key is suggested and every known key listed.
-    pub(super) fn leftover_message(&self, k: &str) -> Option<String> {
-        if self.schema.is_empty() {
-            return None;
-        }
+    /// The message and kind for a key left over at [`Params::finish`]: a
+    /// key of another variant is named as such (with a schema), else the
+    /// nearest known key is suggested and every known key listed.
+    pub(super) fn leftover(&self, k: &str) -> (String, LessonErrorKind) {
         let others: Vec<&str> = self
             .schema
             .iter()
@@ -740,29 +737,33 @@ impl Params<'_> {
             && !others.is_empty()
             && find_for(self.schema, k, Some(v)).is_none()
         {
-            return Some(format!(
+            let msg = format!(
                 "`{k}` is a key of the {} model; this scenario's model is \"{v}\"",
                 others.join(" and ")
-            ));
+            );
+            return (msg, LessonErrorKind::OtherModelKey { key: k.into() });
         }
-        let mut known = keys(self.schema, self.variant);
-        if self.name == "[scenario]" && !known.contains(&"sim") {
-            known.insert(0, "sim");
-        }
-        let hint = known
+        let known = self.known_keys();
+        let suggestion = known
             .iter()
             .map(|c| (edit_distance(k, c), *c))
             .filter(|(d, _)| *d <= 2)
             .min()
-            .map(|(_, c)| format!(" (did you mean `{c}`?)"))
-            .unwrap_or_else(|| match (k, self.name.as_str()) {
-                ("ticks", "[scenario]") => " (`ticks` belongs in [lesson])".to_owned(),
-                _ => String::new(),
-            });
-        Some(format!(
+            .map(|(_, c)| c.to_owned());
+        let hint = match (&suggestion, k, self.name.as_str()) {
+            (Some(c), ..) => format!(" (did you mean `{c}`?)"),
+            (None, "ticks", "[scenario]") => " (`ticks` belongs in [lesson])".to_owned(),
+            _ => String::new(),
+        };
+        let msg = format!(
             "unknown key `{k}` in {}{hint}; known keys: {}",
             self.name,
             known.join(", ")
-        ))
+        );
+        let kind = LessonErrorKind::UnknownKey {
+            key: k.into(),
+            suggestion,
+        };
+        (msg, kind)
     }
 }

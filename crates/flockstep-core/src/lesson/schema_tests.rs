@@ -169,6 +169,8 @@ fn every_stated_bound_is_where_refusal_starts() {
                     "{sim} {variant:?}: {}={outside}: {e}",
                     p.key
                 );
+                let key = p.key.into();
+                assert_eq!(e.kind, LessonErrorKind::OutOfRange { key }, "{e}");
                 checked += 1;
             }
         }
@@ -245,6 +247,8 @@ fn a_key_of_another_model_is_named_as_such() {
         "`view_range` is a key of the heading model; this scenario's model is \"weighted\""
     );
     assert_eq!((e.line, e.column), (11, 1));
+    let key = "view_range".into();
+    assert_eq!(e.kind, LessonErrorKind::OtherModelKey { key });
     let heading = &bases()[2].2;
     let e = parse(heading, &["w_cohesion=0".into()]).unwrap_err();
     assert_eq!(

@@ -52,9 +52,23 @@ fn misspelt_scenario_key_names_line_and_column() {
     let e = err(&GOOD.replace("height = 4", "hieght = 4"));
     assert_eq!(e.file, "t.toml");
     assert!(e.message.contains("missing `height`"), "{e}");
+    assert_eq!(
+        e.kind,
+        LessonErrorKind::Missing {
+            key: "height".into()
+        }
+    );
     let e = err(&GOOD.replace("targets = [[6, 2]]", "targets = [[6, 2]]\nrecompute = true"));
     assert_eq!((e.line, e.column), (12, 1), "{e}");
     assert!(e.message.contains("unknown key `recompute`"), "{e}");
+    let key = "recompute".into();
+    assert_eq!(
+        e.kind,
+        LessonErrorKind::UnknownKey {
+            key,
+            suggestion: None
+        }
+    );
 }
 
 #[test]
@@ -70,6 +84,8 @@ fn misspelt_meta_and_beat_keys_are_errors() {
 fn unknown_key_gets_a_hint() {
     let e = err(&GOOD.replace("width = 8", "width = 8\nmax_pth = 3"));
     assert!(e.message.contains("did you mean `max_path`?"), "{e}");
+    let (key, suggestion) = ("max_pth".into(), Some("max_path".into()));
+    assert_eq!(e.kind, LessonErrorKind::UnknownKey { key, suggestion });
 }
 
 #[test]
@@ -87,8 +103,11 @@ fn unknown_sim_is_named() {
             .contains("unknown sim `lyne` (did you mean `line`?)"),
         "{e}"
     );
+    let name = "lyne".into();
+    assert_eq!(e.kind, LessonErrorKind::UnknownSim { name });
     let e = err(&GOOD.replace("sim = \"line\"\n", ""));
     assert!(e.message.contains("missing `sim`"), "{e}");
+    assert_eq!(e.kind, LessonErrorKind::Missing { key: "sim".into() });
 }
 
 #[test]
@@ -98,10 +117,23 @@ fn out_of_range_and_wrong_types() {
     let e = err(&GOOD.replace("width = 8", "width = 0"));
     assert!(e.message.contains("out of range"), "{e}");
     assert_eq!((e.line, e.column), (9, 9), "{e}");
+    assert_eq!(
+        e.kind,
+        LessonErrorKind::OutOfRange {
+            key: "width".into()
+        }
+    );
     let e = err(&GOOD.replace("width = 8", "width = \"8\""));
     assert!(e.message.contains("must be an integer"), "{e}");
+    assert_eq!(
+        e.kind,
+        LessonErrorKind::WrongType {
+            key: "width".into()
+        }
+    );
     let e = err(&GOOD.replace("targets = [[6, 2]]", "targets = [[60, 2]]"));
     assert!(e.message.contains("off the 8×4 grid"), "{e}");
+    assert_eq!(e.kind, LessonErrorKind::Invalid);
     let e = err(&GOOD.replace("at = [1, 1]", "at = [1, 99999999999]"));
     assert!(e.message.contains("does not fit in i32"), "{e}");
 }
@@ -126,6 +158,10 @@ fn map_errors_point_into_the_file() {
     let e = err(&src);
     assert_eq!((e.line, e.column), (11, 8), "{e}");
     assert!(e.message.contains("ragged"), "{e}");
+    assert_eq!(
+        e.kind,
+        LessonErrorKind::Map(crate::sim::GridErrorKind::Ragged)
+    );
     let e = err(&src.replace("map = \"\"\"", "width = 3\nmap = \"\"\""));
     assert!(e.message.contains("cannot be used with `map`"), "{e}");
 }
@@ -160,6 +196,7 @@ fn overrides_apply_and_report_their_argument() {
     assert_eq!(e.line, 0);
     let e = err_set(GOOD, &["chasers.3.at=[1,1]"]);
     assert!(e.message.contains("index 3 is past the end"), "{e}");
+    assert_eq!(e.kind, LessonErrorKind::Set);
     let e = err_set(GOOD, &["width=99999"]);
     assert!(e.message.contains("out of range"), "{e}");
     assert!(Override::parse("novalue").is_err());
@@ -169,9 +206,10 @@ fn overrides_apply_and_report_their_argument() {
 #[test]
 fn not_toml_at_all() {
     let e = err("[lesson\nid = 3");
-    assert_eq!(e.line, 1, "{e}");
+    assert_eq!((e.line, &e.kind), (1, &LessonErrorKind::Syntax), "{e}");
     let e = err("");
     assert!(e.message.contains("missing field"), "{e}");
+    assert_eq!(e.kind, LessonErrorKind::Syntax);
 }
 
 #[test]

@@ -161,9 +161,46 @@ pub struct FrameInfo {
     pub len: u64,
 }
 
+/// What is wrong with a replay, for a program to match on (the message
+/// says it for a person, with the place).
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ReplayErrorKind {
+    /// The file cannot be opened or read, or is not a regular file.
+    Io,
+    /// It does not start with a replay's magic bytes.
+    NotAReplay,
+    /// A format, payload codec, compression, state schema or number layout
+    /// this flockstep does not read.
+    Version,
+    /// Its header names a sim this program has not registered.
+    UnknownSim {
+        /// The header's sim number.
+        id: u16,
+    },
+    /// It ends inside its header, its metadata, a frame, or before any
+    /// complete frame.
+    Truncated,
+    /// A checksum that does not match, a block that does not decode, an
+    /// index or frame that contradicts the rest.
+    Corrupt,
+    /// A tick it does not hold.
+    NoSuchTick {
+        /// The tick asked for.
+        tick: u64,
+    },
+    /// Its recorded lesson, or an input it recorded, does not load or apply
+    /// with this flockstep (re-simulating it is impossible).
+    Lesson,
+    /// It holds no frames.
+    Empty,
+}
+
 /// A problem with a replay file, and where it is.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ReplayError {
+    /// What is wrong, for a program.
+    pub kind: ReplayErrorKind,
     /// The file, as named to the reader.
     pub file: String,
     /// The byte offset of the problem, when there is one.
@@ -414,6 +451,7 @@ impl Replay<BufReader<File>> {
     pub fn open(path: &Path) -> Result<Replay<BufReader<File>>, ReplayError> {
         let name = path.display().to_string();
         let err = |m: String| ReplayError {
+            kind: ReplayErrorKind::Io,
             file: name.clone(),
             offset: None,
             tick: None,
@@ -428,15 +466,18 @@ impl Replay<BufReader<File>> {
 /// The fixed-size header's fields and the metadata block's length, or
 /// the byte offset and the message of what is wrong with it (the magic and
 /// the length are checked before).
-fn parse_header(head: &[u8]) -> Result<(Header, u32), (u64, String)> {
+fn parse_header(head: &[u8]) -> Result<(Header, u32), (u64, ReplayErrorKind, String)> {
+    use ReplayErrorKind::{Corrupt, Version};
     if !crc_ok(&head[..60], le_u32(&head[60..])) {
-        return Err((60, "header checksum mismatch: the header is corrupt".into()));
+        let m = "header checksum mismatch: the header is corrupt";
+        return Err((60, Corrupt, m.into()));
     }
     let u16_at = |i: usize| u16::from_le_bytes([head[i], head[i + 1]]);
     let (major, minor) = (u16_at(8), u16_at(10));
     if major > FORMAT_MAJOR {
         return Err((
             8,
+            Version,
             format!(
                 "format {major}.{minor} is newer than this flockstep reads \
                  ({FORMAT_MAJOR}.x): upgrade flockstep"
@@ -446,6 +487,7 @@ fn parse_header(head: &[u8]) -> Result<(Header, u32), (u64, String)> {
     if major < OLDEST_MAJOR {
         return Err((
             8,
+            Version,
             format!(
                 "format {major}.{minor} is no longer supported (this flockstep reads {OLDEST_MAJOR}.x to {FORMAT_MAJOR}.x)"
             ),
@@ -455,6 +497,7 @@ fn parse_header(head: &[u8]) -> Result<(Header, u32), (u64, String)> {
     if codec_id != codec::CODEC_ID {
         return Err((
             12,
+            Version,
             format!(
                 "unknown payload codec {codec_id} (this flockstep knows codec {})",
                 codec::CODEC_ID
@@ -465,6 +508,7 @@ fn parse_header(head: &[u8]) -> Result<(Header, u32), (u64, String)> {
     if compression != COMPRESSION_ZSTD {
         return Err((
             14,
+            Version,
             format!(
                 "unknown compression {compression} (this flockstep knows {COMPRESSION_ZSTD}, zstd)"
             ),
@@ -474,6 +518,7 @@ fn parse_header(head: &[u8]) -> Result<(Header, u32), (u64, String)> {
     if schema != SCHEMA {
         return Err((
             16,
+            Version,
             format!(
                 "state schema {schema} is not the one this flockstep reads ({SCHEMA}); re-record with this version"
             ),
@@ -482,6 +527,7 @@ fn parse_header(head: &[u8]) -> Result<(Header, u32), (u64, String)> {
     if (head[20], head[21]) != (32, 32) {
         return Err((
             20,
+            Version,
             format!(
                 "fixed-point layout I{}F{} is not I32F32",
                 head[20], head[21]
@@ -492,6 +538,7 @@ fn parse_header(head: &[u8]) -> Result<(Header, u32), (u64, String)> {
     let Some(sim) = sims::by_id(id) else {
         return Err((
             22,
+            ReplayErrorKind::UnknownSim { id: id.0 },
             format!(
                 "unknown sim id {}: this flockstep knows {}",
                 id.0,
@@ -520,6 +567,7 @@ fn parse_header(head: &[u8]) -> Result<(Header, u32), (u64, String)> {
     if meta_len > MAX_META {
         return Err((
             44,
+            Corrupt,
             format!("a metadata block of {meta_len} bytes (the limit is {MAX_META})"),
         ));
     }
@@ -529,28 +577,32 @@ fn parse_header(head: &[u8]) -> Result<(Header, u32), (u64, String)> {
 impl<R: Read + Seek> Replay<R> {
     /// Reads a replay from any seekable source; `file` names it in errors.
     pub fn from_reader(mut src: R, file: &str) -> Result<Replay<R>, ReplayError> {
-        let at = |offset: Option<u64>, m: String| ReplayError {
+        use ReplayErrorKind::{Corrupt, Io, NotAReplay, Truncated};
+        let at = |kind: ReplayErrorKind, offset: Option<u64>, m: String| ReplayError {
+            kind,
             file: file.to_owned(),
             offset,
             tick: None,
             message: m,
         };
-        let io = |e: io::Error| at(None, e.to_string());
+        let io = |e: io::Error| at(Io, None, e.to_string());
         let len = src.seek(SeekFrom::End(0)).map_err(io)?;
         src.seek(SeekFrom::Start(0)).map_err(io)?;
         let mut head = vec![0u8; HEADER_LEN.min(len) as usize];
         src.read_exact(&mut head).map_err(io)?;
-        check_magic(&head).map_err(|m| at(Some(0), m))?;
+        check_magic(&head).map_err(|m| at(NotAReplay, Some(0), m))?;
         if head.len() < HEADER_LEN as usize {
             return Err(at(
+                Truncated,
                 Some(len),
                 format!("the file ends inside the {HEADER_LEN}-byte header"),
             ));
         }
-        let (header, meta_len) = parse_header(&head).map_err(|(o, m)| at(Some(o), m))?;
+        let (header, meta_len) = parse_header(&head).map_err(|(o, k, m)| at(k, Some(o), m))?;
         let data_start = HEADER_LEN + u64::from(meta_len) + 4;
         if data_start > len {
             return Err(at(
+                Truncated,
                 Some(len),
                 "the file ends inside the metadata block".into(),
             ));
@@ -560,12 +612,18 @@ impl<R: Read + Seek> Replay<R> {
         let (mbody, mcrc) = mb.split_at(meta_len as usize);
         if !crc_ok(mbody, le_u32(mcrc)) {
             return Err(at(
+                Corrupt,
                 Some(HEADER_LEN),
                 "metadata checksum mismatch: the metadata block is corrupt".into(),
             ));
         }
-        let meta: Meta = codec::decode(mbody)
-            .map_err(|e| at(Some(HEADER_LEN), format!("unreadable metadata: {e}")))?;
+        let meta: Meta = codec::decode(mbody).map_err(|e| {
+            at(
+                Corrupt,
+                Some(HEADER_LEN),
+                format!("unreadable metadata: {e}"),
+            )
+        })?;
         let mut r = Replay {
             src,
             file: file.to_owned(),
@@ -593,8 +651,20 @@ impl<R: Read + Seek> Replay<R> {
         &self.file
     }
 
+    /// A corrupt part of the file (checksums, the index, frames).
     fn error(&self, offset: Option<u64>, tick: Option<u64>, message: String) -> ReplayError {
+        self.error_of(ReplayErrorKind::Corrupt, offset, tick, message)
+    }
+
+    fn error_of(
+        &self,
+        kind: ReplayErrorKind,
+        offset: Option<u64>,
+        tick: Option<u64>,
+        message: String,
+    ) -> ReplayError {
         ReplayError {
+            kind,
             file: self.file.clone(),
             offset,
             tick,
@@ -603,7 +673,7 @@ impl<R: Read + Seek> Replay<R> {
     }
 
     fn io_error(&self, e: io::Error) -> ReplayError {
-        self.error(None, None, e.to_string())
+        self.error_of(ReplayErrorKind::Io, None, None, e.to_string())
     }
 
     /// Reads the trailer and index; false when the file has no valid
@@ -925,7 +995,12 @@ impl<R: Read + Seek> Replay<R> {
 
     fn frame_error(&self, e: FrameError, tick: Option<u64>) -> ReplayError {
         match e {
-            FrameError::Truncated => self.error(None, tick, "the file ends inside a frame".into()),
+            FrameError::Truncated => self.error_of(
+                ReplayErrorKind::Truncated,
+                None,
+                tick,
+                "the file ends inside a frame".into(),
+            ),
             FrameError::Corrupt(o, m) => self.error(Some(o), tick, m),
             FrameError::Io(e) => self.io_error(e),
         }
@@ -957,7 +1032,8 @@ impl<R: Read + Seek> Replay<R> {
                 Some(l) => format!("ticks {}..={l}", self.first_tick),
                 None => "no complete frame".to_owned(),
             };
-            return Err(self.error(
+            return Err(self.error_of(
+                ReplayErrorKind::NoSuchTick { tick },
                 None,
                 Some(tick),
                 format!("no such tick: the replay has {range}"),

@@ -72,4 +72,4 @@ pub mod pathdelta;
 pub mod prior;
 pub mod run;
 
-pub use file::{End, FrameInfo, Header, Meta, Replay, ReplayError, Writer};
+pub use file::{End, FrameInfo, Header, Meta, Replay, ReplayError, ReplayErrorKind, Writer};

@@ -3,7 +3,9 @@
 //! `diff`.
 
 use super::fields::{self, FieldDiff};
-use super::file::{DEFAULT_KEYFRAME_EVERY, End, Header, Meta, Replay, ReplayError, Writer};
+use super::file::{
+    DEFAULT_KEYFRAME_EVERY, End, Header, Meta, Replay, ReplayError, ReplayErrorKind, Writer,
+};
 use super::prior::{FlockRules, rules_of};
 use crate::lesson::{Lesson, Override};
 use crate::sim::{AnySim, AnyState, Input};
@@ -400,6 +402,7 @@ pub fn verify<R: Read + Seek>(
     mut progress: impl FnMut(u64),
 ) -> Result<Verdict, ReplayError> {
     let fail = |r: &Replay<R>, tick: Option<u64>, m: String| ReplayError {
+        kind: ReplayErrorKind::Lesson,
         file: r.file().to_owned(),
         offset: None,
         tick,
@@ -414,11 +417,11 @@ pub fn verify<R: Read + Seek>(
     })?;
     let mut sim = AnySim::new(&lesson.scenario).map_err(|m| fail(r, None, m))?;
     if r.first_tick != 0 {
-        return Err(fail(
-            r,
-            Some(r.first_tick),
-            "the recording does not start at tick 0".into(),
-        ));
+        let m = "the recording does not start at tick 0".into();
+        return Err(ReplayError {
+            kind: ReplayErrorKind::Corrupt,
+            ..fail(r, Some(r.first_tick), m)
+        });
     }
     let name = r.file().to_owned();
     let depth = depth_for(state_bytes(&sim.snapshot()));
@@ -435,6 +438,7 @@ pub fn verify<R: Read + Seek>(
             if info.tick > 0 {
                 if let Some(m) = info.inputs.iter().find_map(|i| sim.apply(i).err()) {
                     failed = Some(ReplayError {
+                        kind: ReplayErrorKind::Lesson,
                         file: name.clone(),
                         offset: Some(info.offset),
                         tick: Some(info.tick),
@@ -466,12 +470,16 @@ pub fn verify<R: Read + Seek>(
     match (last, &r.end) {
         (Some(last), _) => Ok(Verdict::Match { first: 0, last }),
         (None, End::Truncated { offset }) => Err(ReplayError {
+            kind: ReplayErrorKind::Truncated,
             file: r.file().to_owned(),
             offset: Some(*offset),
             tick: None,
             message: "no complete frame to verify".into(),
         }),
-        (None, End::Complete) => Err(fail(r, None, "the replay has no frames".into())),
+        (None, End::Complete) => Err(ReplayError {
+            kind: ReplayErrorKind::Empty,
+            ..fail(r, None, "the replay has no frames".into())
+        }),
     }
 }
 

@@ -65,9 +65,29 @@ pub struct Grid {
     cells: Vec<u8>,
 }
 
+/// What is wrong with a map, for a program to match on (the message says
+/// it for a person).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum GridErrorKind {
+    /// No rows, or an empty first row.
+    Empty,
+    /// More than [`MAX_SIDE`] cells a side.
+    TooLarge,
+    /// A row longer or shorter than the first (or than the header's width),
+    /// or fewer or more rows than the header's height.
+    Ragged,
+    /// A character that is not a cell.
+    BadCell,
+    /// A Moving AI header line that is missing or wrong.
+    Header,
+}
+
 /// A map that could not be read, with the 1-based line and column in the map.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GridError {
+    /// What is wrong.
+    pub kind: GridErrorKind,
     /// 1-based line in the map text.
     pub line: usize,
     /// 1-based column (in characters) in the map text.
@@ -144,6 +164,7 @@ impl Grid {
         }
         if rows.is_empty() {
             return Err(GridError {
+                kind: GridErrorKind::Empty,
                 line: 1,
                 column: 1,
                 message: "the map is empty".into(),
@@ -152,6 +173,7 @@ impl Grid {
         let width = rows[0].chars().count();
         if width == 0 {
             return Err(GridError {
+                kind: GridErrorKind::Empty,
                 line: 1,
                 column: 1,
                 message: "the first row of the map is empty".into(),
@@ -159,6 +181,7 @@ impl Grid {
         }
         if width > MAX_SIDE as usize || rows.len() > MAX_SIDE as usize {
             return Err(GridError {
+                kind: GridErrorKind::TooLarge,
                 line: 1,
                 column: 1,
                 message: format!(
@@ -174,6 +197,7 @@ impl Grid {
                 n += 1;
                 if x >= width {
                     return Err(GridError {
+                        kind: GridErrorKind::Ragged,
                         line: y + 1,
                         column: x + 1,
                         message: format!(
@@ -187,6 +211,7 @@ impl Grid {
                     '#' => WALL,
                     _ => {
                         return Err(GridError {
+                            kind: GridErrorKind::BadCell,
                             line: y + 1,
                             column: x + 1,
                             message: format!(
@@ -198,6 +223,7 @@ impl Grid {
             }
             if n < width {
                 return Err(GridError {
+                    kind: GridErrorKind::Ragged,
                     line: y + 1,
                     column: n + 1,
                     message: format!(
@@ -234,6 +260,7 @@ impl Grid {
         let (i, kind) = header(&mut lines, "type")?;
         if kind != "octile" {
             return Err(at(
+                GridErrorKind::Header,
                 i,
                 6,
                 format!("map type `{kind}`: only `octile` maps are read"),
@@ -246,6 +273,7 @@ impl Grid {
         for y in 0..height {
             let Some((i, row)) = lines.next() else {
                 return Err(at(
+                    GridErrorKind::Ragged,
                     4 + y,
                     1,
                     format!("the map has {y} rows; its header says {height}"),
@@ -255,6 +283,7 @@ impl Grid {
             for (x, c) in row.chars().enumerate() {
                 if x >= width {
                     return Err(at(
+                        GridErrorKind::Ragged,
                         i,
                         x + 1,
                         format!(
@@ -267,13 +296,14 @@ impl Grid {
                     '.' | 'G' | 'S' => 0,
                     '@' | 'O' | 'T' | 'W' => WALL,
                     _ => {
-                        return Err(at(i, x + 1, format!("unexpected {c:?}: a Moving AI cell is . G S (passable) or @ O T W (blocked)")));
+                        return Err(at(GridErrorKind::BadCell, i, x + 1, format!("unexpected {c:?}: a Moving AI cell is . G S (passable) or @ O T W (blocked)")));
                     }
                 });
                 n += 1;
             }
             if n < width {
                 return Err(at(
+                    GridErrorKind::Ragged,
                     i,
                     n + 1,
                     format!(
@@ -285,6 +315,7 @@ impl Grid {
         }
         if let Some((i, _)) = lines.find(|(_, l)| !l.is_empty()) {
             return Err(at(
+                GridErrorKind::Ragged,
                 i,
                 1,
                 format!("the map has more rows than its header's {height}"),
@@ -371,8 +402,9 @@ impl Grid {
 }
 
 /// An error at 0-based line `i`, 1-based `column`.
-fn at(i: usize, column: usize, message: String) -> GridError {
+fn at(kind: GridErrorKind, i: usize, column: usize, message: String) -> GridError {
     GridError {
+        kind,
         line: i + 1,
         column,
         message,
@@ -389,6 +421,7 @@ fn header<'a>(
             Some((k, v)) if k == key => Ok((i, v.trim())),
             _ if l == key => Ok((i, "")),
             _ => Err(at(
+                GridErrorKind::Header,
                 i,
                 1,
                 format!(
@@ -396,7 +429,12 @@ fn header<'a>(
                 ),
             )),
         },
-        None => Err(at(0, 1, format!("the header ends before `{key}`"))),
+        None => Err(at(
+            GridErrorKind::Header,
+            0,
+            1,
+            format!("the header ends before `{key}`"),
+        )),
     }
 }
 
@@ -409,6 +447,7 @@ fn side<'a>(
     match v.parse::<usize>() {
         Ok(n) if (1..=MAX_SIDE as usize).contains(&n) => Ok(n),
         _ => Err(at(
+            GridErrorKind::Header,
             i,
             key.len() + 2,
             format!("`{key}` must be 1-{MAX_SIDE}, not `{v}`"),
@@ -429,18 +468,28 @@ mod tests {
         let e = |text: &str| Grid::read(text).unwrap_err();
         let place = |text: &str| {
             let e = e(text);
-            (e.line, e.column)
+            (e.kind, e.line, e.column)
         };
+        use GridErrorKind::{BadCell, Header, Ragged};
         let m = "type octile\nheight 2\nwidth 3\nmap\n";
-        assert_eq!(place(&format!("{m}...\n.x.\n")), (6, 2));
-        assert_eq!(place(&format!("{m}...\n..\n")), (6, 3));
-        assert_eq!(place(&format!("{m}...\n....\n")), (6, 4));
-        assert_eq!(place(&format!("{m}...\n")), (6, 1));
-        assert_eq!(place(&format!("{m}...\n...\n...\n")), (7, 1));
-        assert_eq!(place("type octile\nheight 0\nwidth 3\nmap\n"), (2, 8));
-        assert_eq!(place("type octile\nheight 2\nwidth 5000\nmap\n"), (3, 7));
-        assert_eq!(place("type octile\nwidth 3\nheight 2\nmap\n"), (2, 1));
-        assert_eq!(place("type tile\nheight 2\nwidth 3\nmap\n"), (1, 6));
+        assert_eq!(place(&format!("{m}...\n.x.\n")), (BadCell, 6, 2));
+        assert_eq!(place(&format!("{m}...\n..\n")), (Ragged, 6, 3));
+        assert_eq!(place(&format!("{m}...\n....\n")), (Ragged, 6, 4));
+        assert_eq!(place(&format!("{m}...\n")), (Ragged, 6, 1));
+        assert_eq!(place(&format!("{m}...\n...\n...\n")), (Ragged, 7, 1));
+        assert_eq!(
+            place("type octile\nheight 0\nwidth 3\nmap\n"),
+            (Header, 2, 8)
+        );
+        assert_eq!(
+            place("type octile\nheight 2\nwidth 5000\nmap\n"),
+            (Header, 3, 7)
+        );
+        assert_eq!(
+            place("type octile\nwidth 3\nheight 2\nmap\n"),
+            (Header, 2, 1)
+        );
+        assert_eq!(place("type tile\nheight 2\nwidth 3\nmap\n"), (Header, 1, 6));
         assert!(
             e("type octile\nheight 2\n")
                 .message
@@ -467,15 +516,17 @@ mod tests {
     #[test]
     fn ragged_and_bad_maps_name_the_place() {
         let e = Grid::parse("000\n00\n000").unwrap_err();
-        assert_eq!((e.line, e.column), (2, 3));
+        assert_eq!((e.kind, e.line, e.column), (GridErrorKind::Ragged, 2, 3));
         assert!(e.message.contains("ragged"), "{e}");
         let e = Grid::parse("000\n0000\n").unwrap_err();
-        assert_eq!((e.line, e.column), (2, 4));
+        assert_eq!((e.kind, e.line, e.column), (GridErrorKind::Ragged, 2, 4));
         let e = Grid::parse("00\n0x\n").unwrap_err();
-        assert_eq!((e.line, e.column), (2, 2));
+        assert_eq!((e.kind, e.line, e.column), (GridErrorKind::BadCell, 2, 2));
         assert!(e.message.contains("'x'"), "{e}");
-        assert!(Grid::parse("\n\n").is_err());
-        assert!(Grid::parse("\n00").is_err());
+        assert_eq!(Grid::parse("\n\n").unwrap_err().kind, GridErrorKind::Empty);
+        assert_eq!(Grid::parse("\n00").unwrap_err().kind, GridErrorKind::Empty);
+        let big = "0".repeat(MAX_SIDE as usize + 1);
+        assert_eq!(Grid::parse(&big).unwrap_err().kind, GridErrorKind::TooLarge);
     }
 
     #[test]

@@ -19,7 +19,7 @@ pub mod line;
 pub mod path;
 
 pub use custom::{Cells, CustomScenario, CustomSim, CustomState, DynSim, Entity, SimId, SimType};
-pub use grid::{Cell, Grid, GridError};
+pub use grid::{Cell, Grid, GridError, GridErrorKind};
 
 use crate::num::Fx;
 use serde::Serialize;
