@@ -52,50 +52,7 @@ pub enum Command {
         lang: Option<String>,
     },
     /// Render the frame the viewer shows at a tick or beat to a PNG (needs an X display; headless: xvfb-run -a -s '-screen 0 1280x720x24' flockstep render …), and/or its text as JSON (--text, no display needed)
-    #[command(group(clap::ArgGroup::new("at").required(true).args(["tick", "beat"])))]
-    #[command(group(clap::ArgGroup::new("out").required(true).multiple(true).args(["output", "text"])))]
-    Render {
-        /// Lesson file, bundled lesson id or replay file (.fsr)
-        target: String,
-        /// The tick to draw (the beat in force there)
-        #[arg(long, value_name = "N", value_parser = parse_ticks)]
-        tick: Option<u64>,
-        /// The beat to draw (1-based; beats that share a tick are drawn apart)
-        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
-        beat: Option<u32>,
-        /// Narration language, a tag such as ja (default: English)
-        #[arg(long, value_name = "TAG")]
-        lang: Option<String>,
-        /// The PNG to write (written beside it first, renamed when complete)
-        #[arg(short, long, value_name = "FILE.png")]
-        output: Option<std::path::PathBuf>,
-        /// Write every text the frame draws as JSON (`-`: standard output):
-        /// its string, role (narration, question, title, status,
-        /// pane-title, panel, legend, label, cell, callout, tab, more, …),
-        /// rectangle [x, y, w, h], pixel size, and whether it is clipped
-        /// or cut short; and what does not fit (panel lines hidden,
-        /// narration pages). Without -o no window is opened
-        #[arg(long, value_name = "FILE.json")]
-        text: Option<std::path::PathBuf>,
-        /// Window size in pixels
-        #[arg(long, value_name = "WxH", default_value = "1280x720", value_parser = parse_size)]
-        size: (i32, i32),
-        /// Show exactly these overlays (repeat; default: those of the beat in force)
-        #[arg(long = "overlay", value_name = "NAME")]
-        overlays: Vec<String>,
-        /// Inspect this boid (flock) or chaser (line)
-        #[arg(long, value_name = "ID")]
-        select: Option<u32>,
-        /// Presenter mode: everything this many percent of what the window size gives (150, 200)
-        #[arg(long, value_name = "PERCENT", default_value_t = 100, value_parser = clap::value_parser!(u16).range(60..=300))]
-        text_scale: u16,
-        /// Override a scenario parameter of a lesson (as for `run`)
-        #[arg(long = "set", value_name = "KEY=VALUE")]
-        set: Vec<String>,
-        /// Draw and time N frames first, then print mean/median/worst frame time (measures the GPU or llvmpipe)
-        #[arg(long, value_name = "N", default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=100_000))]
-        time_frames: u32,
-    },
+    Render(RenderArgs),
     /// List the bundled lessons
     Lessons,
     /// List a sim's scenario parameters — every key a lesson's [scenario] and --set take: type and range, default, unit, what it does
@@ -205,80 +162,135 @@ pub enum Command {
         max_cells: u64,
     },
     /// A* on an ASCII height map (0-9 heights, # walls); prints the map with the path
-    Path {
-        /// The map file (one row per line), or - for standard input
-        map: String,
-        /// Start cell X,Y (x is the column, y the row, from the top left)
-        #[arg(long, value_parser = parse_cell, allow_hyphen_values = true, value_name = "X,Y")]
-        from: Cell,
-        /// Goal cell X,Y
-        #[arg(long, value_parser = parse_cell, allow_hyphen_values = true, value_name = "X,Y")]
-        to: Cell,
-        /// Extra cost per level climbed (0-10000)
-        #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(0..=10_000))]
-        uphill_weight: u32,
-        /// Extra cost per level dropped (0-10000)
-        #[arg(long, value_name = "N", default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=10_000))]
-        downhill_weight: u32,
-        /// Largest climb in one move; higher is a cliff (0-9)
-        #[arg(long, value_name = "N", default_value_t = 2, value_parser = clap::value_parser!(u8).range(0..=9))]
-        max_climb: u8,
-        /// Largest drop in one move; deeper is a cliff (0-9)
-        #[arg(long, value_name = "N", default_value_t = 2, value_parser = clap::value_parser!(u8).range(0..=9))]
-        max_drop: u8,
-        /// euclidean (article 001; the default with 4-way moves), octile
-        /// (the default with 8-way moves), manhattan, or zero (Dijkstra)
-        #[arg(long, value_name = "NAME", value_parser = ["euclidean", "octile", "manhattan", "zero"])]
-        heuristic: Option<String>,
-        /// 4 (left, up, right, down: article 001) or 8 (and the diagonals,
-        /// each √2 times the move's cost, cutting no corner)
-        #[arg(long, value_name = "N", default_value = "4", value_parser = ["4", "8"])]
-        moves: String,
-        /// The weight w of w·h (above 1 is not admissible: the path may not be optimal)
-        #[arg(long, value_name = "W", default_value = "1", value_parser = parse_weight)]
-        heuristic_weight: crate::num::Fx,
-        /// Order among equal f: fifo (article 001), lifo, larger_g, smaller_h
-        #[arg(long, value_name = "NAME", default_value = "fifo", value_parser = ["fifo", "lifo", "larger_g", "smaller_h"])]
-        tie_break: String,
-        /// Print {"cost", "path", "expanded", "micros"} as JSON
-        #[arg(long, conflicts_with = "trace")]
-        json: bool,
-        /// Print the open list after every step
-        #[arg(long)]
-        trace: bool,
-        /// Article 001's list without a closed set: every popped entry is
-        /// expanded, stale copies included (same path, more work)
-        #[arg(long)]
-        no_closed_set: bool,
-    },
+    Path(PathArgs),
     /// Run a Moving AI scenario file (.scen) against its map: print every
     /// scenario whose optimal length differs from the file's, totals, time
     /// and ns per expansion; exit 1 if any differs
-    Scen {
-        /// The .scen file (its first line `version …`, then nine
-        /// tab-separated fields a scenario)
-        scen: String,
-        /// The map (default: the file the scenarios name, beside the .scen)
-        #[arg(long, value_name = "FILE")]
-        map: Option<String>,
-        /// 8 (the benchmark's: diagonals √2, no corner cutting) or 4
-        #[arg(long, value_name = "N", default_value = "8", value_parser = ["4", "8"])]
-        moves: String,
-        /// octile (the default with 8-way moves), euclidean (with 4-way),
-        /// manhattan, or zero (Dijkstra)
-        #[arg(long, value_name = "NAME", value_parser = ["euclidean", "octile", "manhattan", "zero"])]
-        heuristic: Option<String>,
-        /// Order among equal f: fifo (article 001), lifo, larger_g, smaller_h
-        #[arg(long, value_name = "NAME", default_value = "fifo", value_parser = ["fifo", "lifo", "larger_g", "smaller_h"])]
-        tie_break: String,
-        /// The largest difference from a published length that still
-        /// matches, for every line. Default: each line's own precision,
-        /// half a unit of the last digit it wrote (100.828 matches
-        /// 100.8275–100.8285), with a diagonal counted as √2 or as the
-        /// benchmark's files count it, 1.414213562
-        #[arg(long, value_name = "LENGTH", value_parser = parse_tolerance)]
-        tolerance: Option<u128>,
-    },
+    Scen(ScenArgs),
+}
+
+/// The arguments of `flockstep render`.
+#[derive(clap::Args, Debug)]
+#[command(group(clap::ArgGroup::new("at").required(true).args(["tick", "beat"])))]
+#[command(group(clap::ArgGroup::new("out").required(true).multiple(true).args(["output", "text"])))]
+pub struct RenderArgs {
+    /// Lesson file, bundled lesson id or replay file (.fsr)
+    pub target: String,
+    /// The tick to draw (the beat in force there)
+    #[arg(long, value_name = "N", value_parser = parse_ticks)]
+    pub tick: Option<u64>,
+    /// The beat to draw (1-based; beats that share a tick are drawn apart)
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    pub beat: Option<u32>,
+    /// Narration language, a tag such as ja (default: English)
+    #[arg(long, value_name = "TAG")]
+    pub lang: Option<String>,
+    /// The PNG to write (written beside it first, renamed when complete)
+    #[arg(short, long, value_name = "FILE.png")]
+    pub output: Option<std::path::PathBuf>,
+    /// Write every text the frame draws as JSON (`-`: standard output):
+    /// its string, role (narration, question, title, status,
+    /// pane-title, panel, legend, label, cell, callout, tab, more, …),
+    /// rectangle [x, y, w, h], pixel size, and whether it is clipped
+    /// or cut short; and what does not fit (panel lines hidden,
+    /// narration pages). Without -o no window is opened
+    #[arg(long, value_name = "FILE.json")]
+    pub text: Option<std::path::PathBuf>,
+    /// Window size in pixels
+    #[arg(long, value_name = "WxH", default_value = "1280x720", value_parser = parse_size)]
+    pub size: (i32, i32),
+    /// Show exactly these overlays (repeat; default: those of the beat in force)
+    #[arg(long = "overlay", value_name = "NAME")]
+    pub overlays: Vec<String>,
+    /// Inspect this boid (flock) or chaser (line)
+    #[arg(long, value_name = "ID")]
+    pub select: Option<u32>,
+    /// Presenter mode: everything this many percent of what the window size gives (150, 200)
+    #[arg(long, value_name = "PERCENT", default_value_t = 100, value_parser = clap::value_parser!(u16).range(60..=300))]
+    pub text_scale: u16,
+    /// Override a scenario parameter of a lesson (as for `run`)
+    #[arg(long = "set", value_name = "KEY=VALUE")]
+    pub set: Vec<String>,
+    /// Draw and time N frames first, then print mean/median/worst frame time (measures the GPU or llvmpipe)
+    #[arg(long, value_name = "N", default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=100_000))]
+    pub time_frames: u32,
+}
+
+/// The arguments of `flockstep path`.
+#[derive(clap::Args, Debug)]
+pub struct PathArgs {
+    /// The map file (one row per line), or - for standard input
+    pub map: String,
+    /// Start cell X,Y (x is the column, y the row, from the top left)
+    #[arg(long, value_parser = parse_cell, allow_hyphen_values = true, value_name = "X,Y")]
+    pub from: Cell,
+    /// Goal cell X,Y
+    #[arg(long, value_parser = parse_cell, allow_hyphen_values = true, value_name = "X,Y")]
+    pub to: Cell,
+    /// Extra cost per level climbed (0-10000)
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(0..=10_000))]
+    pub uphill_weight: u32,
+    /// Extra cost per level dropped (0-10000)
+    #[arg(long, value_name = "N", default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=10_000))]
+    pub downhill_weight: u32,
+    /// Largest climb in one move; higher is a cliff (0-9)
+    #[arg(long, value_name = "N", default_value_t = 2, value_parser = clap::value_parser!(u8).range(0..=9))]
+    pub max_climb: u8,
+    /// Largest drop in one move; deeper is a cliff (0-9)
+    #[arg(long, value_name = "N", default_value_t = 2, value_parser = clap::value_parser!(u8).range(0..=9))]
+    pub max_drop: u8,
+    /// euclidean (article 001; the default with 4-way moves), octile
+    /// (the default with 8-way moves), manhattan, or zero (Dijkstra)
+    #[arg(long, value_name = "NAME", value_parser = ["euclidean", "octile", "manhattan", "zero"])]
+    pub heuristic: Option<String>,
+    /// 4 (left, up, right, down: article 001) or 8 (and the diagonals,
+    /// each √2 times the move's cost, cutting no corner)
+    #[arg(long, value_name = "N", default_value = "4", value_parser = ["4", "8"])]
+    pub moves: String,
+    /// The weight w of w·h (above 1 is not admissible: the path may not be optimal)
+    #[arg(long, value_name = "W", default_value = "1", value_parser = parse_weight)]
+    pub heuristic_weight: crate::num::Fx,
+    /// Order among equal f: fifo (article 001), lifo, larger_g, smaller_h
+    #[arg(long, value_name = "NAME", default_value = "fifo", value_parser = ["fifo", "lifo", "larger_g", "smaller_h"])]
+    pub tie_break: String,
+    /// Print {"cost", "path", "expanded", "micros"} as JSON
+    #[arg(long, conflicts_with = "trace")]
+    pub json: bool,
+    /// Print the open list after every step
+    #[arg(long)]
+    pub trace: bool,
+    /// Article 001's list without a closed set: every popped entry is
+    /// expanded, stale copies included (same path, more work)
+    #[arg(long)]
+    pub no_closed_set: bool,
+}
+
+/// The arguments of `flockstep scen`.
+#[derive(clap::Args, Debug)]
+pub struct ScenArgs {
+    /// The .scen file (its first line `version …`, then nine
+    /// tab-separated fields a scenario)
+    pub scen: String,
+    /// The map (default: the file the scenarios name, beside the .scen)
+    #[arg(long, value_name = "FILE")]
+    pub map: Option<String>,
+    /// 8 (the benchmark's: diagonals √2, no corner cutting) or 4
+    #[arg(long, value_name = "N", default_value = "8", value_parser = ["4", "8"])]
+    pub moves: String,
+    /// octile (the default with 8-way moves), euclidean (with 4-way),
+    /// manhattan, or zero (Dijkstra)
+    #[arg(long, value_name = "NAME", value_parser = ["euclidean", "octile", "manhattan", "zero"])]
+    pub heuristic: Option<String>,
+    /// Order among equal f: fifo (article 001), lifo, larger_g, smaller_h
+    #[arg(long, value_name = "NAME", default_value = "fifo", value_parser = ["fifo", "lifo", "larger_g", "smaller_h"])]
+    pub tie_break: String,
+    /// The largest difference from a published length that still
+    /// matches, for every line. Default: each line's own precision,
+    /// half a unit of the last digit it wrote (100.828 matches
+    /// 100.8275–100.8285), with a diagonal counted as √2 or as the
+    /// benchmark's files count it, 1.414213562
+    #[arg(long, value_name = "LENGTH", value_parser = parse_tolerance)]
+    pub tolerance: Option<u128>,
 }
 
 /// Parses `--tolerance` into 10⁻¹⁸ units.
@@ -425,34 +437,7 @@ pub fn execute(cli: Cli) -> Result<String, Failure> {
     match cli.command {
         None => view(None, &[], None),
         Some(Command::View { target, set, lang }) => view(target.as_deref(), &set, lang),
-        Some(Command::Render {
-            target,
-            tick,
-            beat,
-            lang,
-            output,
-            size,
-            overlays,
-            select,
-            text_scale,
-            set,
-            time_frames,
-            text,
-        }) => {
-            let at = match (tick, beat) {
-                (_, Some(b)) => crate::viewer::app::RenderAt::Beat(b as usize),
-                (Some(t), None) => crate::viewer::app::RenderAt::Tick(t),
-                (None, None) => return Err(bad("render needs --tick N or --beat N")),
-            };
-            let options = crate::viewer::app::RenderOptions {
-                overlays,
-                select,
-                text_scale,
-                lang,
-            };
-            let out = RenderOut { png: output, text };
-            render(&target, at, &options, out, (size, time_frames), &set)
-        }
+        Some(Command::Render(a)) => a.run(),
         Some(Command::Lessons) => Ok(lessons_table()),
         Some(Command::Params {
             sim,
@@ -497,72 +482,88 @@ pub fn execute(cli: Cli) -> Result<String, Failure> {
             json,
             max_cells,
         }) => line(from, to, json, max_cells),
-        Some(Command::Scen {
-            scen,
-            map,
-            moves,
+        Some(Command::Scen(a)) => a.run(),
+        Some(Command::Path(a)) => a.run(),
+    }
+}
+
+impl RenderArgs {
+    /// Draws the frame (and/or writes its text).
+    fn run(self) -> Result<String, Failure> {
+        let at = match (self.tick, self.beat) {
+            (_, Some(b)) => crate::viewer::app::RenderAt::Beat(b as usize),
+            (Some(t), None) => crate::viewer::app::RenderAt::Tick(t),
+            (None, None) => return Err(bad("render needs --tick N or --beat N")),
+        };
+        let options = crate::viewer::app::RenderOptions {
+            overlays: self.overlays,
+            select: self.select,
+            text_scale: self.text_scale,
+            lang: self.lang,
+        };
+        let out = RenderOut {
+            png: self.output,
+            text: self.text,
+        };
+        let timing = (self.size, self.time_frames);
+        render(&self.target, at, &options, out, timing, &self.set)
+    }
+}
+
+impl ScenArgs {
+    /// Runs every scenario of the file.
+    fn run(self) -> Result<String, Failure> {
+        let moves = if self.moves == "4" {
+            Moves::Four
+        } else {
+            Moves::Eight
+        };
+        let heuristic = Heuristic::plain(heuristic_kind(self.heuristic.as_deref(), moves));
+        let cfg = SearchConfig {
+            label: crate::lesson::default_path_label(&heuristic),
             heuristic,
-            tie_break,
-            tolerance,
-        }) => {
-            let moves = if moves == "4" {
-                Moves::Four
-            } else {
-                Moves::Eight
-            };
-            let heuristic = Heuristic::plain(heuristic_kind(heuristic.as_deref(), moves));
-            let cfg = SearchConfig {
-                label: crate::lesson::default_path_label(&heuristic),
-                heuristic,
-                tie_break: tie_break_named(&tie_break),
-                moves,
-                ..SearchConfig::default()
-            };
-            scen::run(&scen, map.as_deref(), &cfg, tolerance)
-        }
-        Some(Command::Path {
-            map,
-            from,
-            to,
-            uphill_weight,
-            downhill_weight,
-            max_climb,
-            max_drop,
-            heuristic,
+            tie_break: tie_break_named(&self.tie_break),
             moves,
-            heuristic_weight,
-            tie_break,
-            json,
-            trace,
-            no_closed_set,
-        }) => {
-            let grid = load_map(&map)?;
-            let moves = if moves == "8" {
-                Moves::Eight
-            } else {
-                Moves::Four
-            };
-            let kind = heuristic_kind(heuristic.as_deref(), moves);
-            let tie = tie_break_named(&tie_break);
-            let heuristic = Heuristic {
-                kind,
-                weight: heuristic_weight,
-            };
-            let cfg = SearchConfig {
-                label: crate::lesson::default_path_label(&heuristic),
-                rule: CostRule {
-                    max_climb,
-                    max_drop,
-                    uphill_weight,
-                    downhill_weight,
-                },
-                heuristic,
-                tie_break: tie,
-                closed_set: !no_closed_set,
-                moves,
-            };
-            path(&map, &grid, from, to, &cfg, json, trace)
+            ..SearchConfig::default()
+        };
+        scen::run(&self.scen, self.map.as_deref(), &cfg, self.tolerance)
+    }
+}
+
+impl PathArgs {
+    /// The search the flags describe.
+    fn search(&self) -> SearchConfig {
+        let moves = if self.moves == "8" {
+            Moves::Eight
+        } else {
+            Moves::Four
+        };
+        let heuristic = Heuristic {
+            kind: heuristic_kind(self.heuristic.as_deref(), moves),
+            weight: self.heuristic_weight,
+        };
+        SearchConfig {
+            label: crate::lesson::default_path_label(&heuristic),
+            rule: CostRule {
+                max_climb: self.max_climb,
+                max_drop: self.max_drop,
+                uphill_weight: self.uphill_weight,
+                downhill_weight: self.downhill_weight,
+            },
+            heuristic,
+            tie_break: tie_break_named(&self.tie_break),
+            closed_set: !self.no_closed_set,
+            moves,
         }
+    }
+
+    /// Searches the map and prints the path.
+    fn run(self) -> Result<String, Failure> {
+        let grid = load_map(&self.map)?;
+        let cfg = self.search();
+        path(
+            &self.map, &grid, self.from, self.to, &cfg, self.json, self.trace,
+        )
     }
 }
 

@@ -321,26 +321,8 @@ fn draw_decision(sim: &LineSim, i: usize, g: Geo, view: &View, out: &mut Scene) 
 /// and the line beyond it drawn in the blocked colour. What the sight
 /// panel's integers decide, drawn.
 fn draw_profile(sim: &LineSim, i: usize, view: &View, b: super::Viewport, out: &mut Scene) {
-    let cfg = sim.config();
-    let (from, to) = ends(sim, i);
-    let line = Line::new(from, to);
-    let n = line.len() as i32;
-    let mut cells = vec![from];
-    cells.extend(line.stepper().map(|s| s.cell));
-    let height = |c: Cell| i32::from(cfg.grid.height_at(c).unwrap_or(0));
-    let eye = cfg.eye_height;
-    let (za, zb) = (height(from) + eye, height(to) + eye);
-    let top = cells
-        .iter()
-        .map(|&c| height(c))
-        .max()
-        .unwrap_or(0)
-        .max(za)
-        .max(zb)
-        .max(1)
-        + 1;
-    // The box, its columns and levels, in whole pixels.
-    let m = view.px(8);
+    let g = Profile::new(sim, i, view, b);
+    // The box.
     out.push(Shape::Rect {
         at: [b.x, b.y],
         size: [b.w, b.h],
@@ -353,110 +335,212 @@ fn draw_profile(sim: &LineSim, i: usize, view: &View, b: super::Viewport, out: &
         color: color::DIM,
     });
     out.keep_clear.push([b.x, b.y, b.w, b.h]);
-    let label = view.font(15);
-    let left = b.x + super::text::width("9", label) + view.px(14);
-    let (base, roof) = (b.y + b.h - view.px(10), b.y + i32::from(label) + view.px(8));
-    let col = ((b.x + b.w - m - left) / (n + 1)).max(2);
-    let unit = ((base - roof) / top).max(1);
-    let x_of = |k: i32| left + k * col + col / 2;
-    let y_of = |z2: i32| base - z2 * unit / 2;
-    // Levels: a faint line each, and their numbers as often as they fit.
-    let every = ((i32::from(label) + 2 + unit - 1) / unit).max(1);
-    for z in 0..=top {
-        let y = y_of(2 * z);
-        out.line(
-            [left, y],
-            [left + (n + 1) * col, y],
-            1,
-            with_alpha(color::DIM, 90),
+    g.levels(view, b, out);
+    g.ground(sim, out);
+    g.sight(sim, view, out);
+    g.ends(sim, i, view, out);
+}
+
+/// The side view's geometry: the cells of the sight line, the heights of
+/// its two eyes, and where columns and levels fall, in whole pixels.
+struct Profile {
+    cells: Vec<Cell>,
+    /// The cells crossed after the chaser's (the target's is the last).
+    n: i32,
+    /// The eyes' heights: the chaser's and the target's.
+    za: i32,
+    zb: i32,
+    /// The highest level drawn.
+    top: i32,
+    left: i32,
+    base: i32,
+    roof: i32,
+    col: i32,
+    unit: i32,
+}
+
+impl Profile {
+    fn new(sim: &LineSim, i: usize, view: &View, b: super::Viewport) -> Profile {
+        let cfg = sim.config();
+        let (from, to) = ends(sim, i);
+        let line = Line::new(from, to);
+        let n = line.len() as i32;
+        let mut cells = vec![from];
+        cells.extend(line.stepper().map(|s| s.cell));
+        let height = |c: Cell| i32::from(cfg.grid.height_at(c).unwrap_or(0));
+        let eye = cfg.eye_height;
+        let (za, zb) = (height(from) + eye, height(to) + eye);
+        let top = cells
+            .iter()
+            .map(|&c| height(c))
+            .max()
+            .unwrap_or(0)
+            .max(za)
+            .max(zb)
+            .max(1)
+            + 1;
+        let m = view.px(8);
+        let label = view.font(15);
+        let left = b.x + super::text::width("9", label) + view.px(14);
+        let (base, roof) = (b.y + b.h - view.px(10), b.y + i32::from(label) + view.px(8));
+        let col = ((b.x + b.w - m - left) / (n + 1)).max(2);
+        let unit = ((base - roof) / top).max(1);
+        Profile {
+            cells,
+            n,
+            za,
+            zb,
+            top,
+            left,
+            base,
+            roof,
+            col,
+            unit,
+        }
+    }
+
+    fn x_of(&self, k: i32) -> i32 {
+        self.left + k * self.col + self.col / 2
+    }
+
+    /// The y of twice a height (half levels are where a line may pass).
+    fn y_of(&self, z2: i32) -> i32 {
+        self.base - z2 * self.unit / 2
+    }
+
+    fn height(sim: &LineSim, c: Cell) -> i32 {
+        i32::from(sim.config().grid.height_at(c).unwrap_or(0))
+    }
+
+    /// Levels: a faint line each, and their numbers as often as they fit.
+    fn levels(&self, view: &View, b: super::Viewport, out: &mut Scene) {
+        let label = view.font(15);
+        let every = ((i32::from(label) + 2 + self.unit - 1) / self.unit).max(1);
+        for z in 0..=self.top {
+            let y = self.y_of(2 * z);
+            out.line(
+                [self.left, y],
+                [self.left + (self.n + 1) * self.col, y],
+                1,
+                with_alpha(color::DIM, 90),
+            );
+            if z % every == 0 {
+                let at = [b.x + view.px(6), y + i32::from(label) / 3];
+                out.text_as(super::Role::Cell, at, (label, color::DIM), z.to_string());
+            }
+        }
+    }
+
+    /// The ground under each cell, walls hatched to the top.
+    fn ground(&self, sim: &LineSim, out: &mut Scene) {
+        let (base, roof, col) = (self.base, self.roof, self.col);
+        for (k, &c) in self.cells.iter().enumerate() {
+            let x = self.left + k as i32 * col + 1;
+            if sim.config().grid.is_wall(c) {
+                out.push(Shape::Rect {
+                    at: [x, roof],
+                    size: [col - 2, base - roof],
+                    color: color::WALL,
+                });
+                super::wall_hatch(out, [x, base - col.min(base - roof)], col.min(base - roof));
+            } else {
+                let y = self.y_of(2 * Profile::height(sim, c));
+                out.push(Shape::Rect {
+                    at: [x, y],
+                    size: [col - 2, base - y],
+                    color: super::HEIGHT_KEY,
+                });
+            }
+        }
+    }
+
+    /// The sight line, clear up to the first cell above it and blocked
+    /// beyond, that cell crossed out.
+    fn sight(&self, sim: &LineSim, view: &View, out: &mut Scene) {
+        let (n, za, zb) = (self.n, self.za, self.zb);
+        let (a, z) = (
+            [self.x_of(0), self.y_of(2 * za)],
+            [self.x_of(n), self.y_of(2 * zb)],
         );
-        if z % every == 0 {
-            let at = [b.x + view.px(6), y + i32::from(label) / 3];
-            out.text_as(super::Role::Cell, at, (label, color::DIM), z.to_string());
-        }
+        let grid = &sim.config().grid;
+        let blocker = self
+            .cells
+            .iter()
+            .enumerate()
+            .skip(1)
+            .take((n - 1).max(0) as usize)
+            .find(|&(k, &c)| {
+                grid.is_wall(c) || Profile::height(sim, c) * n > za * n + (zb - za) * k as i32
+            })
+            .map(|(k, _)| k as i32);
+        let w = view.lw(3, 2);
+        let Some(k) = blocker else {
+            out.line(a, z, w, color::GREEN);
+            return;
+        };
+        let at = |k: i32| {
+            [
+                self.x_of(k),
+                self.y_of((2 * za * n + 2 * (zb - za) * k) / n.max(1)),
+            ]
+        };
+        out.line(a, at(k), w, color::GREEN);
+        out.line(at(k), z, w, color::VERMILLION);
+        let h = Profile::height(sim, self.cells[k as usize]).min(self.top);
+        let c = [self.x_of(k), self.y_of(2 * h)];
+        let r = (self.col / 3).clamp(view.px(6), view.px(14));
+        out.line(
+            [c[0] - r, c[1] - r],
+            [c[0] + r, c[1] + r],
+            w,
+            color::VERMILLION,
+        );
+        out.line(
+            [c[0] - r, c[1] + r],
+            [c[0] + r, c[1] - r],
+            w,
+            color::VERMILLION,
+        );
     }
-    // The ground under each cell, walls hatched to the top.
-    for (k, &c) in cells.iter().enumerate() {
-        let x = left + k as i32 * col + 1;
-        if cfg.grid.is_wall(c) {
-            out.push(Shape::Rect {
-                at: [x, roof],
-                size: [col - 2, base - roof],
-                color: color::WALL,
-            });
-            super::wall_hatch(out, [x, base - col.min(base - roof)], col.min(base - roof));
-        } else {
-            let y = y_of(2 * height(c));
-            out.push(Shape::Rect {
-                at: [x, y],
-                size: [col - 2, base - y],
-                color: super::HEIGHT_KEY,
-            });
-        }
+
+    /// The eyes at the two ends, named with their heights.
+    fn ends(&self, sim: &LineSim, i: usize, view: &View, out: &mut Scene) {
+        let (za, zb) = (self.za, self.zb);
+        let (a, z) = (
+            [self.x_of(0), self.y_of(2 * za)],
+            [self.x_of(self.n), self.y_of(2 * zb)],
+        );
+        let r = view.px(7);
+        out.push(Shape::Disc {
+            c: a,
+            r,
+            color: chaser_color(i),
+        });
+        out.push(Shape::Ring {
+            c: z,
+            r,
+            width: view.lw(3, 2),
+            color: color::SKY,
+        });
+        let (name, tname) = (
+            view.name("chaser", i as u32),
+            view.name("target", sim.config().chasers[i].target),
+        );
+        let f = view.font(16);
+        out.label(
+            [a[0] + r + view.px(4), a[1] - r - view.px(2)],
+            f,
+            chaser_color(i),
+            format!("{name} zA = {za}"),
+        );
+        let tw = super::text::width(&format!("{tname} zB = {zb}"), f);
+        out.label(
+            [z[0] - tw - r - view.px(4), z[1] - r - view.px(2)],
+            f,
+            color::SKY,
+            format!("{tname} zB = {zb}"),
+        );
     }
-    // The sight line, the eyes, and the first cell above it.
-    let (a, z) = ([x_of(0), y_of(2 * za)], [x_of(n), y_of(2 * zb)]);
-    let blocker = cells
-        .iter()
-        .enumerate()
-        .skip(1)
-        .take((n - 1).max(0) as usize)
-        .find(|&(k, &c)| cfg.grid.is_wall(c) || height(c) * n > za * n + (zb - za) * k as i32)
-        .map(|(k, _)| k as i32);
-    let w = view.lw(3, 2);
-    match blocker {
-        Some(k) => {
-            // The line up to the blocker clear, beyond it blocked.
-            let at = |k: i32| [x_of(k), y_of((2 * za * n + 2 * (zb - za) * k) / n.max(1))];
-            out.line(a, at(k), w, color::GREEN);
-            out.line(at(k), z, w, color::VERMILLION);
-            let c = [x_of(k), y_of(2 * height(cells[k as usize]).min(top))];
-            let r = (col / 3).clamp(view.px(6), view.px(14));
-            out.line(
-                [c[0] - r, c[1] - r],
-                [c[0] + r, c[1] + r],
-                w,
-                color::VERMILLION,
-            );
-            out.line(
-                [c[0] - r, c[1] + r],
-                [c[0] + r, c[1] - r],
-                w,
-                color::VERMILLION,
-            );
-        }
-        None => out.line(a, z, w, color::GREEN),
-    }
-    let r = view.px(7);
-    out.push(Shape::Disc {
-        c: a,
-        r,
-        color: chaser_color(i),
-    });
-    out.push(Shape::Ring {
-        c: z,
-        r,
-        width: view.lw(3, 2),
-        color: color::SKY,
-    });
-    let (name, tname) = (
-        view.name("chaser", i as u32),
-        view.name("target", cfg.chasers[i].target),
-    );
-    let f = view.font(16);
-    out.label(
-        [a[0] + r + view.px(4), a[1] - r - view.px(2)],
-        f,
-        chaser_color(i),
-        format!("{name} zA = {za}"),
-    );
-    let tw = super::text::width(&format!("{tname} zB = {zb}"), f);
-    out.label(
-        [z[0] - tw - r - view.px(4), z[1] - r - view.px(2)],
-        f,
-        color::SKY,
-        format!("{tname} zB = {zb}"),
-    );
 }
 
 /// Each chaser's colour (when there are few), the target, and the two
@@ -786,10 +870,24 @@ fn cross(out: &mut Scene, p: P, r: i32, w: u16, col: Rgba) {
 
 /// Targets (rings) and chasers (discs in their colours), named.
 fn draw_actors(sim: &LineSim, g: Geo, (view, vp): (&View, super::Viewport), out: &mut Scene) {
+    draw_targets(sim, g, (view, vp), out);
     let st = sim.state();
+    let hl_c = view.highlighted("chaser");
+    let strong = |i: usize| hl_c.contains(&(i as u32)) || view.selected == Some(i as u32);
+    // The emphasised chasers last: on top of any sharing their cell.
+    let mut order: Vec<usize> = (0..st.chasers.len()).collect();
+    order.sort_by_key(|&i| strong(i));
+    for i in order {
+        draw_chaser(sim, i, strong(i), g, (view, vp), out);
+    }
+}
+
+/// The targets: sky-blue rings, named right of them (left in the last
+/// column).
+fn draw_targets(sim: &LineSim, g: Geo, (view, vp): (&View, super::Viewport), out: &mut Scene) {
     let hl_t = view.highlighted("target");
     let label = view.font(18);
-    for (i, t) in st.targets.iter().enumerate() {
+    for (i, t) in sim.state().targets.iter().enumerate() {
         let p = g.center(*t);
         let strong = hl_t.contains(&(i as u32)) || view.focused("target").contains(&(i as u32));
         out.push(Shape::Ring {
@@ -798,7 +896,6 @@ fn draw_actors(sim: &LineSim, g: Geo, (view, vp): (&View, super::Viewport), out:
             width: view.lw(if strong { 6 } else { 4 }, 3),
             color: color::SKY,
         });
-        // Right of the ring, or left of it in the last column.
         // A target the camera leaves out is not named at the edge (the
         // name would look like its place).
         if !super::on_screen(vp, p) {
@@ -813,93 +910,110 @@ fn draw_actors(sim: &LineSim, g: Geo, (view, vp): (&View, super::Viewport), out:
         };
         out.label_in(vp, [x, p[1] - g.cell / 4], label, color::SKY, name);
     }
-    let hl_c = view.highlighted("chaser");
-    let strong = |i: usize| hl_c.contains(&(i as u32)) || view.selected == Some(i as u32);
-    // The emphasised chasers last: on top of any sharing their cell.
-    let mut order: Vec<usize> = (0..st.chasers.len()).collect();
-    order.sort_by_key(|&i| strong(i));
-    for i in order {
-        let c = &st.chasers[i];
-        let strong = strong(i);
-        let sharing = st.chasers.iter().filter(|o| o.pos == c.pos).count() as u64;
-        let same = st.chasers[..i].iter().filter(|o| o.pos == c.pos).count() as i32;
-        let mut p = g.center(c.pos);
-        let mut r = (g.cell / 3).max(view.px(7));
-        // Chasers that share a cell stand in a small circle round it: each
-        // towards its own target when their targets lie in different
-        // directions (named beside its disc), else the first on the left
-        // and on clockwise (two: A left, B right, as their names read
-        // below the cell).
-        let fanned = shared_spot(sim, i, sharing, same);
-        if let Some((turn, _)) = fanned {
-            let u = turn.unit();
-            r = (g.cell / 6).max(view.px(5));
-            // Far enough out that the discs do not overlap.
-            let off = i64::from((g.cell * 3 / 10).max(r * sharing as i32 * 2 / 5 + 1));
-            p = [
-                p[0] + u.x.mul_int(off).round_int(),
-                p[1] - u.y.mul_int(off).round_int(),
-            ];
-        }
-        out.push(Shape::Disc {
-            c: p,
-            r: r + view.px(if strong { 5 } else { 3 }),
-            color: if strong { color::SELECTED } else { color::WALL },
-        });
-        out.push(Shape::Disc {
-            c: p,
-            r,
-            color: chaser_color(i),
-        });
-        if !super::on_screen(vp, p) {
-            continue;
-        }
-        if let Some((turn, true)) = fanned {
-            // Beside its disc, outwards.
-            let u = turn.unit();
-            let name = view.name("chaser", i as u32);
-            let w = super::text::width(&name, label);
-            let out_by = i64::from(r + view.px(4) + w.max(i32::from(label)) * 6 / 10);
-            let at = [
-                p[0] + u.x.mul_int(out_by).round_int() - w / 2,
-                p[1] - u.y.mul_int(out_by).round_int() + i32::from(label) / 3,
-            ];
-            out.label_in(vp, at, label, chaser_color(i), name);
-            continue;
-        }
-        // Else below the cell, in id order (above it on the bottom row,
-        // inside the map).
-        let mid = g.center(c.pos);
-        // Above the cell on the bottom row, or when another chaser stands
-        // where the name would go below (the rows a name spans in small
-        // cells) and not where it would go above.
-        let reach = 1 + i32::from(label) / g.cell.max(1);
-        let near = |dir: i32| {
-            st.chasers
-                .iter()
-                .any(|o| o.pos.x == c.pos.x && (1..=reach).any(|k| o.pos.y == c.pos.y + dir * k))
-        };
-        let bottom = c.pos.y + 1 >= sim.config().grid.height() as i32 || (near(1) && !near(-1));
-        // The row of names moves left as a whole where it would leave the
-        // pane (names one-letter wide: `px(14)` apart).
-        let row = view.px(14) * sharing as i32 + view.px(6);
-        let left = (mid[0] - view.px(2)).min(vp.x + vp.w - row);
-        out.label_in(
-            vp,
-            [
-                // Right of the cell's height chip (its top-left corner).
-                left + same * view.px(14),
-                if bottom {
-                    mid[1] - g.cell / 2 - i32::from(label) / 4
-                } else {
-                    mid[1] + g.cell / 2 + i32::from(label)
-                },
-            ],
-            label,
-            chaser_color(i),
-            view.name("chaser", i as u32),
-        );
+}
+
+/// Chaser `i`: a disc in its colour (ringed when emphasised), named.
+fn draw_chaser(
+    sim: &LineSim,
+    i: usize,
+    strong: bool,
+    g: Geo,
+    (view, vp): (&View, super::Viewport),
+    out: &mut Scene,
+) {
+    let st = sim.state();
+    let c = &st.chasers[i];
+    let sharing = st.chasers.iter().filter(|o| o.pos == c.pos).count() as u64;
+    let same = st.chasers[..i].iter().filter(|o| o.pos == c.pos).count() as i32;
+    let mut p = g.center(c.pos);
+    let mut r = (g.cell / 3).max(view.px(7));
+    // Chasers that share a cell stand in a small circle round it: each
+    // towards its own target when their targets lie in different
+    // directions (named beside its disc), else the first on the left
+    // and on clockwise (two: A left, B right, as their names read
+    // below the cell).
+    let fanned = shared_spot(sim, i, sharing, same);
+    if let Some((turn, _)) = fanned {
+        let u = turn.unit();
+        r = (g.cell / 6).max(view.px(5));
+        // Far enough out that the discs do not overlap.
+        let off = i64::from((g.cell * 3 / 10).max(r * sharing as i32 * 2 / 5 + 1));
+        p = [
+            p[0] + u.x.mul_int(off).round_int(),
+            p[1] - u.y.mul_int(off).round_int(),
+        ];
     }
+    out.push(Shape::Disc {
+        c: p,
+        r: r + view.px(if strong { 5 } else { 3 }),
+        color: if strong { color::SELECTED } else { color::WALL },
+    });
+    out.push(Shape::Disc {
+        c: p,
+        r,
+        color: chaser_color(i),
+    });
+    if !super::on_screen(vp, p) {
+        return;
+    }
+    let label = view.font(18);
+    if let Some((turn, true)) = fanned {
+        // Beside its disc, outwards.
+        let u = turn.unit();
+        let name = view.name("chaser", i as u32);
+        let w = super::text::width(&name, label);
+        let out_by = i64::from(r + view.px(4) + w.max(i32::from(label)) * 6 / 10);
+        let at = [
+            p[0] + u.x.mul_int(out_by).round_int() - w / 2,
+            p[1] - u.y.mul_int(out_by).round_int() + i32::from(label) / 3,
+        ];
+        out.label_in(vp, at, label, chaser_color(i), name);
+        return;
+    }
+    name_below(sim, i, (sharing, same), g, (view, vp), out);
+}
+
+/// Chaser `i`'s name below its cell, in id order with the others there
+/// (above the cell on the bottom row, or when another chaser stands where
+/// the name would go below and not where it would go above).
+fn name_below(
+    sim: &LineSim,
+    i: usize,
+    (sharing, same): (u64, i32),
+    g: Geo,
+    (view, vp): (&View, super::Viewport),
+    out: &mut Scene,
+) {
+    let st = sim.state();
+    let c = &st.chasers[i];
+    let label = view.font(18);
+    let mid = g.center(c.pos);
+    // The rows a name spans in small cells.
+    let reach = 1 + i32::from(label) / g.cell.max(1);
+    let near = |dir: i32| {
+        st.chasers
+            .iter()
+            .any(|o| o.pos.x == c.pos.x && (1..=reach).any(|k| o.pos.y == c.pos.y + dir * k))
+    };
+    let bottom = c.pos.y + 1 >= sim.config().grid.height() as i32 || (near(1) && !near(-1));
+    // The row of names moves left as a whole where it would leave the
+    // pane (names one-letter wide: `px(14)` apart).
+    let row = view.px(14) * sharing as i32 + view.px(6);
+    let left = (mid[0] - view.px(2)).min(vp.x + vp.w - row);
+    let y = if bottom {
+        mid[1] - g.cell / 2 - i32::from(label) / 4
+    } else {
+        mid[1] + g.cell / 2 + i32::from(label)
+    };
+    // Right of the cell's height chip (its top-left corner).
+    let at = [left + same * view.px(14), y];
+    out.label_in(
+        vp,
+        at,
+        label,
+        chaser_color(i),
+        view.name("chaser", i as u32),
+    );
 }
 
 /// Where chaser `i`, one of `sharing` on a cell (`same` of them before it

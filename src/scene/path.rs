@@ -216,6 +216,42 @@ fn draw_tile(
     if cfg.searches.len() > 1 {
         out.push(Shape::Clip { area: tile });
     }
+    draw_tile_title(sim, si, tile, focused, view, out);
+    if cfg.searches.len() > 1 {
+        out.push(Shape::Clip {
+            area: map_area(tile, title),
+        });
+    }
+    draw_tile_terrain(grid, (o, cell), view, out);
+    if view.on("cliffs") {
+        let n = out.count();
+        draw_cliffs(grid, sc, o, cell, view, out);
+        out.credit("cliffs", n);
+    }
+    draw_search(s, sc, cfg.goal, o, cell, grid, view, out);
+    let map = Viewport {
+        x: o[0],
+        y: o[1],
+        w: cell * grid.width() as i32,
+        h: cell * grid.height() as i32,
+    };
+    draw_ends((cfg.start, cfg.goal), map, (o, cell), view, out);
+    search_numbers(s, (sc, cfg.goal), (o, cell), grid, view, out);
+    super::cell_marks(out, grid, o, cell, view);
+}
+
+/// A tile's title: the search's label, its status below (cut to the
+/// tile's width) and, for a heuristic that overestimates, a warning.
+fn draw_tile_title(
+    sim: &PathSim,
+    si: usize,
+    tile: Viewport,
+    focused: bool,
+    view: &View,
+    out: &mut Scene,
+) {
+    let cfg = sim.config();
+    let (s, sc) = (&sim.state().searches[si], &cfg.searches[si]);
     let lang = view.lang;
     let status = match s.status {
         // Whether it is over, or what its path cost, may be the question.
@@ -234,51 +270,37 @@ fn draw_tile(
     } else {
         status
     };
-    // The label, and below it the status (cut to the tile's width).
     let (f1, f2) = (view.font(18), view.font(15));
-    let fit = tile.w - 2 * view.px(8);
+    let (x, fit) = (tile.x + view.px(8), tile.w - 2 * view.px(8));
+    let top = tile.y + i32::from(f1);
+    let title_color = if strong { color::SELECTED } else { color::TEXT };
     out.text_fit(
-        [tile.x + view.px(8), tile.y + i32::from(f1) + view.px(4)],
+        [x, top + view.px(4)],
         f1,
-        if strong { color::SELECTED } else { color::TEXT },
+        title_color,
         label(view, sc, si),
         fit,
     );
-    out.text_fit(
-        [
-            tile.x + view.px(8),
-            tile.y + i32::from(f1) + i32::from(f2) + view.px(9),
-        ],
-        f2,
-        if s.status == Status::Unreachable {
-            CLIFF
-        } else {
-            color::TEXT
-        },
-        status,
-        fit,
-    );
+    let status_color = if s.status == Status::Unreachable {
+        CLIFF
+    } else {
+        color::TEXT
+    };
+    let at = [x, top + i32::from(f2) + view.px(9)];
+    out.text_fit(at, f2, status_color, status, fit);
     // A fact of the set-up, yet on a question's beat a hint at its answer.
     if !sc.heuristic.is_admissible(sc.moves) && !view.asking {
-        out.text_fit(
-            [
-                tile.x + view.px(8),
-                tile.y + i32::from(f1) + 2 * i32::from(f2) + view.px(14),
-            ],
-            f2,
-            color::ORANGE,
-            tr!(lang, P_OVERESTIMATE),
-            fit,
-        );
+        let at = [x, top + 2 * i32::from(f2) + view.px(14)];
+        out.text_fit(at, f2, color::ORANGE, tr!(lang, P_OVERESTIMATE), fit);
     }
     if view.on("expansions") {
         out.credit("expansions", n);
     }
-    if cfg.searches.len() > 1 {
-        out.push(Shape::Clip {
-            area: map_area(tile, title),
-        });
-    }
+}
+
+/// The map under a search: heights as shades (numbered on a small map),
+/// walls crossed. It is what the heights and walls overlays show.
+fn draw_tile_terrain(grid: &Grid, (o, cell): (P, i32), view: &View, out: &mut Scene) {
     let n = out.count();
     let small = grid.width() * grid.height() > 4096;
     super::terrain(
@@ -296,29 +318,12 @@ fn draw_tile(
             number_at: |cell, size| [cell / 2 - size / 4, cell / 2 + size / 3],
         },
     );
-    // The terrain is the map; the heights and walls overlays are its
-    // shades and crosses.
     if view.on("heights") {
         out.credit("heights", n);
     }
     if view.on("walls") && grid.has_walls() {
         out.credit("walls", n);
     }
-    if view.on("cliffs") {
-        let n = out.count();
-        draw_cliffs(grid, sc, o, cell, view, out);
-        out.credit("cliffs", n);
-    }
-    draw_search(s, sc, cfg.goal, o, cell, grid, view, out);
-    let map = Viewport {
-        x: o[0],
-        y: o[1],
-        w: cell * grid.width() as i32,
-        h: cell * grid.height() as i32,
-    };
-    draw_ends((cfg.start, cfg.goal), map, (o, cell), view, out);
-    search_numbers(s, (sc, cfg.goal), (o, cell), grid, view, out);
-    super::cell_marks(out, grid, o, cell, view);
 }
 
 /// The diagonals an 8-way search may not take because they cut a corner,

@@ -565,6 +565,47 @@ fn player_input(
         &p.session.sim().panes()[0],
         scene::pane_camera(p.session.sim(), &cam, 0),
     ));
+    let mut cmds = key_input(p, shift, ctrl);
+    if d3 {
+        orbit_input(shift, &mut cmds);
+    }
+    let inside =
+        |v: scene::Viewport| m[0] >= v.x && m[0] < v.x + v.w && m[1] >= v.y && m[1] < v.y + v.h;
+    let (_, wheel) = mouse_wheel();
+    if wheel != 0.0 {
+        let d = if wheel > 0.0 { 1 } else { -1 };
+        if inside(l.side) {
+            cmds.push(Cmd::SideScroll(-3 * d));
+        } else {
+            cmds.push(Cmd::Zoom(d));
+        }
+    }
+    let hover = match sim {
+        AnySim::Path(_) => scene::tile_cell_at(sim, &pcam, m).map(|(_, c)| c),
+        AnySim::Line(_) => scene::line_cell_at(sim, &pcam, m),
+        AnySim::Flock(_) | AnySim::Custom(_) | AnySim::Panes(_) => None,
+    };
+    if hover != p.hover {
+        cmds.push(Cmd::Hover(hover));
+    }
+    if app.error.is_none() {
+        scrub_input(p, l, m, &mut cmds);
+    }
+    if inside(cam.viewport) && app.error.is_none() {
+        let at = SceneAt {
+            pane,
+            sim,
+            pcam: &pcam,
+            m,
+            hover,
+        };
+        scene_mouse(p, &cam, &at, d3, &mut cmds);
+    }
+    cmds
+}
+
+/// The keys a player presses: time, help, save, overlays.
+fn key_input(p: &super::app::Player, shift: bool, ctrl: bool) -> Vec<Cmd> {
     let keys = [
         (KeyCode::Space, Command::TogglePlay),
         (KeyCode::PageDown, Command::NextBeat),
@@ -606,69 +647,62 @@ fn player_input(
             }
         }
     }
-    if d3 {
-        orbit_input(shift, &mut cmds);
-    }
-    let inside =
-        |v: scene::Viewport| m[0] >= v.x && m[0] < v.x + v.w && m[1] >= v.y && m[1] < v.y + v.h;
-    let in_scene = inside(cam.viewport);
-    let (_, wheel) = mouse_wheel();
-    if wheel != 0.0 {
-        let d = if wheel > 0.0 { 1 } else { -1 };
-        if inside(l.side) {
-            cmds.push(Cmd::SideScroll(-3 * d));
-        } else {
-            cmds.push(Cmd::Zoom(d));
-        }
-    }
-    let hover = match sim {
-        AnySim::Path(_) => scene::tile_cell_at(sim, &pcam, m).map(|(_, c)| c),
-        AnySim::Line(_) => scene::line_cell_at(sim, &pcam, m),
-        AnySim::Flock(_) | AnySim::Custom(_) | AnySim::Panes(_) => None,
-    };
-    if hover != p.hover {
-        cmds.push(Cmd::Hover(hover));
-    }
-    if app.error.is_none() {
-        scrub_input(p, l, m, &mut cmds);
-    }
-    // Clicks and drags in the scene.
-    if in_scene && app.error.is_none() {
-        if is_mouse_button_pressed(MouseButton::Left) {
-            if matches!(p.session.sim(), AnySim::Panes(_)) {
-                cmds.push(Cmd::Pane(pane as u32));
-            }
-            match (sim, hover) {
-                (AnySim::Flock(_), _) => cmds.push(Cmd::Select(scene::pick_boid(sim, &pcam, m))),
-                (AnySim::Line(ls), Some(cell)) => {
-                    let hit = ls.state().chasers.iter().position(|c| c.pos == cell);
-                    cmds.push(Cmd::Select(hit.map(|i| i as u32)));
-                }
-                (AnySim::Line(_), None)
-                | (AnySim::Path(_) | AnySim::Custom(_) | AnySim::Panes(_), _) => {}
-            }
-            DRAG_FROM.with(|d| d.set(Some(m)));
-        }
-        if is_mouse_button_released(MouseButton::Left) {
-            drag_end(p, &cam, m, &mut cmds);
-        }
-        if is_key_pressed(KeyCode::B)
-            && !d3
-            && let (Some(pos), AnySim::Flock(f)) = (scene::world_at(sim, &pcam, m), sim)
-        {
-            // The new boid flies like boid 0 (or along +x at speed 1).
-            let vel = f.state().boids.first().map_or(
-                crate::num::Vec3::new(
-                    crate::num::Fx::ONE,
-                    crate::num::Fx::ZERO,
-                    crate::num::Fx::ZERO,
-                ),
-                |b| b.vel,
-            );
-            cmds.push(Cmd::Intervene(Input::AddBoid { pos, vel }));
-        }
-    }
     cmds
+}
+
+/// Where the mouse is in the scene: the pane under it, its sim and
+/// camera, the pixel and the cell it hovers.
+struct SceneAt<'a> {
+    pane: usize,
+    sim: &'a AnySim,
+    pcam: &'a scene::Camera,
+    m: [i32; 2],
+    hover: Option<crate::sim::Cell>,
+}
+
+/// Clicks and drags in the scene: choose a pane, select a boid or
+/// chaser, drag, drop a boid (B, 2-D flocks).
+fn scene_mouse(
+    p: &super::app::Player,
+    cam: &scene::Camera,
+    at: &SceneAt,
+    d3: bool,
+    cmds: &mut Vec<Cmd>,
+) {
+    let (sim, m) = (at.sim, at.m);
+    if is_mouse_button_pressed(MouseButton::Left) {
+        if matches!(p.session.sim(), AnySim::Panes(_)) {
+            cmds.push(Cmd::Pane(at.pane as u32));
+        }
+        match (sim, at.hover) {
+            (AnySim::Flock(_), _) => cmds.push(Cmd::Select(scene::pick_boid(sim, at.pcam, m))),
+            (AnySim::Line(ls), Some(cell)) => {
+                let hit = ls.state().chasers.iter().position(|c| c.pos == cell);
+                cmds.push(Cmd::Select(hit.map(|i| i as u32)));
+            }
+            (AnySim::Line(_), None)
+            | (AnySim::Path(_) | AnySim::Custom(_) | AnySim::Panes(_), _) => {}
+        }
+        DRAG_FROM.with(|d| d.set(Some(m)));
+    }
+    if is_mouse_button_released(MouseButton::Left) {
+        drag_end(p, cam, m, cmds);
+    }
+    if is_key_pressed(KeyCode::B)
+        && !d3
+        && let (Some(pos), AnySim::Flock(f)) = (scene::world_at(sim, at.pcam, m), sim)
+    {
+        // The new boid flies like boid 0 (or along +x at speed 1).
+        let vel = f.state().boids.first().map_or(
+            crate::num::Vec3::new(
+                crate::num::Fx::ONE,
+                crate::num::Fx::ZERO,
+                crate::num::Fx::ZERO,
+            ),
+            |b| b.vel,
+        );
+        cmds.push(Cmd::Intervene(Input::AddBoid { pos, vel }));
+    }
 }
 
 /// The keys that toggle overlays, in [`super::app::OVERLAY_KEYS`] order.

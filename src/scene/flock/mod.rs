@@ -189,56 +189,17 @@ pub(super) fn build(sim: &FlockSim, frame: &Frame, view: &View, cam: &Camera, ou
 
     // The focused boids' reasoning, then the boids themselves on top.
     let focus = focus(sim, view);
-    let n = st.boids.len() as u32;
-    // Names keep off the focused boids' glyphs (drawn large, on top).
-    let mut taken: Vec<[i32; 4]> = focus
-        .iter()
-        .filter_map(|&id| proj.at(st.boids.get(id as usize)?.pos))
-        .map(|(c, _)| {
-            let s = view.px(28) * grow.min(125) / 100;
-            [c[0] - s, c[1] - s, 2 * s, 2 * s]
-        })
-        .collect();
-    // And off the wall boids' squares: a name beside one reads as its.
-    if view.on("wall_boids") {
-        for &id in &focus {
-            if let Some(ex) = explain_of(events, id) {
-                let half = wall_square_half(view) + 1;
-                taken.extend(ex.wall_boids.iter().filter_map(|w| {
-                    let (q, _) = proj.at(*w)?;
-                    Some([q[0] - half, q[1] - half, 2 * half + 1, 2 * half + 1])
-                }));
-            }
-        }
-    }
-    // The other glyphs, which names avoid while they have room.
-    out.avoid.clear();
-    if st.boids.len() <= AVOID_MAX {
-        let g = view.px(9) * grow / 100;
-        let glyphs = st.boids.iter().filter_map(|b| proj.at(b.pos));
-        out.avoid
-            .extend(glyphs.map(|(c, _)| [c[0] - g, c[1] - g, 2 * g, 2 * g]));
-    }
+    let c = Ctx {
+        sim,
+        proj: &proj,
+        view,
+        cam,
+        events,
+        grow,
+    };
+    let mut taken = kept_clear(&c, &focus, out);
     name_obstacles(sim, &proj, view, (cam.viewport, &mut taken), out);
-    // Named in the narration, not inspected: framed (a square, not a
-    // ring: rings are the mates a boid sees) and named. The frames first,
-    // so no name lands in another's frame.
-    let r = view.px(15) * grow / 100;
-    let framed: Vec<(u32, P)> = view
-        .highlighted("boid")
-        .into_iter()
-        .filter(|&id| id < n && !focus.contains(&id))
-        .filter_map(|id| Some((id, proj.at(st.boids[id as usize].pos)?.0)))
-        .collect();
-    for &(_, c) in &framed {
-        out.push(Shape::Frame {
-            at: [c[0] - r, c[1] - r],
-            size: [2 * r, 2 * r],
-            width: view.lw(3, 2),
-            color: color::SELECTED,
-        });
-        taken.push([c[0] - r, c[1] - r, 2 * r, 2 * r]);
-    }
+    let framed = frame_highlighted(&c, &focus, &mut taken, out);
     // The focused glyphs go under their reasoning (moved there once
     // drawn): a short rule arrow stays visible on its boid's body.
     let mut under = out.count();
@@ -254,103 +215,218 @@ pub(super) fn build(sim: &FlockSim, frame: &Frame, view: &View, cam: &Camera, ou
         );
     }
     // The framed boids' names after the reasoning, clear of its rings.
-    for &(id, c) in &framed {
+    let r = framed_half(&c);
+    for &(id, at) in &framed {
         // With its heading in the heading model (what the narration
         // compares).
         let text = named_with_heading(sim, view, id);
-        if !super::on_screen(cam.viewport, c) {
+        if !super::on_screen(cam.viewport, at) {
             continue;
         }
         out.label_near(
-            (c, r),
+            (at, r),
             (view.font(17), color::SELECTED),
             text,
             (cam.viewport, &mut taken),
         );
     }
     for &id in &focus {
-        if let Some((c, d)) = proj.at(st.boids[id as usize].pos) {
-            // Larger than the others, but in a close-up (zoom over 3) not
-            // growing further, not to hide its own trail: never under the
-            // others nor under the classroom's 24 px across.
-            let zoom = cam.zoom.mul_int(100).round_int().max(300);
-            let base = FOCUS_SIZE * i32::from(view.scale) / 100;
-            let size = (base * grow.min(125) / 100 * 300 / zoom)
-                .max(i32::from(view.scale) * grow / 100)
-                .max(base);
-            let n = out.count();
-            let vel = Velocity::of(sim, view).map(Velocity::full);
-            draw_glyph(
-                sim,
-                &proj,
-                vel.as_ref(),
-                out,
-                (id as usize, c, d.to_bits()),
-                (size, color::SELECTED, size),
-            );
-            // Beyond its glyph, what it drew is its velocity line.
-            if vel.is_some() {
-                out.credit("velocity", n + 1);
+        draw_focused(&c, id, &mut under, &mut taken, out);
+    }
+    draw_overlays_on_top(&c, frame, &focus, &mut taken, out);
+    // What a callout keeps clear of: what the names kept clear of, and
+    // every boid's glyph in a flock small enough to tell them apart.
+    out.keep_clear.extend(taken);
+    out.keep_clear.extend(out.avoid.clone());
+    panels(sim, events, frame.ahead, &focus, view, out);
+}
+
+/// What the steps of [`build`] share.
+struct Ctx<'a> {
+    sim: &'a FlockSim,
+    proj: &'a Proj,
+    view: &'a View,
+    cam: &'a Camera,
+    events: &'a [FlockEvent],
+    /// How much glyphs grow with the zoom, in percent.
+    grow: i32,
+}
+
+/// What names keep off: the focused boids' glyphs (drawn large, on top)
+/// and, with `wall_boids`, the wall boids' squares; and (in
+/// `out.avoid`) every other glyph while there are few enough.
+fn kept_clear(c: &Ctx, focus: &[u32], out: &mut Scene) -> Vec<[i32; 4]> {
+    let (st, view, grow) = (c.sim.state(), c.view, c.grow);
+    let mut taken: Vec<[i32; 4]> = focus
+        .iter()
+        .filter_map(|&id| c.proj.at(st.boids.get(id as usize)?.pos))
+        .map(|(p, _)| {
+            let s = view.px(28) * grow.min(125) / 100;
+            [p[0] - s, p[1] - s, 2 * s, 2 * s]
+        })
+        .collect();
+    // A name beside a wall boid's square reads as its.
+    if view.on("wall_boids") {
+        for &id in focus {
+            if let Some(ex) = explain_of(c.events, id) {
+                let half = wall_square_half(view) + 1;
+                taken.extend(ex.wall_boids.iter().filter_map(|w| {
+                    let (q, _) = c.proj.at(*w)?;
+                    Some([q[0] - half, q[1] - half, 2 * half + 1, 2 * half + 1])
+                }));
             }
-            let drawn: Vec<Shape> = out.shapes.drain(n..).collect();
-            let outline = match drawn.first() {
-                Some(Shape::Tri { p, .. }) => Some(*p),
-                _ => None,
-            };
-            let k = drawn.len();
-            out.shapes.splice(under..under, drawn);
-            under += k;
-            // Its outline over its arrows, which start at its centre and
-            // would otherwise hide where it is.
-            if let Some(p) = outline {
-                for (a, b) in [(p[0], p[1]), (p[1], p[2]), (p[2], p[0])] {
-                    out.line(a, b, view.lw(2, 2), color::SELECTED);
-                }
-            }
-            // The name goes where no arrow of the boid points (none for a
-            // boid the camera leaves out: it would look like its place).
-            if !super::on_screen(cam.viewport, c) {
-                continue;
-            }
-            let name = boid_name(sim, view, id);
-            let f = view.font(17);
-            let dirs = arrow_dirs(sim, &proj, (explain_of(events, id), id), view.px(110));
-            let (w, h) = (super::text::width(&name, f), i32::from(f));
-            let mid = label_spot(
-                c,
-                &dirs,
-                (w, h),
-                view.px(34) * grow.min(125) / 100,
-                (cam.viewport, &mut taken),
-                &out.avoid,
-            );
-            let at = [mid[0] - w / 2, mid[1] + h / 3];
-            // Tied to its boid by a short line when it stands off.
-            let glyph = view.px(20) * grow.min(125) / 100;
-            let near = [
-                mid[0].clamp(at[0], at[0] + w),
-                mid[1].clamp(at[1] - h, at[1]),
-            ];
-            let edge = [
-                near[0].clamp(c[0] - glyph, c[0] + glyph),
-                near[1].clamp(c[1] - glyph, c[1] + glyph),
-            ];
-            let (dx, dy) = (near[0] - edge[0], near[1] - edge[1]);
-            if dx * dx + dy * dy > view.px(8).pow(2) {
-                out.line(edge, near, view.lw(2, 2), color::SELECTED);
-            }
-            out.label_in(cam.viewport, at, f, color::SELECTED, name);
         }
     }
+    // The other glyphs, which names avoid while they have room.
+    out.avoid.clear();
+    if st.boids.len() <= AVOID_MAX {
+        let g = view.px(9) * grow / 100;
+        let glyphs = st.boids.iter().filter_map(|b| c.proj.at(b.pos));
+        out.avoid
+            .extend(glyphs.map(|(p, _)| [p[0] - g, p[1] - g, 2 * g, 2 * g]));
+    }
+    taken
+}
+
+/// Half the side of a highlighted boid's frame.
+fn framed_half(c: &Ctx) -> i32 {
+    c.view.px(15) * c.grow / 100
+}
+
+/// Boids named in the narration, not inspected: framed (a square, not a
+/// ring: rings are the mates a boid sees), the frames first so no name
+/// lands in another's frame. Returns them with their places.
+fn frame_highlighted(
+    c: &Ctx,
+    focus: &[u32],
+    taken: &mut Vec<[i32; 4]>,
+    out: &mut Scene,
+) -> Vec<(u32, P)> {
+    let st = c.sim.state();
+    let n = st.boids.len() as u32;
+    let r = framed_half(c);
+    let framed: Vec<(u32, P)> = c
+        .view
+        .highlighted("boid")
+        .into_iter()
+        .filter(|&id| id < n && !focus.contains(&id))
+        .filter_map(|id| Some((id, c.proj.at(st.boids[id as usize].pos)?.0)))
+        .collect();
+    for &(_, p) in &framed {
+        out.push(Shape::Frame {
+            at: [p[0] - r, p[1] - r],
+            size: [2 * r, 2 * r],
+            width: c.view.lw(3, 2),
+            color: color::SELECTED,
+        });
+        taken.push([p[0] - r, p[1] - r, 2 * r, 2 * r]);
+    }
+    framed
+}
+
+/// A focused boid's glyph, moved under its reasoning (at `under`), its
+/// outline over its arrows, and its name where no arrow points.
+fn draw_focused(c: &Ctx, id: u32, under: &mut usize, taken: &mut Vec<[i32; 4]>, out: &mut Scene) {
+    let (sim, view, grow) = (c.sim, c.view, c.grow);
+    let Some((p, d)) = c.proj.at(sim.state().boids[id as usize].pos) else {
+        return;
+    };
+    // Larger than the others, but in a close-up (zoom over 3) not
+    // growing further, not to hide its own trail: never under the
+    // others nor under the classroom's 24 px across.
+    let zoom = c.cam.zoom.mul_int(100).round_int().max(300);
+    let base = FOCUS_SIZE * i32::from(view.scale) / 100;
+    let size = (base * grow.min(125) / 100 * 300 / zoom)
+        .max(i32::from(view.scale) * grow / 100)
+        .max(base);
+    let n = out.count();
+    let vel = Velocity::of(sim, view).map(Velocity::full);
+    draw_glyph(
+        sim,
+        c.proj,
+        vel.as_ref(),
+        out,
+        (id as usize, p, d.to_bits()),
+        (size, color::SELECTED, size),
+    );
+    // Beyond its glyph, what it drew is its velocity line.
+    if vel.is_some() {
+        out.credit("velocity", n + 1);
+    }
+    let drawn: Vec<Shape> = out.shapes.drain(n..).collect();
+    let outline = match drawn.first() {
+        Some(Shape::Tri { p, .. }) => Some(*p),
+        _ => None,
+    };
+    let k = drawn.len();
+    out.shapes.splice(*under..*under, drawn);
+    *under += k;
+    // Its outline over its arrows, which start at its centre and
+    // would otherwise hide where it is.
+    if let Some(t) = outline {
+        for (a, b) in [(t[0], t[1]), (t[1], t[2]), (t[2], t[0])] {
+            out.line(a, b, view.lw(2, 2), color::SELECTED);
+        }
+    }
+    // The name goes where no arrow of the boid points (none for a
+    // boid the camera leaves out: it would look like its place).
+    if super::on_screen(c.cam.viewport, p) {
+        name_focused(c, id, p, taken, out);
+    }
+}
+
+/// A focused boid's name, where none of its arrows points, tied to it by
+/// a short line when it stands off.
+fn name_focused(c: &Ctx, id: u32, p: P, taken: &mut Vec<[i32; 4]>, out: &mut Scene) {
+    let (view, grow) = (c.view, c.grow);
+    let name = boid_name(c.sim, view, id);
+    let f = view.font(17);
+    let dirs = arrow_dirs(c.sim, c.proj, (explain_of(c.events, id), id), view.px(110));
+    let (w, h) = (super::text::width(&name, f), i32::from(f));
+    let mid = label_spot(
+        p,
+        &dirs,
+        (w, h),
+        view.px(34) * grow.min(125) / 100,
+        (c.cam.viewport, taken),
+        &out.avoid,
+    );
+    let at = [mid[0] - w / 2, mid[1] + h / 3];
+    let glyph = view.px(20) * grow.min(125) / 100;
+    let near = [
+        mid[0].clamp(at[0], at[0] + w),
+        mid[1].clamp(at[1] - h, at[1]),
+    ];
+    let edge = [
+        near[0].clamp(p[0] - glyph, p[0] + glyph),
+        near[1].clamp(p[1] - glyph, p[1] + glyph),
+    ];
+    let (dx, dy) = (near[0] - edge[0], near[1] - edge[1]);
+    if dx * dx + dy * dy > view.px(8).pow(2) {
+        out.line(edge, near, view.lw(2, 2), color::SELECTED);
+    }
+    out.label_in(c.cam.viewport, at, f, color::SELECTED, name);
+}
+
+/// What goes over the boids: the focused fish's attitude, the trails'
+/// heads, the wall boids' squares.
+fn draw_overlays_on_top(
+    c: &Ctx,
+    frame: &Frame,
+    focus: &[u32],
+    taken: &mut Vec<[i32; 4]>,
+    out: &mut Scene,
+) {
+    let view = c.view;
     if view.on("attitude") {
         let n = out.count();
-        for &id in &focus {
+        for &id in focus {
             draw_attitude(
-                sim,
-                &proj,
+                c.sim,
+                c.proj,
                 id,
-                (view, grow),
-                (cam.viewport, &mut taken),
+                (view, c.grow),
+                (c.cam.viewport, taken),
                 out,
             );
         }
@@ -358,21 +434,16 @@ pub(super) fn build(sim: &FlockSim, frame: &Frame, view: &View, cam: &Camera, ou
     }
     if view.on("trails") && !frame.trail.is_empty() {
         let n = out.count();
-        draw_trails(sim, &proj, frame.trail, (view, true), out);
+        draw_trails(c.sim, c.proj, frame.trail, (view, true), out);
         out.credit("trails", n);
     }
     if view.on("wall_boids") {
-        for &id in &focus {
-            if let Some(ex) = explain_of(events, id) {
-                draw_wall_squares(&proj, ex, view, out);
+        for &id in focus {
+            if let Some(ex) = explain_of(c.events, id) {
+                draw_wall_squares(c.proj, ex, view, out);
             }
         }
     }
-    // What a callout keeps clear of: what the names kept clear of, and
-    // every boid's glyph in a flock small enough to tell them apart.
-    out.keep_clear.extend(taken);
-    out.keep_clear.extend(out.avoid.clone());
-    panels(sim, events, frame.ahead, &focus, view, out);
 }
 
 /// The world point under a screen pixel of a 2-D flock (where a dropped

@@ -397,28 +397,79 @@ pub(super) fn draw_rules(
         // Withheld: the coming step is a question's answer.
         return;
     }
-    let d3 = sim.config().dims == 3;
-    let long = |n: i32| view.px(n) * grow / 100;
     // The weighted model's rules drawn as their shares of the steering
     // (w/Σw times the rule), so the arrows add up to the steering arrow.
     let rules = shares(sim, ex);
-    let longest = view.rule_scale.unwrap_or_else(|| longest_rule(ex, &rules));
+    let mut arrows = RuleArrows {
+        proj,
+        view,
+        grow,
+        longest: view.rule_scale.unwrap_or_else(|| longest_rule(ex, &rules)),
+        full: 0,
+        at: (c, dir),
+        d3: sim.config().dims == 3,
+    };
+    let vectors: Vec<Steer> = rules.iter().map(|r| r.1).chain([ex.steering]).collect();
+    arrows.full = arrows.full_length(&vectors, vp);
     let hl_rules: Vec<&str> = view
         .highlight
         .iter()
         .filter_map(|h| h.strip_prefix("rule:"))
         .collect();
-    // The vector as it lies across the screen (in 3-D, its length
-    // foreshortened like the world's), so the arrows add up on screen as
-    // the vectors do: its direction and length at `full` pixels for the
-    // longest.
-    let across = |v: Vec3, full: i32| {
-        let (sx, sy) = proj.rot(v);
+    // The steering first, under the rules and wider: where one rule is
+    // the whole steering, its colour shows on top with a white edge.
+    if view.on("steering") {
+        let n = out.count();
+        let strong = hl_rules.contains(&"steering");
+        let wide = view.px(4);
+        arrows.draw(out, taken, ex.steering, color::TEXT, (0, wide), strong);
+        out.credit("steering", n);
+    }
+    // Last rule first: turns of about the same size are drawn longer for
+    // later rules (see `RuleArrows::draw`), so the shorter ones end up on
+    // top.
+    for (k, (rule, s)) in rules.iter().enumerate().rev() {
+        let name = rule_name(*rule);
+        if view.on(name) {
+            let n = out.count();
+            let (col, strong) = (rule_color(*rule), hl_rules.contains(&name));
+            arrows.draw(out, taken, *s, col, (k as i32 + 1, 0), strong);
+            out.credit(name, n);
+        }
+    }
+}
+
+/// How a boid's rule arrows are drawn: on one scale, from its centre.
+struct RuleArrows<'a> {
+    proj: &'a Proj,
+    view: &'a View,
+    /// How much glyphs grow with the zoom, in percent.
+    grow: i32,
+    /// The longest vector's length (the scale).
+    longest: Fx,
+    /// The pixels the longest vector is drawn at.
+    full: i32,
+    /// The boid's centre on screen and its direction.
+    at: (P, Vec3),
+    d3: bool,
+}
+
+impl RuleArrows<'_> {
+    fn long(&self, n: i32) -> i32 {
+        self.view.px(n) * self.grow / 100
+    }
+
+    /// The vector as it lies across the screen (in 3-D, its length
+    /// foreshortened like the world's), so the arrows add up on screen as
+    /// the vectors do: its direction and length at `full` pixels for the
+    /// longest.
+    fn across(&self, v: Vec3, full: i32) -> ((Fx, Fx), i32) {
+        let (sx, sy) = self.proj.rot(v);
         let across = Vec3::new(sx, sy, Fx::ZERO).fast_length();
-        let frac = across.checked_div(longest).unwrap_or(Fx::ONE);
-        let len = frac.mul_int(i64::from(full)).round_int().max(long(18));
+        let frac = across.checked_div(self.longest).unwrap_or(Fx::ONE);
+        let len = frac.mul_int(i64::from(full)).round_int().max(self.long(18));
         let dir = if across == Fx::ZERO {
-            unit2(proj.rot(v.fast_normalize()))
+            unit2(self.proj.rot(v.fast_normalize()))
         } else {
             (
                 sx.checked_div(across).unwrap_or(Fx::ZERO),
@@ -426,86 +477,77 @@ pub(super) fn draw_rules(
             )
         };
         (dir, len)
-    };
-    // The longest `long(90)` pixels, or less where that would run an
-    // arrow out of the pane (all shorter alike: they still add up).
-    let vectors = rules.iter().map(|r| r.1).chain([ex.steering]);
-    let full = vectors
-        .filter_map(|s| match s {
-            Steer::Vector(v) if !v.is_zero() && longest > Fx::ZERO => Some(across(v, long(90))),
-            _ => None,
-        })
-        .map(|(d, len)| long(90) * room(vp, c, d, view.px(6)) / len.max(1))
-        .fold(long(90), i32::min)
-        .max(long(30));
-    // `k`: the arrow's place in the drawing order; turns of about the same
-    // size get lengths a little apart, so neither hides the other.
-    // `wide`: extra pixels of width, a halo for the arrow drawn under the
-    // others.
-    let mut arrow = |out: &mut Scene, s: Steer, col: Rgba, (k, wide): (i32, i32), strong: bool| {
+    }
+
+    /// The longest `long(90)` pixels, or less where that would run an
+    /// arrow out of the pane (all shorter alike: they still add up).
+    fn full_length(&self, vectors: &[Steer], vp: crate::scene::Viewport) -> i32 {
+        let c = self.at.0;
+        vectors
+            .iter()
+            .filter_map(|s| match *s {
+                Steer::Vector(v) if !v.is_zero() && self.longest > Fx::ZERO => {
+                    Some(self.across(v, self.long(90)))
+                }
+                _ => None,
+            })
+            .map(|(d, len)| self.long(90) * room(vp, c, d, self.view.px(6)) / len.max(1))
+            .fold(self.long(90), i32::min)
+            .max(self.long(30))
+    }
+
+    /// One arrow. `k`: its place in the drawing order; turns of about the
+    /// same size get lengths a little apart, so neither hides the other.
+    /// `wide`: extra pixels of width, a halo for the arrow drawn under the
+    /// others.
+    fn draw(
+        &self,
+        out: &mut Scene,
+        taken: &mut Vec<[i32; 4]>,
+        s: Steer,
+        col: Rgba,
+        (k, wide): (i32, i32),
+        strong: bool,
+    ) {
+        let (view, (c, dir)) = (self.view, self.at);
         let w = view.lw(if strong { 6 } else { 4 }, 3) + wide as u16;
         let head = view.px(if strong { 16 } else { 13 }).max(10) + 2 * wide;
         let len = match s {
-            Steer::Vector(v) if !v.is_zero() && longest > Fx::ZERO => Some(across(v, full)),
+            Steer::Vector(v) if !v.is_zero() && self.longest > Fx::ZERO => {
+                Some(self.across(v, self.full))
+            }
             Steer::Turn(t) if t != 0 => {
                 // The new direction, at its true angle (up to half a
                 // turn), longer for larger turns.
                 let deg = ((t.unsigned_abs() as u128 * 360) >> 32) as i32;
                 let shown = t.clamp(-(1i64 << 31), 1i64 << 31);
-                let len = long(40 + deg.min(180) / 3 + 9 * k);
-                Some((unit2(proj.rot(turned(dir, shown, d3))), len))
+                let len = self.long(40 + deg.min(180) / 3 + 9 * k);
+                Some((unit2(self.proj.rot(turned(dir, shown, self.d3))), len))
             }
             _ => None,
         };
-        if let Some(((dx, dy), len)) = len {
-            let e = [
-                c[0] + dx.mul_int(len.into()).round_int(),
-                c[1] + dy.mul_int(len.into()).round_int(),
-            ];
-            out.arrow(c, e, w, head, col);
-            crate::scene::keep_clear(taken, c, e, i32::from(w) / 2 + 3);
-            if let Steer::Turn(t) = s {
-                sweep(
-                    out,
-                    proj,
-                    c,
-                    dir,
-                    t.clamp(-(1i64 << 31), 1i64 << 31),
-                    len * 6 / 10,
-                    view,
-                    col,
-                    d3,
-                );
-            }
-        }
-    };
-    // The steering first, under the rules and wider: where one rule is
-    // the whole steering, its colour shows on top with a white edge.
-    if view.on("steering") {
-        let n = out.count();
-        arrow(
-            out,
-            ex.steering,
-            color::TEXT,
-            (0, view.px(4)),
-            hl_rules.contains(&"steering"),
-        );
-        out.credit("steering", n);
-    }
-    // Last rule first: turns of about the same size are drawn longer for
-    // later rules (see `arrow`), so the shorter ones end up on top.
-    for (k, (rule, s)) in rules.iter().enumerate().rev() {
-        let name = rule_name(*rule);
-        if view.on(name) {
-            let n = out.count();
-            arrow(
+        let Some(((dx, dy), len)) = len else {
+            return;
+        };
+        let e = [
+            c[0] + dx.mul_int(len.into()).round_int(),
+            c[1] + dy.mul_int(len.into()).round_int(),
+        ];
+        out.arrow(c, e, w, head, col);
+        crate::scene::keep_clear(taken, c, e, i32::from(w) / 2 + 3);
+        if let Steer::Turn(t) = s {
+            let shown = t.clamp(-(1i64 << 31), 1i64 << 31);
+            sweep(
                 out,
-                *s,
-                rule_color(*rule),
-                (k as i32 + 1, 0),
-                hl_rules.contains(&name),
+                self.proj,
+                c,
+                dir,
+                shown,
+                len * 6 / 10,
+                view,
+                col,
+                self.d3,
             );
-            out.credit(name, n);
         }
     }
 }

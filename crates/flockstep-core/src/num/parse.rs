@@ -44,18 +44,25 @@ const MAX_DIGITS: u32 = 27;
 /// Parses a decimal literal into an [`Fx`], rounded to nearest.
 pub fn parse_fx(text: &str) -> Result<Fx, ParseNumError> {
     let chars: Vec<char> = text.chars().collect();
-    let mut i = 0;
-    let neg = match chars.first() {
-        Some('-') => {
-            i += 1;
-            true
-        }
-        Some('+') => {
-            i += 1;
-            false
-        }
-        _ => false,
+    let (neg, start) = match chars.first() {
+        Some('-') => (true, 1),
+        Some('+') => (false, 1),
+        _ => (false, 0),
     };
+    let (mantissa, frac_digits, i) = mantissa(&chars, start)?;
+    let exp = if i < chars.len() {
+        exponent(&chars, i + 1)?
+    } else {
+        0
+    };
+    // value = mantissa · 10^scale
+    to_fixed(mantissa, exp - frac_digits, neg)
+}
+
+/// The digits from `i` on, up to an exponent or the end: the mantissa
+/// they spell (the point removed), how many follow the point, and where
+/// they stop.
+fn mantissa(chars: &[char], mut i: usize) -> Result<(u128, i64, usize), ParseNumError> {
     let mut mantissa: u128 = 0;
     let mut digits = 0u32; // significant digits kept
     let mut frac_digits: i64 = 0;
@@ -101,44 +108,47 @@ pub fn parse_fx(text: &str) -> Result<Fx, ParseNumError> {
     if !any_digit {
         return Err(err("expected a number", i.min(chars.len())));
     }
-    let mut exp: i64 = 0;
-    if i < chars.len() {
-        // Exponent.
-        i += 1;
-        let start = i;
-        let eneg = match chars.get(i) {
-            Some('-') => {
-                i += 1;
-                true
-            }
-            Some('+') => {
-                i += 1;
-                false
-            }
-            _ => false,
-        };
-        let digits_start = i;
-        while i < chars.len() {
-            match chars[i] {
-                c @ '0'..='9' => {
-                    exp = exp * 10 + (c as u8 - b'0') as i64;
-                    if exp > 1000 {
-                        return Err(err("exponent out of range", start));
-                    }
-                }
-                '_' => {}
-                c => return Err(err(format!("unexpected character '{c}' in exponent"), i)),
-            }
+    Ok((mantissa, frac_digits, i))
+}
+
+/// The exponent whose sign or first digit is at `i` (after the `e`).
+fn exponent(chars: &[char], mut i: usize) -> Result<i64, ParseNumError> {
+    let start = i;
+    let eneg = match chars.get(i) {
+        Some('-') => {
             i += 1;
+            true
         }
-        if i == digits_start {
-            return Err(err("expected exponent digits", i));
+        Some('+') => {
+            i += 1;
+            false
         }
-        if eneg {
-            exp = -exp;
+        _ => false,
+    };
+    let digits_start = i;
+    let mut exp: i64 = 0;
+    while i < chars.len() {
+        match chars[i] {
+            c @ '0'..='9' => {
+                exp = exp * 10 + (c as u8 - b'0') as i64;
+                if exp > 1000 {
+                    return Err(err("exponent out of range", start));
+                }
+            }
+            '_' => {}
+            c => return Err(err(format!("unexpected character '{c}' in exponent"), i)),
         }
+        i += 1;
     }
-    let scale = exp - frac_digits; // value = mantissa · 10^scale
+    if i == digits_start {
+        return Err(err("expected exponent digits", i));
+    }
+    Ok(if eneg { -exp } else { exp })
+}
+
+/// `±mantissa · 10^scale` rounded to the nearest Q32.32 value, or an
+/// out-of-range error.
+fn to_fixed(mantissa: u128, scale: i64, neg: bool) -> Result<Fx, ParseNumError> {
     let out_of_range = || {
         err(
             "out of range: fixed-point numbers lie in [-2147483648, 2147483648)",

@@ -463,99 +463,39 @@ impl Replay<BufReader<File>> {
     }
 }
 
+/// What is wrong with a header: the byte offset, the kind and the message.
+type HeaderProblem = (u64, ReplayErrorKind, String);
+
 /// The fixed-size header's fields and the metadata block's length, or
 /// the byte offset and the message of what is wrong with it (the magic and
 /// the length are checked before).
-fn parse_header(head: &[u8]) -> Result<(Header, u32), (u64, ReplayErrorKind, String)> {
-    use ReplayErrorKind::{Corrupt, Version};
+fn parse_header(head: &[u8]) -> Result<(Header, u32), HeaderProblem> {
     if !crc_ok(&head[..60], le_u32(&head[60..])) {
         let m = "header checksum mismatch: the header is corrupt";
-        return Err((60, Corrupt, m.into()));
+        return Err((60, ReplayErrorKind::Corrupt, m.into()));
     }
     let u16_at = |i: usize| u16::from_le_bytes([head[i], head[i + 1]]);
     let (major, minor) = (u16_at(8), u16_at(10));
-    if major > FORMAT_MAJOR {
-        return Err((
-            8,
-            Version,
-            format!(
-                "format {major}.{minor} is newer than this flockstep reads \
-                 ({FORMAT_MAJOR}.x): upgrade flockstep"
-            ),
-        ));
-    }
-    if major < OLDEST_MAJOR {
-        return Err((
-            8,
-            Version,
-            format!(
-                "format {major}.{minor} is no longer supported (this flockstep reads {OLDEST_MAJOR}.x to {FORMAT_MAJOR}.x)"
-            ),
-        ));
-    }
-    let codec_id = u16_at(12);
-    if codec_id != codec::CODEC_ID {
-        return Err((
-            12,
-            Version,
-            format!(
-                "unknown payload codec {codec_id} (this flockstep knows codec {})",
-                codec::CODEC_ID
-            ),
-        ));
-    }
-    let compression = u16_at(14);
-    if compression != COMPRESSION_ZSTD {
-        return Err((
-            14,
-            Version,
-            format!(
-                "unknown compression {compression} (this flockstep knows {COMPRESSION_ZSTD}, zstd)"
-            ),
-        ));
-    }
-    let schema = le_u32(&head[16..]);
-    if schema != SCHEMA {
-        return Err((
-            16,
-            Version,
-            format!(
-                "state schema {schema} is not the one this flockstep reads ({SCHEMA}); re-record with this version"
-            ),
-        ));
-    }
-    if (head[20], head[21]) != (32, 32) {
-        return Err((
-            20,
-            Version,
-            format!(
-                "fixed-point layout I{}F{} is not I32F32",
-                head[20], head[21]
-            ),
-        ));
-    }
-    let id = SimId(u16::from_le_bytes([head[22], head[23]]));
+    check_layout(head)?;
+    let id = SimId(u16_at(22));
     let Some(sim) = sims::by_id(id) else {
-        return Err((
-            22,
-            ReplayErrorKind::UnknownSim { id: id.0 },
-            format!(
-                "unknown sim id {}: this flockstep knows {}",
-                id.0,
-                sims::all()
-                    .iter()
-                    .map(|r| format!("{} ({})", r.id().0, r.name()))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ),
-        ));
+        let known: Vec<String> = sims::all()
+            .iter()
+            .map(|r| format!("{} ({})", r.id().0, r.name()))
+            .collect();
+        let m = format!(
+            "unknown sim id {}: this flockstep knows {}",
+            id.0,
+            known.join(", ")
+        );
+        return Err((22, ReplayErrorKind::UnknownSim { id: id.0 }, m));
     };
     let header = Header {
         major,
         minor,
-        codec: codec_id,
-        compression,
-        schema,
+        codec: u16_at(12),
+        compression: u16_at(14),
+        schema: le_u32(&head[16..]),
         int_bits: 32,
         frac_bits: 32,
         sim,
@@ -565,13 +505,71 @@ fn parse_header(head: &[u8]) -> Result<(Header, u32), (u64, ReplayErrorKind, Str
     };
     let meta_len = le_u32(&head[44..]);
     if meta_len > MAX_META {
-        return Err((
-            44,
-            Corrupt,
-            format!("a metadata block of {meta_len} bytes (the limit is {MAX_META})"),
-        ));
+        let m = format!("a metadata block of {meta_len} bytes (the limit is {MAX_META})");
+        return Err((44, ReplayErrorKind::Corrupt, m));
     }
     Ok((header, meta_len))
+}
+
+/// Checks the header's format version, payload codec, compression, state
+/// schema and number layout against what this flockstep reads.
+fn check_layout(head: &[u8]) -> Result<(), HeaderProblem> {
+    let u16_at = |i: usize| u16::from_le_bytes([head[i], head[i + 1]]);
+    let (major, minor) = (u16_at(8), u16_at(10));
+    let (codec_id, compression) = (u16_at(12), u16_at(14));
+    let schema = le_u32(&head[16..]);
+    let problem = if major > FORMAT_MAJOR {
+        Some((
+            8,
+            format!(
+                "format {major}.{minor} is newer than this flockstep reads \
+                 ({FORMAT_MAJOR}.x): upgrade flockstep"
+            ),
+        ))
+    } else if major < OLDEST_MAJOR {
+        Some((
+            8,
+            format!(
+                "format {major}.{minor} is no longer supported (this flockstep reads {OLDEST_MAJOR}.x to {FORMAT_MAJOR}.x)"
+            ),
+        ))
+    } else if codec_id != codec::CODEC_ID {
+        Some((
+            12,
+            format!(
+                "unknown payload codec {codec_id} (this flockstep knows codec {})",
+                codec::CODEC_ID
+            ),
+        ))
+    } else if compression != COMPRESSION_ZSTD {
+        Some((
+            14,
+            format!(
+                "unknown compression {compression} (this flockstep knows {COMPRESSION_ZSTD}, zstd)"
+            ),
+        ))
+    } else if schema != SCHEMA {
+        Some((
+            16,
+            format!(
+                "state schema {schema} is not the one this flockstep reads ({SCHEMA}); re-record with this version"
+            ),
+        ))
+    } else if (head[20], head[21]) != (32, 32) {
+        Some((
+            20,
+            format!(
+                "fixed-point layout I{}F{} is not I32F32",
+                head[20], head[21]
+            ),
+        ))
+    } else {
+        None
+    };
+    match problem {
+        Some((at, m)) => Err((at, ReplayErrorKind::Version, m)),
+        None => Ok(()),
+    }
 }
 
 impl<R: Read + Seek> Replay<R> {
@@ -679,26 +677,9 @@ impl<R: Read + Seek> Replay<R> {
     /// Reads the trailer and index; false when the file has no valid
     /// trailer (then it is scanned).
     fn read_index(&mut self) -> Result<bool, ReplayError> {
-        if self.len < self.data_start + TRAILER_LEN {
+        let Some((t_at, index_at, frames)) = self.read_trailer()? else {
             return Ok(false);
-        }
-        let t_at = self.len - TRAILER_LEN;
-        let mut t = [0u8; TRAILER_LEN as usize];
-        self.src
-            .seek(SeekFrom::Start(t_at))
-            .and_then(|_| self.src.read_exact(&mut t))
-            .map_err(|e| self.io_error(e))?;
-        if t[16..20] != TRAILER_TAG || !crc_ok(&t[..20], le_u32(&t[20..])) {
-            return Ok(false);
-        }
-        let (index_at, frames) = (le_u64(&t), le_u64(&t[8..]));
-        if index_at < self.data_start || index_at > t_at.saturating_sub(20) {
-            return Err(self.error(
-                Some(t_at),
-                None,
-                format!("the trailer points at byte {index_at}, outside the file's frames"),
-            ));
-        }
+        };
         // The index's size is checked against its count and the frames
         // before it (each keyframe is a frame of at least 44 bytes) before
         // it is read: a file cannot make the reader allocate what it does
@@ -736,22 +717,7 @@ impl<R: Read + Seek> Replay<R> {
                 "index checksum mismatch: the index is corrupt".into(),
             ));
         }
-        let mut keys = Vec::with_capacity(count);
-        for i in 0..count {
-            let e = &b[16 + 16 * i..];
-            let (tick, offset) = (le_u64(e), le_u64(&e[8..]));
-            if offset < self.data_start
-                || offset >= index_at
-                || keys.last().is_some_and(|&(t, o)| t >= tick || o >= offset)
-            {
-                return Err(self.error(
-                    Some(index_at + 16 + 16 * i as u64),
-                    Some(tick),
-                    "index entry out of order or outside the frames".into(),
-                ));
-            }
-            keys.push((tick, offset));
-        }
+        let keys = self.index_keys(&b, count, index_at)?;
         match (keys.first(), frames) {
             (None, 0) => {}
             (Some(&(first, offset)), 1..)
@@ -779,6 +745,59 @@ impl<R: Read + Seek> Replay<R> {
         self.end = End::Complete;
         self.index_at = Some(index_at);
         Ok(true)
+    }
+
+    /// The trailer's place, the index's offset and the count of frames;
+    /// `None` when the file has no valid trailer.
+    fn read_trailer(&mut self) -> Result<Option<(u64, u64, u64)>, ReplayError> {
+        if self.len < self.data_start + TRAILER_LEN {
+            return Ok(None);
+        }
+        let t_at = self.len - TRAILER_LEN;
+        let mut t = [0u8; TRAILER_LEN as usize];
+        self.src
+            .seek(SeekFrom::Start(t_at))
+            .and_then(|_| self.src.read_exact(&mut t))
+            .map_err(|e| self.io_error(e))?;
+        if t[16..20] != TRAILER_TAG || !crc_ok(&t[..20], le_u32(&t[20..])) {
+            return Ok(None);
+        }
+        let (index_at, frames) = (le_u64(&t), le_u64(&t[8..]));
+        if index_at < self.data_start || index_at > t_at.saturating_sub(20) {
+            return Err(self.error(
+                Some(t_at),
+                None,
+                format!("the trailer points at byte {index_at}, outside the file's frames"),
+            ));
+        }
+        Ok(Some((t_at, index_at, frames)))
+    }
+
+    /// The index block's `count` entries `(tick, offset)`, each inside the
+    /// frames and after the one before.
+    fn index_keys(
+        &self,
+        b: &[u8],
+        count: usize,
+        index_at: u64,
+    ) -> Result<Vec<(u64, u64)>, ReplayError> {
+        let mut keys: Vec<(u64, u64)> = Vec::with_capacity(count);
+        for i in 0..count {
+            let e = &b[16 + 16 * i..];
+            let (tick, offset) = (le_u64(e), le_u64(&e[8..]));
+            if offset < self.data_start
+                || offset >= index_at
+                || keys.last().is_some_and(|&(t, o)| t >= tick || o >= offset)
+            {
+                return Err(self.error(
+                    Some(index_at + 16 + 16 * i as u64),
+                    Some(tick),
+                    "index entry out of order or outside the frames".into(),
+                ));
+            }
+            keys.push((tick, offset));
+        }
+        Ok(keys)
     }
 
     /// Walks every frame of a file without a trailer: collects keyframes and

@@ -560,81 +560,125 @@ fn random_direction(rng: &mut Pcg32, d3: bool) -> Vec3 {
     }
 }
 
-impl FlockSim {
-    /// A flock at tick 0, or why the config is inconsistent.
-    pub fn new(cfg: FlockConfig) -> Result<FlockSim, String> {
-        cfg.check()?;
-        let d3 = cfg.dims == 3;
-        let mut rng = Pcg32::new(cfg.seed, 0xF10C);
-        let mut boids = Vec::with_capacity(cfg.boid_count() as usize);
-        let mut headings = Vec::new();
-        let mut speeds = Vec::new();
+/// The boids a flock starts with, and (heading model) their headings and
+/// speeds.
+struct Start {
+    boids: Vec<Boid>,
+    headings: Vec<Angle>,
+    speeds: Vec<Fx>,
+}
+
+impl Start {
+    /// The boids placed by hand, in order.
+    fn placed(cfg: &FlockConfig) -> Start {
+        let mut start = Start {
+            boids: Vec::with_capacity(cfg.boid_count() as usize),
+            headings: Vec::new(),
+            speeds: Vec::new(),
+        };
         let heading_model = matches!(cfg.model, Model::Heading(_));
         for b in &cfg.boids {
             if heading_model {
-                headings.push(b.heading);
-                speeds.push(b.speed);
+                start.headings.push(b.heading);
+                start.speeds.push(b.speed);
                 let u = b.heading.unit();
-                boids.push(Boid {
+                start.boids.push(Boid {
                     pos: b.pos,
                     vel: Vec3::new(u.x * b.speed, u.y * b.speed, Fx::ZERO),
                 });
             } else {
-                boids.push(Boid {
+                start.boids.push(Boid {
                     pos: b.pos,
                     vel: b.vel,
                 });
             }
         }
-        if let Some(sp) = cfg.spawn {
-            for _ in 0..sp.count {
-                let pos = Vec3::new(
-                    uniform(&mut rng, sp.min.x, sp.max.x),
-                    uniform(&mut rng, sp.min.y, sp.max.y),
-                    if d3 {
-                        uniform(&mut rng, sp.min.z, sp.max.z)
-                    } else {
-                        Fx::ZERO
-                    },
-                );
-                let speed = uniform(&mut rng, sp.speed_min, sp.speed_max);
-                if heading_model {
-                    let h = Angle(rng.next_u32());
-                    let u = h.unit();
-                    headings.push(h);
-                    speeds.push(speed);
-                    boids.push(Boid {
-                        pos,
-                        vel: Vec3::new(u.x * speed, u.y * speed, Fx::ZERO),
-                    });
+        start
+    }
+
+    /// The seeded placer's boids, after the placed ones: for each, its
+    /// position (x, y, then z in 3-D), its speed, then its heading or
+    /// direction, drawn from `rng` in that order.
+    fn spawn(
+        cfg: &FlockConfig,
+        sp: &Spawn,
+        rng: &mut Pcg32,
+        (boids, headings, speeds): (&mut Vec<Boid>, &mut Vec<Angle>, &mut Vec<Fx>),
+    ) {
+        let d3 = cfg.dims == 3;
+        let heading_model = matches!(cfg.model, Model::Heading(_));
+        for _ in 0..sp.count {
+            let pos = Vec3::new(
+                uniform(rng, sp.min.x, sp.max.x),
+                uniform(rng, sp.min.y, sp.max.y),
+                if d3 {
+                    uniform(rng, sp.min.z, sp.max.z)
                 } else {
-                    let dir = random_direction(&mut rng, d3);
-                    boids.push(Boid {
-                        pos,
-                        vel: dir * speed,
-                    });
-                }
+                    Fx::ZERO
+                },
+            );
+            let speed = uniform(rng, sp.speed_min, sp.speed_max);
+            if heading_model {
+                let h = Angle(rng.next_u32());
+                let u = h.unit();
+                headings.push(h);
+                speeds.push(speed);
+                boids.push(Boid {
+                    pos,
+                    vel: Vec3::new(u.x * speed, u.y * speed, Fx::ZERO),
+                });
+            } else {
+                let dir = random_direction(rng, d3);
+                boids.push(Boid {
+                    pos,
+                    vel: dir * speed,
+                });
             }
+        }
+    }
+}
+
+/// The model's state at tick 0.
+fn initial_model(model: &Model, boids: &[Boid], headings: Vec<Angle>) -> ModelState {
+    match model {
+        Model::Heading(_) => ModelState::Heading { heading: headings },
+        Model::Gems(_) => {
+            let attitude = boids
+                .iter()
+                .map(|b| gems::attitude(b.vel, b.vel, Fx::ZERO))
+                .collect();
+            ModelState::Gems { attitude }
+        }
+        Model::Weighted(_) => ModelState::Weighted {
+            acc: vec![Vec3::ZERO; boids.len()],
+        },
+    }
+}
+
+impl FlockSim {
+    /// A flock at tick 0, or why the config is inconsistent.
+    pub fn new(cfg: FlockConfig) -> Result<FlockSim, String> {
+        cfg.check()?;
+        let mut rng = Pcg32::new(cfg.seed, 0xF10C);
+        let Start {
+            mut boids,
+            mut headings,
+            mut speeds,
+        } = Start::placed(&cfg);
+        if let Some(sp) = cfg.spawn {
+            Start::spawn(
+                &cfg,
+                &sp,
+                &mut rng,
+                (&mut boids, &mut headings, &mut speeds),
+            );
         }
         if cfg.numbering == Numbering::Reversed {
             boids.reverse();
             headings.reverse();
             speeds.reverse();
         }
-        let n = boids.len();
-        let model = match &cfg.model {
-            Model::Heading(_) => ModelState::Heading { heading: headings },
-            Model::Gems(_) => {
-                let attitude = boids
-                    .iter()
-                    .map(|b| gems::attitude(b.vel, b.vel, Fx::ZERO))
-                    .collect();
-                ModelState::Gems { attitude }
-            }
-            Model::Weighted(_) => ModelState::Weighted {
-                acc: vec![Vec3::ZERO; n],
-            },
-        };
+        let model = initial_model(&cfg.model, &boids, headings);
         let state = FlockState {
             tick: 0,
             rng,
