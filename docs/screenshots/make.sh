@@ -22,6 +22,11 @@ out=docs/screenshots
 cargo build --release --quiet -p flow-field
 target/release/flow-field render examples/flow-field/lessons/flow-field-arena.toml --beat 2 \
     --size 1280x720 -o "$out/flow-field.png"
+# And examples/seek-flee with its marks: the cornered fleer's flee and
+# containment forces, their clamped sum and the gap to the seeker.
+cargo build --release --quiet -p seek-flee
+target/release/seek-flee render examples/seek-flee/lessons/seek-flee.toml --beat 3 \
+    --size 1280x720 -o "$out/seek-flee.png"
 # The web build in headless Chromium (needs the wasm32 target, clang,
 # Node.js and Chromium): the page with a lesson open.
 web/build.sh >/dev/null
@@ -29,4 +34,4 @@ shots=$(mktemp -d)
 node web/browser-check.mjs target/web "$shots" >/dev/null
 cp "$shots/lesson.png" "$out/web.png"
 rm -rf "$shots"
-echo "wrote $out/flock.png $out/path.png $out/line.png $out/flow-field.png $out/web.png"
+echo "wrote $out/flock.png $out/path.png $out/line.png $out/flow-field.png $out/seek-flee.png $out/web.png"

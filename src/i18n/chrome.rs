@@ -6,6 +6,8 @@ super::messages! {
     CHROME;
     /// A user sim's side panel: its state's fields at a tick.
     U_STATE: "state at tick {0}" => "ティック {0} の状態";
+    /// A user sim's side panel: its marks (forces, radii) by entity.
+    U_MARKS: "why they move" => "動く理由";
     /// A user sim's side panel: the fields it has no room for.
     U_MORE_FIELDS: "… and {0} more fields (flockstep dump)" => "… ほか {0} 項目 (flockstep dump)";
     /// The status line: the clock waits for the class's prediction.

@@ -1,13 +1,16 @@
 //! The default scene of a user's own sim ([`crate::user`]): its world box,
 //! each entity a disc in its kind's colour with its name and, when it has
-//! one, an arrow along its heading; the side panel lists the state's
-//! fields (the names `verify` and `diff` use). A focused or selected
-//! entity (`entity:N`) is drawn larger and ringed.
+//! one, an arrow along its heading; its marks (`UserSim::marks`: forces
+//! as arrows on one scale, radii as rings, targets as lines, each
+//! labelled) under the overlays that are on; the side panel lists the
+//! focused entity's marks and the state's fields (the names `verify` and
+//! `diff` use). A focused or selected entity (`entity:N`) is drawn larger
+//! and ringed.
 
 use super::{Camera, Frame, Map2, P, Panel, Rgba, Scene, Shape, View, color};
 use crate::num::{Fx, Vec3};
 use crate::replay::fields::{Leaf, Value};
-use crate::sim::{Cells, CustomSim, Entity};
+use crate::sim::{Cells, CustomSim, Entity, Mark, MarkShape};
 use crate::tr;
 
 /// The colours of the entities' kinds, in the order the kinds first
@@ -19,6 +22,18 @@ const PALETTE: [Rgba; 6] = [
     color::PURPLE,
     color::VERMILLION,
     color::BLUE,
+];
+
+/// The colours of the marks' overlays, in the registration's order.
+/// (Apart from the entities' first colours; the fourth is the flocks'
+/// steering white.)
+const OVERLAY_PALETTE: [Rgba; 6] = [
+    color::VERMILLION,
+    color::GREEN,
+    color::PURPLE,
+    color::TEXT,
+    color::BLUE,
+    color::DIM,
 ];
 
 /// The most fields the side panel lists.
@@ -73,6 +88,8 @@ pub(super) fn build(s: &CustomSim, _frame: &Frame, view: &View, cam: &Camera, ou
         color: color::DIM,
     });
     let entities = s.0.entities();
+    let marks = shown_marks(s, view);
+    let labels = draw_marks(s, &marks, (&m, &entities), view, out);
     let kinds = kinds(&entities);
     // The names' boxes so far: [left, baseline, width, height].
     let mut taken: Vec<[i32; 4]> = Vec::new();
@@ -112,7 +129,127 @@ pub(super) fn build(s: &CustomSim, _frame: &Frame, view: &View, cam: &Camera, ou
         taken.push([x, y, w, h]);
         out.label([x, y], size, color::TEXT, e.name.clone());
     }
+    // The marks' labels, clear of the names (boxes as [left, top, w, h])
+    // and of each other.
+    let mut clear: Vec<[i32; 4]> = taken
+        .iter()
+        .map(|b| [b[0], b[1] - b[3], b[2], b[3]])
+        .collect();
+    for (tip, c, text) in labels {
+        let f = view.font(15);
+        out.label_near((tip, view.px(3)), (f, c), text, (cam.viewport, &mut clear));
+    }
+    if let Some(p) = marks_panel(&marks, &entities, view) {
+        out.panels.push(p);
+    }
     out.panels.push(state_panel(s, view));
+}
+
+/// The sim's marks whose overlays are on.
+fn shown_marks(s: &CustomSim, view: &View) -> Vec<Mark> {
+    let mut marks = s.0.marks();
+    marks.retain(|k| view.on(k.overlay));
+    marks
+}
+
+/// The colour of an overlay's marks: by its place among the sim's
+/// overlays.
+fn overlay_colour(s: &CustomSim, overlay: &str) -> Rgba {
+    let i = crate::lesson::sims::by_id(s.0.sim_type().id())
+        .and_then(|r| r.overlays().iter().position(|o| *o == overlay))
+        .unwrap_or(0);
+    OVERLAY_PALETTE[i % OVERLAY_PALETTE.len()]
+}
+
+/// The marks: rings and lines to the world's scale, arrows on one scale
+/// (the longest `px(90)`, none under `px(18)`); every overlay credited
+/// with what it drew. Returns each label with the point it belongs at.
+fn draw_marks(
+    s: &CustomSim,
+    marks: &[Mark],
+    (m, entities): (&Map2, &[Entity]),
+    view: &View,
+    out: &mut Scene,
+) -> Vec<(P, Rgba, String)> {
+    let mut labels = Vec::new();
+    let longest = marks
+        .iter()
+        .filter_map(|k| match k.shape {
+            MarkShape::Arrow(v) => Some(Vec3::new(v.x, v.y, Fx::ZERO).length()),
+            _ => None,
+        })
+        .fold(Fx::ZERO, Fx::max);
+    let unit_px = m.at(Fx::ONE, Fx::ZERO)[0] - m.at(Fx::ZERO, Fx::ZERO)[0];
+    let w = view.lw(3, 2);
+    for k in marks {
+        let Some(e) = entities.get(k.entity) else {
+            continue;
+        };
+        let n = out.count();
+        let c = overlay_colour(s, k.overlay);
+        let at = m.at(e.pos.x, e.pos.y);
+        let end = match k.shape {
+            MarkShape::Ring(r) => {
+                let r = r.mul_int(i64::from(unit_px)).round_int().max(1);
+                out.push(Shape::Ring {
+                    c: at,
+                    r,
+                    width: view.lw(2, 1),
+                    color: c,
+                });
+                // Its label on the ring, up and to the left.
+                [at[0] - r * 7 / 10, at[1] - r * 7 / 10]
+            }
+            MarkShape::Line(to) => {
+                let b = m.at(to.x, to.y);
+                out.push(Shape::Line {
+                    a: at,
+                    b,
+                    width: view.lw(2, 1),
+                    color: c,
+                });
+                [(at[0] + b[0]) / 2, (at[1] + b[1]) / 2]
+            }
+            MarkShape::Arrow(v) => {
+                let len = Vec3::new(v.x, v.y, Fx::ZERO).length();
+                let full = view.px(90);
+                let px = match len.checked_div(longest) {
+                    Some(q) if longest > Fx::ZERO => q.mul_int(i64::from(full)).round_int(),
+                    _ => 0,
+                };
+                if len == Fx::ZERO {
+                    continue;
+                }
+                let d = Vec3::new(v.x, v.y, Fx::ZERO).normalize();
+                let l = Fx::from_int(px.max(view.px(18)));
+                let tip = [at[0] + (d.x * l).round_int(), at[1] - (d.y * l).round_int()];
+                out.arrow(at, tip, w, view.px(12).max(8), c);
+                tip
+            }
+        };
+        if !k.label.is_empty() {
+            labels.push((end, c, k.label.clone()));
+        }
+        out.credit(k.overlay, n);
+    }
+    labels
+}
+
+/// The marks of the entity in focus (of every entity when none is),
+/// listed by entity: what each arrow and ring says.
+fn marks_panel(marks: &[Mark], entities: &[Entity], view: &View) -> Option<Panel> {
+    let focus = view.focused("entity");
+    let lines: Vec<String> = marks
+        .iter()
+        .filter(|k| focus.is_empty() || focus.contains(&(k.entity as u32)))
+        .filter(|k| !k.label.is_empty())
+        .filter_map(|k| Some(format!("{}: {}", entities.get(k.entity)?.name, k.label)))
+        .collect();
+    (!lines.is_empty()).then(|| Panel {
+        title: tr!(view.lang, U_MARKS).to_owned(),
+        lines,
+        rank: 0,
+    })
 }
 
 /// The grey of a cell's shade: walls darkest, open ground from dark to
@@ -268,12 +405,20 @@ fn grouped(leaves: &[&Leaf]) -> Vec<String> {
     out.into_iter().map(|(_, l)| l).collect()
 }
 
-/// The legend: each kind of entity in its colour.
-pub(super) fn legend(s: &CustomSim, _view: &View) -> Vec<(Rgba, String)> {
+/// The legend: each kind of entity in its colour, then each overlay
+/// whose marks are shown.
+pub(super) fn legend(s: &CustomSim, view: &View) -> Vec<(Rgba, String)> {
     let entities = s.0.entities();
     let kinds = kinds(&entities);
-    kinds
+    let mut out: Vec<(Rgba, String)> = kinds
         .iter()
         .map(|k| (colour_of(&kinds, k), (*k).to_owned()))
-        .collect()
+        .collect();
+    for k in shown_marks(s, view) {
+        let entry = (overlay_colour(s, k.overlay), k.overlay.to_owned());
+        if !out.contains(&entry) {
+            out.push(entry);
+        }
+    }
+    out
 }

@@ -86,7 +86,7 @@ use crate::lesson::{LessonError, Names};
 use crate::num::{Fx, Vec3};
 use crate::replay::codec;
 use crate::sim::custom::{
-    self, Cells, CustomScenario, CustomState, DynSim, Entity, SimId, SimType,
+    self, Cells, CustomScenario, CustomState, DynSim, Entity, Mark, SimId, SimType,
 };
 use crate::sim::{Input, NoTrace, Scenario, Sim};
 use serde::Serialize;
@@ -134,6 +134,15 @@ pub trait UserSim: Sim + Clone + Send + Sync + 'static {
         None
     }
 
+    /// Why its entities move as they do: vectors, radii and lines the
+    /// default scene draws under the overlays of its registration
+    /// ([`Registered::with_overlays`]), each labelled, and lists for the
+    /// entity in focus. Work them out from the state (the coming step's
+    /// forces, say), so a replay shows them too. None by default.
+    fn marks(&self) -> Vec<Mark> {
+        Vec::new()
+    }
+
     /// The configuration's seed (0: it has none).
     fn seed(_config: &Self::Config) -> u64 {
         0
@@ -161,6 +170,8 @@ pub struct Registered<T> {
     id: SimId,
     name: &'static str,
     rate: u32,
+    overlays: &'static [&'static str],
+    default_overlays: &'static [&'static str],
     sim: PhantomData<fn() -> T>,
 }
 
@@ -173,6 +184,8 @@ impl<T> Registered<T> {
             id: SimId(id),
             name,
             rate: 10,
+            overlays: &[],
+            default_overlays: &[],
             sim: PhantomData,
         }
     }
@@ -180,6 +193,20 @@ impl<T> Registered<T> {
     /// The same, played at `rate` ticks a second at 1×.
     pub const fn with_rate(mut self, rate: u32) -> Self {
         self.rate = rate;
+        self
+    }
+
+    /// The same, with these overlays — the names its marks
+    /// ([`UserSim::marks`]) are shown under, which a lesson's beats list
+    /// and the viewer's number keys toggle — and those shown on a beat
+    /// that names none.
+    pub const fn with_overlays(
+        mut self,
+        overlays: &'static [&'static str],
+        default: &'static [&'static str],
+    ) -> Self {
+        self.overlays = overlays;
+        self.default_overlays = default;
         self
     }
 }
@@ -262,6 +289,10 @@ impl<T: UserSim> DynSim for Running<T> {
         self.sim.cells()
     }
 
+    fn marks(&self) -> Vec<Mark> {
+        self.sim.marks()
+    }
+
     fn clone_box(&self) -> Box<dyn DynSim> {
         Box::new(self.clone())
     }
@@ -308,11 +339,11 @@ impl<T: UserSim> Registration for Registered<T> {
     }
 
     fn overlays(&self) -> &'static [&'static str] {
-        &[]
+        self.overlays
     }
 
     fn default_overlays(&self) -> &'static [&'static str] {
-        &[]
+        self.default_overlays
     }
 
     fn focus_kinds(&self) -> &'static [&'static str] {
@@ -320,10 +351,13 @@ impl<T: UserSim> Registration for Registered<T> {
     }
 
     fn check_highlight(&self, highlight: &str) -> Result<(), String> {
-        Err(format!(
-            "unknown highlight `{highlight}` for sim {}: it has none",
-            self.name
-        ))
+        match highlight.split_once(':') {
+            Some(("entity", n)) if n.parse::<u32>().is_ok() => Ok(()),
+            _ => Err(format!(
+                "unknown highlight `{highlight}` for sim {}; use entity:N",
+                self.name
+            )),
+        }
     }
 
     fn callout_keys(&self, kind: &str) -> &'static [&'static str] {

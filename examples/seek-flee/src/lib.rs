@@ -16,12 +16,18 @@ use flockstep_core::lesson::LessonError;
 use flockstep_core::lesson::node::Params;
 use flockstep_core::lesson::schema::{Param, Ty, ratio, text, unit};
 use flockstep_core::num::{Fx, Vec3};
-use flockstep_core::sim::{Entity, Sim, Sink};
+use flockstep_core::sim::{Entity, Mark, MarkShape, Sim, Sink};
 use flockstep_core::user::{Registered, UserSim};
 use serde::{Deserialize, Serialize};
 
 /// The sim's header number and name.
-pub static SEEK_FLEE: Registered<SeekFlee> = Registered::new(1001, "seek-flee").with_rate(30);
+pub static SEEK_FLEE: Registered<SeekFlee> = Registered::new(1001, "seek-flee")
+    .with_rate(30)
+    .with_overlays(OVERLAYS, &["seek", "flee", "contain", "panic"]);
+
+/// The marks the viewer can show ([`SeekFlee::marks`]): each force as an
+/// arrow, the fleer's panic distance as a ring, the gap as a line.
+pub const OVERLAYS: &[&str] = &["seek", "flee", "contain", "steering", "panic", "distance"];
 
 /// Registers the sim with flockstep (once is enough; again does nothing).
 pub fn register() -> Result<(), String> {
@@ -132,6 +138,46 @@ pub fn contain(a: &Agent, world: [Fx; 2], margin: Fx, speed: Fx, max_force: Fx) 
     steer(desired, a.vel, max_force)
 }
 
+/// The forces of the coming step, each by its rule.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Forces {
+    /// The seeker's: seek the fleer.
+    pub seek: Vec3,
+    /// The fleer's flee (zero while the seeker is beyond the panic
+    /// distance).
+    pub flee: Vec3,
+    /// The fleer's containment (zero away from the walls).
+    pub contain: Vec3,
+    /// What the fleer applies: flee + contain, no larger than `max_force`.
+    pub fleer: Vec3,
+}
+
+/// The forces the next step applies to `s`.
+pub fn forces(c: &Config, s: &State) -> Forces {
+    let (seeker, fleer) = (s.seeker, s.fleer);
+    let seek_force = seek(&seeker, fleer.pos, c.seeker_speed, c.max_force);
+    let flee_force = flee(
+        &fleer,
+        seeker.pos,
+        c.fleer_speed,
+        c.max_force,
+        c.panic_distance,
+    );
+    let wall = contain(&fleer, c.world, c.margin, c.fleer_speed, c.max_force);
+    Forces {
+        seek: seek_force,
+        flee: flee_force,
+        contain: wall,
+        fleer: (flee_force + wall).clamp_length(c.max_force),
+    }
+}
+
+/// A length to three decimals, for labels (`0.050`).
+fn short(v: Fx) -> String {
+    let m = v.mul_int(1000).round_int();
+    format!("{}.{:03}", m / 1000, (m % 1000).abs())
+}
+
 /// Moves an agent one tick: velocity changed by `force`, capped at
 /// `speed`; the position kept inside the world.
 fn integrate(a: &mut Agent, force: Vec3, speed: Fx, world: [Fx; 2]) {
@@ -172,13 +218,9 @@ impl Sim for SeekFlee {
 
     fn step<S: Sink<()>>(&mut self, _sink: &mut S) {
         let c = &self.config;
-        let (s, f) = (self.state.seeker, self.state.fleer);
-        let seek_force = seek(&s, f.pos, c.seeker_speed, c.max_force);
-        let flee_force = flee(&f, s.pos, c.fleer_speed, c.max_force, c.panic_distance);
-        let wall = contain(&f, c.world, c.margin, c.fleer_speed, c.max_force);
-        let fleer_force = (flee_force + wall).clamp_length(c.max_force);
-        integrate(&mut self.state.seeker, seek_force, c.seeker_speed, c.world);
-        integrate(&mut self.state.fleer, fleer_force, c.fleer_speed, c.world);
+        let f = forces(c, &self.state);
+        integrate(&mut self.state.seeker, f.seek, c.seeker_speed, c.world);
+        integrate(&mut self.state.fleer, f.fleer, c.fleer_speed, c.world);
         let gap = self.state.fleer.pos - self.state.seeker.pos;
         if gap.length_squared() < c.catch_distance * c.catch_distance {
             self.state.catches += 1;
@@ -368,5 +410,43 @@ impl UserSim for SeekFlee {
 
     fn bounds(&self) -> (Vec3, Vec3) {
         (Vec3::ZERO, v2(self.config.world))
+    }
+
+    fn marks(&self) -> Vec<Mark> {
+        let (c, st) = (&self.config, &self.state);
+        let f = forces(c, st);
+        let arrow = |overlay, entity, v: Vec3| Mark {
+            overlay,
+            entity,
+            shape: MarkShape::Arrow(v),
+            label: format!("{overlay} {}", short(v.length())),
+        };
+        let gap = (st.fleer.pos - st.seeker.pos).length();
+        let mut marks = vec![
+            Mark {
+                overlay: "distance",
+                entity: 0,
+                shape: MarkShape::Line(st.fleer.pos),
+                label: format!("distance {}", short(gap)),
+            },
+            Mark {
+                overlay: "panic",
+                entity: 1,
+                shape: MarkShape::Ring(c.panic_distance),
+                label: format!("panic {}", short(c.panic_distance)),
+            },
+            arrow("seek", 0, f.seek),
+        ];
+        // A rule that pushes nothing draws nothing.
+        for (overlay, v) in [
+            ("flee", f.flee),
+            ("contain", f.contain),
+            ("steering", f.fleer),
+        ] {
+            if !v.is_zero() {
+                marks.push(arrow(overlay, 1, v));
+            }
+        }
+        marks
     }
 }

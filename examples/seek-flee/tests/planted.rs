@@ -73,7 +73,8 @@ impl UserSim for Planted {
     }
 }
 
-static PLANTED: Registered<Planted> = Registered::new(1001, "seek-flee");
+static PLANTED: Registered<Planted> =
+    Registered::new(1001, "seek-flee").with_overlays(seek_flee::OVERLAYS, &[]);
 
 #[test]
 fn a_planted_change_is_reported_at_its_tick_entity_and_field() {

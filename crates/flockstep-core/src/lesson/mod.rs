@@ -561,14 +561,12 @@ fn check_references(
     let (sim, overlays) = (reg.name(), reg.overlays());
     for o in &b.overlays {
         if !overlays.contains(&o.get_ref().as_str()) {
-            return Err(ctx.at(
-                o.span().start,
-                format!(
-                    "unknown overlay `{}` for sim {sim}; known overlays: {}",
-                    o.get_ref(),
-                    overlays.join(", ")
-                ),
-            ));
+            let known = match overlays {
+                [] => "it has none (a user's sim declares them: Registered::with_overlays)".into(),
+                _ => format!("known overlays: {}", overlays.join(", ")),
+            };
+            let msg = format!("unknown overlay `{}` for sim {sim}; {known}", o.get_ref());
+            return Err(ctx.at(o.span().start, msg));
         }
     }
     for h in &b.highlight {

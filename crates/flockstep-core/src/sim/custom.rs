@@ -36,6 +36,37 @@ pub struct Entity {
     pub kind: &'static str,
 }
 
+/// Why an entity moves as it does, as the default scene draws it when the
+/// mark's overlay is on: a vector from the entity (a force, a desired
+/// velocity), a circle round it (a radius that decides something), or a
+/// line from it to a point (a target). Worked out from the state, so a
+/// replay shows the same marks at the same tick.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Mark {
+    /// The overlay that shows it: one of the registration's overlays.
+    pub overlay: &'static str,
+    /// The entity it belongs to: its index in [`DynSim::entities`].
+    pub entity: usize,
+    /// What is drawn.
+    pub shape: MarkShape,
+    /// What it says, beside it and in the side panel (`flee 0.05`).
+    pub label: String,
+}
+
+/// The shape of a [`Mark`], in world units.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MarkShape {
+    /// A vector from the entity. Every arrow of a frame is drawn on one
+    /// scale (the longest a fixed length on screen, none too short to
+    /// show its direction), so arrows compare and add up as vectors do.
+    Arrow(Vec3),
+    /// A circle round the entity of this radius, drawn to the world's
+    /// scale.
+    Ring(Fx),
+    /// A line from the entity to this point.
+    Line(Vec3),
+}
+
 /// A grid under the entities, for a default scene: `width` × `height`
 /// cells, row by row from the top (y = `height` − 1) down, each a shade:
 /// 0 a wall (drawn darkest), 1 to 255 open ground from dark to light. Cell
@@ -101,6 +132,10 @@ pub trait DynSim: Send + Sync {
     fn bounds(&self) -> (Vec3, Vec3);
     /// The grid under the entities, if the sim has one.
     fn cells(&self) -> Option<Cells>;
+    /// Why its entities move as they do ([`Mark`]), for the default scene.
+    fn marks(&self) -> Vec<Mark> {
+        Vec::new()
+    }
     /// A copy.
     fn clone_box(&self) -> Box<dyn DynSim>;
 }

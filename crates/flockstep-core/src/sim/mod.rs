@@ -18,7 +18,9 @@ pub mod grid;
 pub mod line;
 pub mod path;
 
-pub use custom::{Cells, CustomScenario, CustomSim, CustomState, DynSim, Entity, SimId, SimType};
+pub use custom::{
+    Cells, CustomScenario, CustomSim, CustomState, DynSim, Entity, Mark, MarkShape, SimId, SimType,
+};
 pub use grid::{Cell, Grid, GridError, GridErrorKind};
 
 use crate::num::Fx;

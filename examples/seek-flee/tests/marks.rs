@@ -1,0 +1,67 @@
+//! The sim's marks (its forces, panic ring and gap, `SeekFlee::marks`) in
+//! the default scene: every overlay a beat of its lesson lists draws
+//! there, at the classroom's sizes, and the marks carry the figures the
+//! narration cites.
+
+use flockstep::viewer::app::{RenderAt, RenderOptions, prepare_render};
+
+fn lesson_path() -> String {
+    format!("{}/lessons/seek-flee.toml", env!("CARGO_MANIFEST_DIR"))
+}
+
+#[test]
+fn every_overlay_a_beat_lists_draws_something() {
+    seek_flee::register().unwrap();
+    let path = lesson_path();
+    let text = std::fs::read_to_string(&path).unwrap();
+    let lesson = flockstep::lesson::Lesson::parse(&text, &path).unwrap();
+    let mut checked = 0;
+    for (i, b) in lesson.beats.iter().enumerate() {
+        let options = RenderOptions {
+            text_scale: 100,
+            ..RenderOptions::default()
+        };
+        let app = prepare_render(&path, &[], RenderAt::Beat(i + 1), &options).unwrap();
+        let p = app.player().unwrap();
+        for (w, h) in [(1280, 720), (1920, 1080)] {
+            let layout = app.framed(w, h).layout;
+            let scene = p.scene(layout.scene, layout.scale);
+            for o in &b.overlays {
+                let n = scene.drawn.get(o.as_str()).copied().unwrap_or(0);
+                assert!(n > 0, "beat {} at {w}×{h}: `{o}` draws nothing", i + 1);
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked >= 20, "only {checked} overlays checked");
+}
+
+#[test]
+fn the_cornered_fleer_shows_its_forces_and_the_gap() {
+    seek_flee::register().unwrap();
+    let options = RenderOptions {
+        text_scale: 100,
+        ..RenderOptions::default()
+    };
+    let app = prepare_render(&lesson_path(), &[], RenderAt::Beat(3), &options).unwrap();
+    let p = app.player().unwrap();
+    let layout = app.framed(1280, 720).layout;
+    let scene = p.scene(layout.scene, layout.scale);
+    let text = format!("{:?}", scene);
+    // Beat 3's narration: flee and containment share one max_force (0.05)
+    // and nearly cancel; the fleer is 2.8 from the seeker.
+    for want in [
+        "flee 0.050",
+        "contain 0.050",
+        "steering 0.025",
+        "distance 2.824",
+    ] {
+        assert!(text.contains(want), "{want} not drawn");
+    }
+    assert!(text.contains("why they move"), "no marks panel");
+    // The seeker is on course: its seek overlay is off at this beat.
+    assert!(
+        !text.contains("seek 0."),
+        "seek drawn though the beat hides it"
+    );
+}
