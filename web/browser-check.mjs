@@ -3,6 +3,11 @@
 // what it saves):
 //
 //     node web/browser-check.mjs SITE OUT [FILE...]
+//     node web/browser-check.mjs --open SITE OUT FILE
+//
+// With --open it only drops FILE (a lesson or replay) on the page, waits
+// for it to play, lets it run a second, saves OUT/opened.png and prints
+// the viewer's status: a site built for a user's sim opening its lesson.
 //
 // 1. serves SITE on 127.0.0.1 (a port the system picks) and opens it in
 //    Chromium with a fresh profile; waits for the first frame and saves
@@ -27,7 +32,8 @@ import { mkdtempSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSyn
 import { tmpdir } from "node:os";
 import { basename, extname, join, resolve } from "node:path";
 
-const [site, out, ...files] = process.argv.slice(2);
+const openOnly = process.argv[2] === "--open";
+const [site, out, ...files] = process.argv.slice(openOnly ? 3 : 2);
 if (!site || !out) {
     console.error("usage: node web/browser-check.mjs SITE OUT [FILE...]");
     process.exit(2);
@@ -191,6 +197,28 @@ try {
     result.pickerTitle = await js("document.title");
     await shot("picker.png");
 
+    if (openOnly) {
+        const [cx, cy] = await js(
+            "(() => { const b = document.getElementById('glcanvas').getBoundingClientRect(); return [b.left + b.width / 2, b.top + b.height / 2]; })()",
+        );
+        const data = { items: [], files: [resolve(files[0])], dragOperationsMask: 1 };
+        for (const type of ["dragEnter", "dragOver", "drop"]) {
+            await page("Input.dispatchDragEvent", { type, x: cx, y: cy, data });
+        }
+        await waitFor(
+            "(s => s.screen === 'player' && s.lesson)(window.flockstep.status())",
+            `${basename(files[0])} to open`,
+            30000,
+        );
+        await key("Space", " ", 32);
+        await sleep(1000);
+        result.opened = await js("window.flockstep.status()");
+        result.title = await js("document.title");
+        result.lastError = await js("window.flockstep.lastError");
+        await shot("opened.png");
+        throw { done: true };
+    }
+
     await js("document.getElementById('glcanvas').focus()");
     await key("ArrowDown", "ArrowDown", 40);
     // Every frame the page shows while the lesson opens, as a user would
@@ -343,7 +371,7 @@ try {
     };
     await shot("ja.png");
 } catch (e) {
-    result.failure = String(e.message ?? e);
+    if (!e.done) result.failure = String(e.message ?? e);
 } finally {
     cleanup();
 }

@@ -1,7 +1,12 @@
 #!/usr/bin/env bash
 # Builds the web viewer into a static folder that any web server can host:
 #
-#     web/build.sh [OUT]          (default OUT: target/web)
+#     web/build.sh [--bin NAME] [OUT]          (default OUT: target/web)
+#
+# --bin NAME builds another binary of the workspace that is flockstep with
+# sims of its own (`flockstep::main!(my_sim::register)`, as
+# examples/seek-flee is): the same page, with those sims registered; open
+# their lessons by dropping the file on the page or choosing it.
 #
 # OUT gets index.html, flockstep.js, macroquad's loader mq_js_bundle.js
 # (copied from the macroquad crate, nothing downloaded), flockstep.wasm
@@ -16,6 +21,15 @@
 # target/wasm) so that it never waits on, or invalidates, native builds.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
+bin=flockstep
+if [ "${1:-}" = "--bin" ]; then
+    if [ -z "${2:-}" ]; then
+        echo "web/build.sh: --bin needs a binary's name (such as seek-flee)" >&2
+        exit 2
+    fi
+    bin="$2"
+    shift 2
+fi
 out="${1:-$root/target/web}"
 target_dir="${FLOCKSTEP_WASM_TARGET_DIR:-$root/target/wasm}"
 cd "$root"
@@ -31,7 +45,7 @@ if ! command -v clang >/dev/null 2>&1; then
 fi
 
 CARGO_TARGET_DIR="$target_dir" cargo build --profile web --locked \
-    --target wasm32-unknown-unknown --bin flockstep
+    --target wasm32-unknown-unknown --bin "$bin"
 
 # macroquad's loader ships inside the crate; take the one of the version
 # this build links.
@@ -48,7 +62,8 @@ mkdir -p "$out"
 tmp="$out/.partial"
 rm -rf "$tmp"
 mkdir "$tmp"
-cp "$target_dir/wasm32-unknown-unknown/web/flockstep.wasm" "$tmp/"
+# The page loads flockstep.wasm, whichever binary it is.
+cp "$target_dir/wasm32-unknown-unknown/web/$bin.wasm" "$tmp/flockstep.wasm"
 cp "$loader" web/index.html web/flockstep.js "$tmp/"
 # The font is fetched beside the page (it would make the module larger
 # than its budget); its licence goes with it.

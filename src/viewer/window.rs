@@ -327,6 +327,7 @@ fn status_json(app: &App, l: &Layout, w: i32, h: i32) -> String {
                 "screen": "player",
                 "lesson": p.session.lesson.id,
                 "tick": p.session.tick(),
+                "hash": format!("{:016x}", p.session.sim().state_hash()),
                 "last": p.timeline.last(),
                 "beat": p.timeline.beat(),
                 "tabs": tabs.iter().map(|t| [t.x, t.y, t.w, t.h]).collect::<Vec<_>>(),
