@@ -59,7 +59,7 @@ pub mod viewer;
 /// (natively) or its web viewer (wasm32). A registration that fails — a
 /// number or name another sim has — is one message and exit code 2.
 #[cfg(not(target_arch = "wasm32"))]
-pub fn run_with(registers: &[fn() -> Result<(), String>]) -> std::process::ExitCode {
+pub fn run_with(registers: &[fn() -> Result<(), sim::SimError>]) -> std::process::ExitCode {
     for register in registers {
         if let Err(m) = register() {
             eprintln!("error: {m}");
@@ -74,11 +74,11 @@ pub fn run_with(registers: &[fn() -> Result<(), String>]) -> std::process::ExitC
 /// number or name another sim has — is reported on the page's console and
 /// the viewer starts without that sim.
 #[cfg(target_arch = "wasm32")]
-pub fn run_with(registers: &[fn() -> Result<(), String>]) {
+pub fn run_with(registers: &[fn() -> Result<(), sim::SimError>]) {
     viewer::web::report_panics();
     for register in registers {
         if let Err(m) = register() {
-            viewer::web::report_error(&m);
+            viewer::web::report_error(&m.message);
         }
     }
     // Starts the page's animation loop and returns; errors cannot happen

@@ -583,7 +583,8 @@ fn restore_refuses_parent_loops() {
     st.searches[0].link[g] &= 0x80;
     st.searches[0].link[g - 1] = (st.searches[0].link[g - 1] & 0x80) | 2;
     let e = sim.restore(AnyState::Path(st)).unwrap_err();
-    assert!(e.contains("loop"), "{e}");
+    assert!(e.message.contains("loop"), "{e}");
+    assert_eq!(e.kind, flockstep::sim::SimErrorKind::State);
 }
 
 /// The trails overlay shows the same positions at a tick whether the

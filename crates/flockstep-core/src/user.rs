@@ -9,7 +9,7 @@
 //! use flockstep_core::lesson::node::Params;
 //! use flockstep_core::lesson::schema::Param;
 //! use flockstep_core::num::{Fx, Vec3};
-//! use flockstep_core::sim::{Entity, NoTrace, Sim, Sink};
+//! use flockstep_core::sim::{Entity, NoTrace, Sim, SimError, Sink};
 //! use flockstep_core::user::{Registered, UserSim, register};
 //! use serde::{Deserialize, Serialize};
 //!
@@ -34,7 +34,7 @@
 //!
 //! impl UserSim for Counter {
 //!     type Config = i64;
-//!     fn new(by: i64) -> Result<Self, String> {
+//!     fn new(by: i64) -> Result<Self, SimError> {
 //!         Ok(Counter { by, state: CounterState { tick: 0, count: 0 } })
 //!     }
 //!     fn scenario(p: &mut Params) -> Result<i64, LessonError> {
@@ -45,7 +45,7 @@
 //!             [Param::int("by", -100, 100, 1).help("added each tick", "毎 tick 足す数")];
 //!         &PARAMS
 //!     }
-//!     fn restore(&mut self, state: CounterState) -> Result<(), String> {
+//!     fn restore(&mut self, state: CounterState) -> Result<(), SimError> {
 //!         self.state = state;
 //!         Ok(())
 //!     }
@@ -88,7 +88,7 @@ use crate::replay::codec;
 use crate::sim::custom::{
     self, Cells, CustomScenario, CustomState, DynSim, Entity, Mark, SimId, SimType,
 };
-use crate::sim::{Input, NoTrace, Scenario, Sim};
+use crate::sim::{Input, NoTrace, Scenario, Sim, SimError};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use std::marker::PhantomData;
@@ -102,7 +102,7 @@ pub trait UserSim: Sim + Clone + Send + Sync + 'static {
     type Config: Serialize + DeserializeOwned + Clone + core::fmt::Debug + Send + Sync;
 
     /// A sim at tick 0, or why the configuration does not make one.
-    fn new(config: Self::Config) -> Result<Self, String>;
+    fn new(config: Self::Config) -> Result<Self, SimError>;
 
     /// Reads the lesson's `[scenario]` keys (`sim` already taken) with the
     /// reader flockstep's own sims use: every key a sim does not take is
@@ -120,7 +120,7 @@ pub trait UserSim: Sim + Clone + Send + Sync + 'static {
 
     /// Replaces the state with a recorded one, or says why it cannot be
     /// this sim's (the sim is then unchanged).
-    fn restore(&mut self, state: Self::State) -> Result<(), String>;
+    fn restore(&mut self, state: Self::State) -> Result<(), SimError>;
 
     /// The things the viewer's default scene draws.
     fn entities(&self) -> Vec<Entity>;
@@ -150,8 +150,10 @@ pub trait UserSim: Sim + Clone + Send + Sync + 'static {
 
     /// Applies an intervention from the viewer; a user sim takes none
     /// unless it says otherwise.
-    fn apply(&mut self, input: &Input) -> Result<(), String> {
-        Err(format!("{input:?} does not apply to this sim"))
+    fn apply(&mut self, input: &Input) -> Result<(), SimError> {
+        Err(SimError::input(format!(
+            "{input:?} does not apply to this sim"
+        )))
     }
 
     /// A plain-text picture of the state: by default its fields, one a
@@ -215,7 +217,7 @@ impl<T> Registered<T> {
 /// before loading its lessons or reading its replays (again: nothing
 /// happens). A number below 256, or a number or name another sim has, is
 /// refused.
-pub fn register<T: UserSim>(r: &'static Registered<T>) -> Result<(), String> {
+pub fn register<T: UserSim>(r: &'static Registered<T>) -> Result<(), SimError> {
     custom::register_type(r)?;
     sims::register(r)
 }
@@ -258,18 +260,19 @@ impl<T: UserSim> DynSim for Running<T> {
         }
     }
 
-    fn restore(&mut self, state: &CustomState) -> Result<(), String> {
+    fn restore(&mut self, state: &CustomState) -> Result<(), SimError> {
         if state.sim != self.kind.id {
-            return Err(format!(
+            return Err(SimError::state(format!(
                 "a state of sim {} does not fit sim {} ({})",
                 state.sim.0, self.kind.id.0, self.kind.name
-            ));
+            )));
         }
-        let s: T::State = codec::decode(&state.bytes).map_err(|e| e.to_string())?;
+        let s: T::State =
+            codec::decode(&state.bytes).map_err(|e| SimError::state(e.to_string()))?;
         self.sim.restore(s)
     }
 
-    fn apply(&mut self, input: &Input) -> Result<(), String> {
+    fn apply(&mut self, input: &Input) -> Result<(), SimError> {
         self.sim.apply(input)
     }
 
@@ -307,20 +310,22 @@ impl<T: UserSim> SimType for Registered<T> {
         self.name
     }
 
-    fn build(&'static self, config: &[u8]) -> Result<Box<dyn DynSim>, String> {
-        let config: T::Config = codec::decode(config).map_err(|e| e.to_string())?;
+    fn build(&'static self, config: &[u8]) -> Result<Box<dyn DynSim>, SimError> {
+        let config: T::Config =
+            codec::decode(config).map_err(|e| SimError::config(e.to_string()))?;
         let sim = T::new(config)?;
         // A float has no canonical encoding: refused here, at tick 0, not
         // met later in a hash.
-        crate::canon::canonical_bytes(sim.state())
-            .map_err(|e| format!("{}: the state cannot be recorded: {e}", self.name))?;
-        codec::encode(sim.state())
-            .map_err(|e| format!("{}: the state cannot be recorded: {e}", self.name))?;
+        let unrecordable = |e: &dyn core::fmt::Display| {
+            SimError::config(format!("{}: the state cannot be recorded: {e}", self.name))
+        };
+        crate::canon::canonical_bytes(sim.state()).map_err(|e| unrecordable(&e))?;
+        codec::encode(sim.state()).map_err(|e| unrecordable(&e))?;
         Ok(Box::new(Running { sim, kind: self }))
     }
 
-    fn leaves(&self, state: &[u8]) -> Result<Vec<Leaf>, String> {
-        let s: T::State = codec::decode(state).map_err(|e| e.to_string())?;
+    fn leaves(&self, state: &[u8]) -> Result<Vec<Leaf>, SimError> {
+        let s: T::State = codec::decode(state).map_err(|e| SimError::state(e.to_string()))?;
         Ok(leaves(&s))
     }
 }

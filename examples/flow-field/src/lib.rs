@@ -16,7 +16,7 @@ use flockstep_core::lesson::LessonError;
 use flockstep_core::lesson::node::Params;
 use flockstep_core::lesson::schema::{Param, Ty, text, unit};
 use flockstep_core::num::{Fx, Vec3};
-use flockstep_core::sim::{Cell, Cells, Entity, Grid, Sim, Sink};
+use flockstep_core::sim::{Cell, Cells, Entity, Grid, Sim, SimError, Sink};
 use flockstep_core::user::{Registered, UserSim};
 use serde::{Deserialize, Serialize};
 use std::cmp::Reverse;
@@ -26,7 +26,7 @@ use std::collections::BinaryHeap;
 pub static FLOW_FIELD: Registered<FlowField> = Registered::new(1002, "flow-field").with_rate(20);
 
 /// Registers the sim with flockstep (once is enough; again does nothing).
-pub fn register() -> Result<(), String> {
+pub fn register() -> Result<(), SimError> {
     flockstep_core::user::register(&FLOW_FIELD)
 }
 
@@ -289,7 +289,7 @@ fn check_open(
 impl UserSim for FlowField {
     type Config = Config;
 
-    fn new(config: Config) -> Result<Self, String> {
+    fn new(config: Config) -> Result<Self, SimError> {
         let g = &config.grid;
         let cells = g.width() as usize * g.height() as usize;
         let mut cost = vec![UNREACHED; cells];
@@ -342,16 +342,19 @@ impl UserSim for FlowField {
         PARAMS
     }
 
-    fn restore(&mut self, state: State) -> Result<(), String> {
+    fn restore(&mut self, state: State) -> Result<(), SimError> {
         let g = &self.config.grid;
         let cells = g.width() as usize * g.height() as usize;
         if state.cost.len() != cells {
-            return Err(format!("{} costs for a {cells}-cell map", state.cost.len()));
+            return Err(SimError::state(format!(
+                "{} costs for a {cells}-cell map",
+                state.cost.len()
+            )));
         }
         if state.frontier.iter().any(|(_, i)| *i as usize >= cells)
             || state.agents.iter().any(|a| !g.contains(a.cell))
         {
-            return Err("a cell off the map".into());
+            return Err(SimError::state("a cell off the map"));
         }
         self.state = state;
         Ok(())

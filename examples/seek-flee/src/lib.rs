@@ -16,7 +16,7 @@ use flockstep_core::lesson::LessonError;
 use flockstep_core::lesson::node::Params;
 use flockstep_core::lesson::schema::{Param, Ty, ratio, text, unit};
 use flockstep_core::num::{Fx, Vec3};
-use flockstep_core::sim::{Entity, Mark, MarkShape, Sim, Sink};
+use flockstep_core::sim::{Entity, Mark, MarkShape, Sim, SimError, Sink};
 use flockstep_core::user::{Registered, UserSim};
 use serde::{Deserialize, Serialize};
 
@@ -30,7 +30,7 @@ pub static SEEK_FLEE: Registered<SeekFlee> = Registered::new(1001, "seek-flee")
 pub const OVERLAYS: &[&str] = &["seek", "flee", "contain", "steering", "panic", "distance"];
 
 /// Registers the sim with flockstep (once is enough; again does nothing).
-pub fn register() -> Result<(), String> {
+pub fn register() -> Result<(), SimError> {
     flockstep_core::user::register(&SEEK_FLEE)
 }
 
@@ -340,9 +340,9 @@ static PARAMS: &[Param] = &[
 impl UserSim for SeekFlee {
     type Config = Config;
 
-    fn new(config: Config) -> Result<Self, String> {
+    fn new(config: Config) -> Result<Self, SimError> {
         if config.seeker_speed <= Fx::ZERO || config.fleer_speed <= Fx::ZERO {
-            return Err("the speeds must be above 0".into());
+            return Err(SimError::config("the speeds must be above 0"));
         }
         let state = State {
             tick: 0,
@@ -381,7 +381,7 @@ impl UserSim for SeekFlee {
         PARAMS
     }
 
-    fn restore(&mut self, state: State) -> Result<(), String> {
+    fn restore(&mut self, state: State) -> Result<(), SimError> {
         let inside = |a: &Agent| {
             a.pos.x >= Fx::ZERO
                 && a.pos.y >= Fx::ZERO
@@ -389,7 +389,7 @@ impl UserSim for SeekFlee {
                 && a.pos.y <= self.config.world[1]
         };
         if !inside(&state.seeker) || !inside(&state.fleer) {
-            return Err("an agent is outside the world".into());
+            return Err(SimError::state("an agent is outside the world"));
         }
         self.state = state;
         Ok(())

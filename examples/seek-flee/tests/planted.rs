@@ -10,7 +10,7 @@ use flockstep_core::lesson::schema::Param;
 use flockstep_core::num::{Fx, Vec3};
 use flockstep_core::replay::golden::{self, Golden};
 use flockstep_core::replay::run::Source;
-use flockstep_core::sim::{Entity, Sim, Sink};
+use flockstep_core::sim::{Entity, Sim, SimError, Sink};
 use flockstep_core::user::{Registered, UserSim};
 use seek_flee::{Config, SeekFlee, State};
 use std::path::Path;
@@ -48,7 +48,7 @@ impl Sim for Planted {
 impl UserSim for Planted {
     type Config = Config;
 
-    fn new(config: Config) -> Result<Self, String> {
+    fn new(config: Config) -> Result<Self, SimError> {
         SeekFlee::new(config).map(Planted)
     }
 
@@ -60,7 +60,7 @@ impl UserSim for Planted {
         SeekFlee::params()
     }
 
-    fn restore(&mut self, state: State) -> Result<(), String> {
+    fn restore(&mut self, state: State) -> Result<(), SimError> {
         self.0.restore(state)
     }
 

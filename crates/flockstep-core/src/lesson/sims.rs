@@ -12,7 +12,7 @@ use super::node::Params;
 use super::schema::Param;
 use super::variants::PaneName;
 use super::{LessonError, Names};
-use crate::sim::Scenario;
+use crate::sim::{Scenario, SimError};
 
 pub use crate::sim::custom::{FIRST_USER_ID, SimId};
 
@@ -143,13 +143,13 @@ static USER: std::sync::RwLock<Vec<&'static dyn Registration>> = std::sync::RwLo
 
 /// Adds a user sim's registration; the same one again does nothing, and
 /// one whose number or name another sim has is refused.
-pub fn register(r: &'static dyn Registration) -> Result<(), String> {
+pub fn register(r: &'static dyn Registration) -> Result<(), SimError> {
     if r.id().0 < FIRST_USER_ID {
-        return Err(format!(
+        return Err(SimError::registration(format!(
             "sim `{}` has number {}: numbers below {FIRST_USER_ID} are flockstep's own",
             r.name(),
             r.id().0
-        ));
+        )));
     }
     let mut user = USER
         .write()
@@ -160,13 +160,13 @@ pub fn register(r: &'static dyn Registration) -> Result<(), String> {
         .find(|o| o.id() == r.id() || o.name() == r.name());
     match clash {
         Some(o) if o.id() == r.id() && o.name() == r.name() => Ok(()),
-        Some(o) => Err(format!(
+        Some(o) => Err(SimError::registration(format!(
             "sim `{}` ({}) clashes with the registered sim `{}` ({})",
             r.name(),
             r.id().0,
             o.name(),
             o.id().0
-        )),
+        ))),
         None => {
             user.push(r);
             Ok(())

@@ -14,7 +14,7 @@ pub fn state_leaves(state: &crate::sim::AnyState) -> Vec<Leaf> {
         AnyState::Path(s) => leaves(s),
         AnyState::Custom(c) => crate::sim::custom::type_of(c.sim)
             .ok_or_else(|| format!("sim {} is not registered", c.sim.0))
-            .and_then(|t| t.leaves(&c.bytes))
+            .and_then(|t| t.leaves(&c.bytes).map_err(String::from))
             .unwrap_or_else(|m| {
                 vec![Leaf {
                     path: "<error>".into(),

@@ -415,7 +415,7 @@ pub fn verify<R: Read + Seek>(
             format!("the recorded lesson does not load with this flockstep: {m}"),
         )
     })?;
-    let mut sim = AnySim::new(&lesson.scenario).map_err(|m| fail(r, None, m))?;
+    let mut sim = AnySim::new(&lesson.scenario).map_err(|e| fail(r, None, e.message))?;
     if r.first_tick != 0 {
         let m = "the recording does not start at tick 0".into();
         return Err(ReplayError {

@@ -8,7 +8,7 @@
 //! so that [`super::AnySim`], [`super::AnyState`] and [`super::Scenario`]
 //! can hold such a sim beside the built-in ones.
 
-use super::Input;
+use super::{Input, SimError};
 use crate::fields::Leaf;
 use crate::num::{Fx, Vec3};
 use serde::{Deserialize, Serialize};
@@ -91,9 +91,9 @@ pub trait SimType: Sync {
     /// Its name as a lesson writes it.
     fn name(&self) -> &'static str;
     /// A sim at tick 0 of the configuration encoded in `config`.
-    fn build(&'static self, config: &[u8]) -> Result<Box<dyn DynSim>, String>;
+    fn build(&'static self, config: &[u8]) -> Result<Box<dyn DynSim>, SimError>;
     /// The named fields of the state encoded in `state`.
-    fn leaves(&self, state: &[u8]) -> Result<Vec<Leaf>, String>;
+    fn leaves(&self, state: &[u8]) -> Result<Vec<Leaf>, SimError>;
 }
 
 impl core::fmt::Debug for dyn SimType {
@@ -116,9 +116,9 @@ pub trait DynSim: Send + Sync {
     fn snapshot(&self) -> CustomState;
     /// Replaces the state with a recorded one (the sim is unchanged on
     /// error).
-    fn restore(&mut self, state: &CustomState) -> Result<(), String>;
+    fn restore(&mut self, state: &CustomState) -> Result<(), SimError>;
     /// Applies an intervention, or says why it does not apply.
-    fn apply(&mut self, input: &Input) -> Result<(), String>;
+    fn apply(&mut self, input: &Input) -> Result<(), SimError>;
     /// The stable hash of the current state: XXH64 of its encoding, as
     /// [`CustomState::state_hash`] computes it.
     fn state_hash(&self) -> u64 {
@@ -212,13 +212,13 @@ static TYPES: std::sync::RwLock<Vec<&'static dyn SimType>> = std::sync::RwLock::
 /// Adds a user sim's kind. Registering the same kind again does nothing;
 /// another kind with its number or name, or a number below
 /// [`FIRST_USER_ID`], is refused.
-pub fn register_type(t: &'static dyn SimType) -> Result<(), String> {
+pub fn register_type(t: &'static dyn SimType) -> Result<(), SimError> {
     if t.id().0 < FIRST_USER_ID {
-        return Err(format!(
+        return Err(SimError::registration(format!(
             "sim `{}` has number {}: numbers below {FIRST_USER_ID} are flockstep's own",
             t.name(),
             t.id().0
-        ));
+        )));
     }
     let mut types = TYPES
         .write()
@@ -228,13 +228,13 @@ pub fn register_type(t: &'static dyn SimType) -> Result<(), String> {
         .find(|o| o.id() == t.id() || o.name() == t.name())
     {
         Some(o) if o.id() == t.id() && o.name() == t.name() => Ok(()),
-        Some(o) => Err(format!(
+        Some(o) => Err(SimError::registration(format!(
             "sim `{}` ({}) clashes with the registered sim `{}` ({})",
             t.name(),
             t.id().0,
             o.name(),
             o.id().0
-        )),
+        ))),
         None => {
             types.push(t);
             Ok(())

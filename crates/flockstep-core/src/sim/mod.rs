@@ -13,6 +13,7 @@
 #![deny(clippy::float_arithmetic)]
 
 pub mod custom;
+mod error;
 pub mod flock;
 pub mod grid;
 pub mod line;
@@ -21,6 +22,7 @@ pub mod path;
 pub use custom::{
     Cells, CustomScenario, CustomSim, CustomState, DynSim, Entity, Mark, MarkShape, SimId, SimType,
 };
+pub use error::{SimError, SimErrorKind};
 pub use grid::{Cell, Grid, GridError, GridErrorKind};
 
 use crate::num::Fx;
@@ -271,17 +273,21 @@ pub enum AnySim {
 impl AnySim {
     /// A sim at tick 0 of a scenario, or why the scenario is inconsistent
     /// (for variants, the first pane that is, by its number).
-    pub fn new(scenario: &Scenario) -> Result<AnySim, String> {
+    pub fn new(scenario: &Scenario) -> Result<AnySim, SimError> {
         Ok(match scenario {
             Scenario::Line(c) => AnySim::Line(line::LineSim::new(c.clone())?),
             Scenario::Flock(c) => AnySim::Flock(Box::new(flock::FlockSim::new(c.clone())?)),
             Scenario::Path(c) => AnySim::Path(path::PathSim::new(c.clone())?),
             Scenario::Custom(c) => AnySim::Custom(CustomSim(c.sim.build(&c.config)?)),
-            Scenario::Panes(p) if p.is_empty() => return Err("a list of panes with none".into()),
+            Scenario::Panes(p) if p.is_empty() => {
+                return Err(SimError::config("a list of panes with none"));
+            }
             Scenario::Panes(p) => AnySim::Panes(
                 p.iter()
                     .enumerate()
-                    .map(|(i, s)| AnySim::new(s).map_err(|m| format!("variant {}: {m}", i + 1)))
+                    .map(|(i, s)| {
+                        AnySim::new(s).map_err(|e| e.context(format!("variant {}", i + 1)))
+                    })
                     .collect::<Result<_, _>>()?,
             ),
         })
@@ -331,12 +337,12 @@ impl AnySim {
     /// Applies an intervention, or says why it does not fit this sim or
     /// scenario (the state is then unchanged). Variants: to every pane,
     /// or to none.
-    pub fn apply(&mut self, input: &Input) -> Result<(), String> {
+    pub fn apply(&mut self, input: &Input) -> Result<(), SimError> {
         if let AnySim::Panes(p) = self {
             let mut next = p.clone();
             for (i, s) in next.iter_mut().enumerate() {
                 s.apply(input)
-                    .map_err(|m| format!("variant {}: {m}", i + 1))?;
+                    .map_err(|e| e.context(format!("variant {}", i + 1)))?;
             }
             *p = next;
             return Ok(());
@@ -349,7 +355,10 @@ impl AnySim {
                 s.move_obstacle(*obstacle, *to)
             }
             (AnySim::Custom(s), i) => s.0.apply(i),
-            (s, i) => Err(format!("{i:?} does not apply to a {} sim", s.sim_name())),
+            (s, i) => Err(SimError::input(format!(
+                "{i:?} does not apply to a {} sim",
+                s.sim_name()
+            ))),
         }
     }
 
@@ -357,19 +366,19 @@ impl AnySim {
     /// frame), checked so that stepping from it cannot fail; see each
     /// sim's `restore`. Interventions that change the configuration (a
     /// moved goal) must be applied first. The sim is unchanged on error.
-    pub fn restore(&mut self, state: AnyState) -> Result<(), String> {
+    pub fn restore(&mut self, state: AnyState) -> Result<(), SimError> {
         if let (AnySim::Panes(p), AnyState::Panes(t)) = (&mut *self, &state) {
             if p.len() != t.len() {
-                return Err(format!(
+                return Err(SimError::state(format!(
                     "the state has {} panes, the lesson {} variants",
                     t.len(),
                     p.len()
-                ));
+                )));
             }
             let mut next = p.clone();
             for (i, (s, t)) in next.iter_mut().zip(t.iter().cloned()).enumerate() {
                 s.restore(t)
-                    .map_err(|m| format!("variant {}: {m}", i + 1))?;
+                    .map_err(|e| e.context(format!("variant {}", i + 1)))?;
             }
             *p = next;
             return Ok(());
@@ -379,11 +388,11 @@ impl AnySim {
             (AnySim::Flock(s), AnyState::Flock(t)) => s.restore(t),
             (AnySim::Path(s), AnyState::Path(t)) => s.restore(t),
             (AnySim::Custom(s), AnyState::Custom(t)) => s.0.restore(&t),
-            (s, t) => Err(format!(
+            (s, t) => Err(SimError::state(format!(
                 "a {} state does not fit a {} sim",
                 t.sim_name(),
                 s.sim_name()
-            )),
+            ))),
         }
     }
 

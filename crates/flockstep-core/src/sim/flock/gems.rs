@@ -33,6 +33,7 @@ use super::{
     Attitude, BoidExplain, Clamp, FlockSim, Model, ModelState, Rule, Steer, Update, raw, unraw,
 };
 use crate::num::{Angle, Fx, Vec3};
+use crate::sim::SimError;
 
 /// Parameters of the gems model. The article names the constants but not
 /// their values; the defaults are the book's.
@@ -80,7 +81,11 @@ impl Default for GemsParams {
 
 impl GemsParams {
     /// Checks the parameters against their documented ranges.
-    pub fn check(&self) -> Result<(), String> {
+    pub fn check(&self) -> Result<(), SimError> {
+        self.check_text().map_err(SimError::config)
+    }
+
+    fn check_text(&self) -> Result<(), String> {
         let r = Fx::from_int(super::MAX_RADIUS);
         let s = Fx::from_int(super::MAX_SPEED);
         // From 1/1000: the step divides by separation_dist and max_speed

@@ -36,6 +36,7 @@ use super::grid::radius2_q32;
 use super::{BoidExplain, Feeler, FlockSim, Model, Rule, Steer, Update, mean, raw, unraw};
 use crate::num::rsqrt::sqrt_wide;
 use crate::num::{Angle, Fx, Vec2, Vec3};
+use crate::sim::SimError;
 
 /// Parameters of the heading model; defaults are article 000's.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -85,7 +86,11 @@ impl Default for HeadingParams {
 
 impl HeadingParams {
     /// Checks the parameters against their documented ranges.
-    pub fn check(&self) -> Result<(), String> {
+    pub fn check(&self) -> Result<(), SimError> {
+        self.check_text().map_err(SimError::config)
+    }
+
+    fn check_text(&self) -> Result<(), String> {
         let r = Fx::from_int(super::MAX_RADIUS);
         for (name, v) in [
             ("view_range", self.view_range),

@@ -53,6 +53,7 @@ mod weighted;
 use super::{Sim, Sink};
 use crate::num::wide::mul_u64;
 use crate::num::{Angle, Fx, Pcg32, Vec3};
+use crate::sim::SimError;
 use grid::Snapshot;
 use serde::{Deserialize, Serialize};
 
@@ -233,7 +234,11 @@ impl FlockConfig {
     /// Checks the invariants [`FlockSim::new`] relies on (the loader checks
     /// the same with positions; this is the backstop for code that builds a
     /// config by hand).
-    pub fn check(&self) -> Result<(), String> {
+    pub fn check(&self) -> Result<(), SimError> {
+        self.check_text().map_err(SimError::config)
+    }
+
+    fn check_text(&self) -> Result<(), String> {
         let lim = Fx::from_int(COORD_LIMIT);
         let in_lim = |v: Vec3| [v.x, v.y, v.z].iter().all(|c| c.abs() <= lim);
         let r = Fx::from_int(MAX_RADIUS);
@@ -301,7 +306,7 @@ impl FlockConfig {
                 if self.bounds == Bounds::Walls {
                     return Err("only the weighted model has walls as virtual boids".into());
                 }
-                p.check()
+                p.check().map_err(String::from)
             }
             Model::Gems(p) => {
                 if self.dims != 3 {
@@ -313,9 +318,9 @@ impl FlockConfig {
                 if !self.obstacles.is_empty() {
                     return Err("the gems model has no obstacle rule (article 002)".into());
                 }
-                p.check()
+                p.check().map_err(String::from)
             }
-            Model::Weighted(p) => p.check(),
+            Model::Weighted(p) => p.check().map_err(String::from),
         }
     }
 }
@@ -657,7 +662,11 @@ fn initial_model(model: &Model, boids: &[Boid], headings: Vec<Angle>) -> ModelSt
 
 impl FlockSim {
     /// A flock at tick 0, or why the config is inconsistent.
-    pub fn new(cfg: FlockConfig) -> Result<FlockSim, String> {
+    pub fn new(cfg: FlockConfig) -> Result<FlockSim, SimError> {
+        Self::new_text(cfg).map_err(SimError::config)
+    }
+
+    fn new_text(cfg: FlockConfig) -> Result<FlockSim, String> {
         cfg.check()?;
         let mut rng = Pcg32::new(cfg.seed, 0xF10C);
         let Start {
@@ -718,7 +727,11 @@ impl FlockSim {
     /// position must lie in the world box and within ±[`COORD_LIMIT`], its
     /// velocity components within ±[`MAX_SPEED`]; the heading model takes
     /// its heading and constant speed from the velocity.
-    pub fn add_boid(&mut self, pos: Vec3, vel: Vec3) -> Result<(), String> {
+    pub fn add_boid(&mut self, pos: Vec3, vel: Vec3) -> Result<(), SimError> {
+        self.add_boid_text(pos, vel).map_err(SimError::input)
+    }
+
+    fn add_boid_text(&mut self, pos: Vec3, vel: Vec3) -> Result<(), String> {
         if self.state.boids.len() as u64 >= u64::from(MAX_BOIDS) {
             return Err(format!("the flock already has {MAX_BOIDS} boids"));
         }
@@ -753,7 +766,12 @@ impl FlockSim {
     /// Moves obstacle `obstacle` between ticks (a viewer drag; replays
     /// record it as an [`crate::sim::Input`]). The centre must lie within
     /// ±[`COORD_LIMIT`] (z = 0 in 2-D).
-    pub fn move_obstacle(&mut self, obstacle: u32, to: Vec3) -> Result<(), String> {
+    pub fn move_obstacle(&mut self, obstacle: u32, to: Vec3) -> Result<(), SimError> {
+        self.move_obstacle_text(obstacle, to)
+            .map_err(SimError::input)
+    }
+
+    fn move_obstacle_text(&mut self, obstacle: u32, to: Vec3) -> Result<(), String> {
         let n = self.cfg.obstacles.len();
         let Some(o) = self.cfg.obstacles.get_mut(obstacle as usize) else {
             return Err(format!(
@@ -779,7 +797,11 @@ impl FlockSim {
     /// weighted accelerations within ±[`MAX_RESTORED_ACC`] and `dt` in
     /// `(0, 20]` — the ranges a step's arithmetic is proved for. The sim
     /// is unchanged on error.
-    pub fn restore(&mut self, state: FlockState) -> Result<(), String> {
+    pub fn restore(&mut self, state: FlockState) -> Result<(), SimError> {
+        self.restore_text(state).map_err(SimError::state)
+    }
+
+    fn restore_text(&mut self, state: FlockState) -> Result<(), String> {
         let n = self.state.boids.len();
         if state.boids.len() != n {
             return Err(format!(

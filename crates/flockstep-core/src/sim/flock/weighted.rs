@@ -35,6 +35,7 @@ use super::{
 use crate::num::rsqrt::inv_sqrt_wide;
 use crate::num::wide::{mul_i64, mul_u64};
 use crate::num::{Fx, Vec3};
+use crate::sim::SimError;
 
 /// Parameters of the weighted model; defaults are article 004's.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -100,7 +101,11 @@ impl WeightedParams {
     }
 
     /// Checks the parameters against their documented ranges.
-    pub fn check(&self) -> Result<(), String> {
+    pub fn check(&self) -> Result<(), SimError> {
+        self.check_text().map_err(SimError::config)
+    }
+
+    fn check_text(&self) -> Result<(), String> {
         let r = Fx::from_int(super::MAX_RADIUS);
         if self.fov <= Fx::ZERO || self.fov > r {
             return Err(format!("fov must be in (0, {}]", super::MAX_RADIUS));

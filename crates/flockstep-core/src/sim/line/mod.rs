@@ -29,6 +29,7 @@ pub use los::{Sight, line_of_sight};
 
 use super::{Cell, Grid, Sim, Sink};
 use crate::num::{Fx, Pcg32};
+use crate::sim::SimError;
 use serde::{Deserialize, Serialize};
 
 /// One chaser of a scenario.
@@ -85,7 +86,11 @@ pub struct LineConfig {
 impl LineConfig {
     /// Checks the invariants [`LineSim::new`] relies on; the message names
     /// the offending item.
-    pub fn check(&self) -> Result<(), String> {
+    pub fn check(&self) -> Result<(), SimError> {
+        self.check_text().map_err(SimError::config)
+    }
+
+    fn check_text(&self) -> Result<(), String> {
         let open = |c: Cell, what: &str| -> Result<(), String> {
             if !self.grid.contains(c) {
                 Err(format!(
@@ -258,7 +263,11 @@ pub struct LineSim {
 impl LineSim {
     /// The sim at tick 0 (moves scheduled for tick 0 already applied), or
     /// the first problem [`LineConfig::check`] finds.
-    pub fn new(cfg: LineConfig) -> Result<LineSim, String> {
+    pub fn new(cfg: LineConfig) -> Result<LineSim, SimError> {
+        Self::new_text(cfg).map_err(SimError::config)
+    }
+
+    fn new_text(cfg: LineConfig) -> Result<LineSim, String> {
         cfg.check()?;
         let chasers = cfg
             .chasers
@@ -293,7 +302,11 @@ impl LineSim {
     /// plan a line between cells of the grid walked from its start, and
     /// the scripted-move counter within the script. The sim is unchanged
     /// on error.
-    pub fn restore(&mut self, state: LineState) -> Result<(), String> {
+    pub fn restore(&mut self, state: LineState) -> Result<(), SimError> {
+        self.restore_text(state).map_err(SimError::state)
+    }
+
+    fn restore_text(&mut self, state: LineState) -> Result<(), String> {
         let grid = &self.cfg.grid;
         if state.targets.len() != self.cfg.targets.len()
             || state.chasers.len() != self.cfg.chasers.len()
@@ -346,7 +359,11 @@ impl LineSim {
     /// Moves target `target` to `to` between ticks (a viewer drag; replays
     /// record it as an [`crate::sim::Input`]). The chasers see the new
     /// position on their next step, as with a scripted move.
-    pub fn move_target(&mut self, target: u32, to: Cell) -> Result<(), String> {
+    pub fn move_target(&mut self, target: u32, to: Cell) -> Result<(), SimError> {
+        self.move_target_text(target, to).map_err(SimError::input)
+    }
+
+    fn move_target_text(&mut self, target: u32, to: Cell) -> Result<(), String> {
         if target as usize >= self.state.targets.len() {
             return Err(format!(
                 "there is no target {target} (the scenario has {})",

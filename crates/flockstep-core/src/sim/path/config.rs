@@ -1,6 +1,7 @@
 //! A search's settings and a path lesson's configuration.
 
 use super::*;
+use crate::sim::SimError;
 
 /// The most searches a scenario runs side by side (each keeps 9 bytes per
 /// cell: eight on a 4096² map is 1.2 GB).
@@ -56,7 +57,11 @@ pub struct PathConfig {
 
 impl PathConfig {
     /// Checks what [`PathSim::new`] relies on.
-    pub fn check(&self) -> Result<(), String> {
+    pub fn check(&self) -> Result<(), SimError> {
+        self.check_text().map_err(SimError::config)
+    }
+
+    fn check_text(&self) -> Result<(), String> {
         for (what, c) in [("start", self.start), ("goal", self.goal)] {
             if !self.grid.contains(c) {
                 return Err(format!(

@@ -1,6 +1,7 @@
 //! The lesson sim: a path lesson's searches stepped one expansion a tick.
 
 use super::*;
+use crate::sim::SimError;
 
 /// Everything that changes in a path scenario.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -22,7 +23,11 @@ pub struct PathSim {
 
 impl PathSim {
     /// A scenario at tick 0, or why it is inconsistent.
-    pub fn new(cfg: PathConfig) -> Result<PathSim, String> {
+    pub fn new(cfg: PathConfig) -> Result<PathSim, SimError> {
+        Self::new_text(cfg).map_err(SimError::config)
+    }
+
+    fn new_text(cfg: PathConfig) -> Result<PathSim, String> {
         cfg.check()?;
         let start = cfg.start.y as u32 * cfg.grid.width() + cfg.start.x as u32;
         let steps: Vec<Steps> = cfg.searches.iter().map(|s| s.rule.steps()).collect();
@@ -45,7 +50,11 @@ impl PathSim {
     /// Moves the goal between ticks (a viewer drag; replays record it as an
     /// [`crate::sim::Input`]): every search starts again from the start
     /// towards the new goal, and the tick count goes on.
-    pub fn move_goal(&mut self, to: Cell) -> Result<(), String> {
+    pub fn move_goal(&mut self, to: Cell) -> Result<(), SimError> {
+        self.move_goal_text(to).map_err(SimError::input)
+    }
+
+    fn move_goal_text(&mut self, to: Cell) -> Result<(), String> {
         let mut cfg = self.cfg.clone();
         cfg.goal = to;
         let fresh = PathSim::new(cfg)?;
@@ -61,7 +70,11 @@ impl PathSim {
     /// links that point on the grid, open entries and the current cell on
     /// the grid, and a found search's parent chain leading back to the
     /// start. The sim is unchanged on error.
-    pub fn restore(&mut self, state: PathState) -> Result<(), String> {
+    pub fn restore(&mut self, state: PathState) -> Result<(), SimError> {
+        self.restore_text(state).map_err(SimError::state)
+    }
+
+    fn restore_text(&mut self, state: PathState) -> Result<(), String> {
         let (w, h) = (self.cfg.grid.width(), self.cfg.grid.height());
         let cells = (w * h) as usize;
         if state.searches.len() != self.cfg.searches.len() {

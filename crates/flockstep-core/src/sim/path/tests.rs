@@ -712,7 +712,8 @@ fn restore_refuses_an_open_entry_in_a_wall() {
     let e = &mut st.searches[0].open.0[0];
     (e.cell, e.x, e.y) = (4, 1, 1);
     let why = sim.restore(st).unwrap_err();
-    assert!(why.contains("in the wall at (1, 1)"), "{why}");
+    assert!(why.message.contains("in the wall at (1, 1)"), "{why}");
+    assert_eq!(why.kind, crate::sim::SimErrorKind::State);
 }
 
 /// A serpentine corridor 41 cells a side: every cell has one way on.
