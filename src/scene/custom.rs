@@ -136,8 +136,18 @@ pub(super) fn build(s: &CustomSim, _frame: &Frame, view: &View, cam: &Camera, ou
         .map(|b| [b[0], b[1] - b[3], b[2], b[3]])
         .collect();
     for (tip, c, text) in labels {
-        let f = view.font(15);
-        out.label_near((tip, view.px(3)), (f, c), text, (cam.viewport, &mut clear));
+        // The overlay's colour lightened towards the text's, so a dark
+        // one (the blue) still reads against the background.
+        let mix = |a: u8, b: u8| ((u16::from(a) + u16::from(b)) / 2) as u8;
+        let t = color::TEXT;
+        let light = Rgba(mix(c.0, t.0), mix(c.1, t.1), mix(c.2, t.2), 255);
+        let f = view.font(17);
+        out.label_near(
+            (tip, view.px(3)),
+            (f, light),
+            text,
+            (cam.viewport, &mut clear),
+        );
     }
     if let Some(p) = marks_panel(&marks, &entities, view) {
         out.panels.push(p);

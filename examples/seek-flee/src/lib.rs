@@ -435,16 +435,18 @@ impl UserSim for SeekFlee {
                 shape: MarkShape::Ring(c.panic_distance),
                 label: format!("panic {}", short(c.panic_distance)),
             },
-            arrow("seek", 0, f.seek),
         ];
-        // A rule that pushes nothing draws nothing.
-        for (overlay, v) in [
-            ("flee", f.flee),
-            ("contain", f.contain),
-            ("steering", f.fleer),
-        ] {
-            if !v.is_zero() {
-                marks.push(arrow(overlay, 1, v));
+        // A rule that pushes nothing (to the label's three places) draws
+        // nothing: an arrow would give it a direction it does not have.
+        let forces = [
+            ("seek", 0, f.seek),
+            ("flee", 1, f.flee),
+            ("contain", 1, f.contain),
+            ("steering", 1, f.fleer),
+        ];
+        for (overlay, entity, v) in forces {
+            if v.length().mul_int(1000).round_int() > 0 {
+                marks.push(arrow(overlay, entity, v));
             }
         }
         marks

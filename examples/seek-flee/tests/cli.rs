@@ -116,7 +116,7 @@ fn the_default_scene_names_the_agents_and_lists_the_fields() {
         "render",
         "lessons/seek-flee.toml",
         "--beat",
-        "4",
+        "5",
         "--text",
         "-",
     ]);
@@ -151,12 +151,12 @@ fn the_default_scene_names_the_agents_and_lists_the_fields() {
 /// a PNG of the window's size with the seeker's colour (sky blue) on it.
 #[test]
 fn the_default_scene_draws_in_a_window() {
-    let png = tmp("beat4.png");
+    let png = tmp("beat5.png");
     let args = [
         "render",
         "lessons/seek-flee.toml",
         "--beat",
-        "4",
+        "5",
         "-o",
         png.to_str().unwrap(),
     ];

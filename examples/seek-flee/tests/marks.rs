@@ -64,4 +64,32 @@ fn the_cornered_fleer_shows_its_forces_and_the_gap() {
         !text.contains("seek 0."),
         "seek drawn though the beat hides it"
     );
+    // Beat 4, a tick before the catch: 1.064 apart, the fleer in the corner.
+    let app = prepare_render(&lesson_path(), &[], RenderAt::Beat(4), &options).unwrap();
+    let p = app.player().unwrap();
+    let text = format!("{:?}", p.scene(layout.scene, layout.scale));
+    assert!(text.contains("distance 1.064"), "the gap before the catch");
+}
+
+#[test]
+fn a_force_that_rounds_to_nothing_draws_no_arrow() {
+    seek_flee::register().unwrap();
+    // At tick 45 the seeker is on course at full speed: its seek force is
+    // below 0.0005, so no arrow claims a direction for it.
+    let options = RenderOptions {
+        text_scale: 100,
+        overlays: vec!["seek".into()],
+        ..RenderOptions::default()
+    };
+    let app = prepare_render(&lesson_path(), &[], RenderAt::Tick(45), &options).unwrap();
+    let p = app.player().unwrap();
+    let layout = app.framed(1280, 720).layout;
+    let scene = p.scene(layout.scene, layout.scale);
+    assert_eq!(scene.drawn.get("seek").copied().unwrap_or(0), 0);
+    // At tick 0 it is the whole max_force, 0.050.
+    let app = prepare_render(&lesson_path(), &[], RenderAt::Tick(0), &options).unwrap();
+    let p = app.player().unwrap();
+    let scene = p.scene(layout.scene, layout.scale);
+    assert!(scene.drawn.get("seek").copied().unwrap_or(0) > 0);
+    assert!(format!("{scene:?}").contains("seek 0.050"));
 }
