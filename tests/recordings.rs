@@ -48,7 +48,7 @@ fn every_lesson_has_a_current_golden_recording() {
         match golden::check(&source(b), &path, golden_ticks(b)) {
             Ok(Golden::Current) => {}
             Ok(Golden::Recorded(why)) => eprintln!("re-recorded {} ({why})", path.display()),
-            Err(p) => problems.push(p),
+            Err(p) => problems.push(p.to_string()),
         }
     }
     assert!(problems.is_empty(), "{}", problems.join("\n\n"));

@@ -158,11 +158,12 @@ fn inputs_are_recorded_and_replayed() {
             to: Cell::new(0, 0),
         }],
     )]);
-    assert!(
-        run::record(Vec::new(), &src, 5, None, &bad, |_| {})
-            .unwrap_err()
-            .contains("does not apply")
-    );
+    let e = run::record(Vec::new(), &src, 5, None, &bad, |_| {}).unwrap_err();
+    let run::RunError::Input { tick: 2, error } = &e else {
+        panic!("not an input error at tick 2: {e}");
+    };
+    assert_eq!(error.kind, flockstep::sim::SimErrorKind::Input);
+    assert!(e.to_string().contains("does not apply"), "{e}");
 }
 
 #[test]

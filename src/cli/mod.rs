@@ -706,7 +706,7 @@ fn run(
 ) -> Result<String, Failure> {
     let overrides = set
         .iter()
-        .map(|s| Override::parse(s).map_err(|m| bad(format!("--set: {m}"))))
+        .map(|s| Override::parse(s).map_err(|e| bad(e.to_string())))
         .collect::<Result<Vec<_>, _>>()?;
     let lesson = load_lesson(arg, &overrides)?;
     let ticks = ticks.unwrap_or(lesson.ticks);

@@ -14,7 +14,7 @@
 
 use super::{Failure, bad};
 use crate::files::kind_name;
-use crate::replay::run::Recorded;
+use crate::replay::run::{Recorded, RunError};
 use std::fs::{File, Metadata, OpenOptions, TryLockError};
 use std::io::{BufWriter, IsTerminal};
 use std::path::{Path, PathBuf};
@@ -207,7 +207,7 @@ impl Target {
     /// file) renames into place; on failure removes the temporary file.
     pub fn complete(
         self,
-        result: Result<(BufWriter<File>, Recorded), String>,
+        result: Result<(BufWriter<File>, Recorded), RunError>,
     ) -> Result<Recorded, Failure> {
         match self {
             Target::Replace { out, partial } => {

@@ -46,7 +46,7 @@ pub fn record(
     keyframe_every: Option<u32>,
 ) -> Result<String, Failure> {
     for s in &set {
-        Override::parse(s).map_err(|m| bad(format!("--set: {m}")))?;
+        Override::parse(s).map_err(|e| bad(e.to_string()))?;
     }
     let (text, file) = lesson_source(arg)?;
     let source = Source {
@@ -54,7 +54,7 @@ pub fn record(
         text,
         overrides: set,
     };
-    let lesson = source.lesson().map_err(bad)?;
+    let lesson = source.lesson().map_err(|e| bad(e.to_string()))?;
     let ticks = ticks.unwrap_or(lesson.ticks);
     if ticks > MAX_TICKS {
         return Err(bad(format!(

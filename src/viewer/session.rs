@@ -579,7 +579,7 @@ impl Session {
             }
             Err(m) => {
                 let _ = std::fs::remove_file(&partial);
-                Err(m)
+                Err(m.into())
             }
         }
     }

@@ -441,7 +441,7 @@ pub fn render(job: RenderJob) -> Result<(), String> {
 /// a temporary file renamed into place.
 fn write_text(app: &App, frame: &Canvas, path: &std::path::Path) -> Result<(), String> {
     let json = frame.text_json(super::app::frame_about(app));
-    crate::files::write_atomic(path, json.as_bytes())
+    Ok(crate::files::write_atomic(path, json.as_bytes())?)
 }
 
 /// Writes the screen (bottom-up RGBA) as an upright PNG, through a

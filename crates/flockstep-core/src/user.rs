@@ -80,7 +80,7 @@
 use crate::fields::{Leaf, leaves};
 use crate::lesson::node::Params;
 use crate::lesson::schema::Param;
-use crate::lesson::sims::{self, Registration};
+use crate::lesson::sims::{self, Registration, UnknownHighlight};
 use crate::lesson::variants::PaneName;
 use crate::lesson::{LessonError, Names};
 use crate::num::{Fx, Vec3};
@@ -355,13 +355,14 @@ impl<T: UserSim> Registration for Registered<T> {
         &["entity"]
     }
 
-    fn check_highlight(&self, highlight: &str) -> Result<(), String> {
+    fn check_highlight(&self, highlight: &str) -> Result<(), UnknownHighlight> {
         match highlight.split_once(':') {
             Some(("entity", n)) if n.parse::<u32>().is_ok() => Ok(()),
-            _ => Err(format!(
-                "unknown highlight `{highlight}` for sim {}; use entity:N",
-                self.name
-            )),
+            _ => Err(UnknownHighlight {
+                highlight: highlight.to_owned(),
+                sim: self.name,
+                forms: "entity:N",
+            }),
         }
     }
 

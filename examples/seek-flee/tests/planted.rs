@@ -98,8 +98,14 @@ fn a_planted_change_is_reported_at_its_tick_entity_and_field() {
     // And through the test's one call, it is a failure with that report.
     if std::env::var_os(golden::UPDATE_VAR).is_none() {
         let err = golden::check(&source, &golden, 600).unwrap_err();
-        assert!(err.contains("fleer.pos.x"), "{err}");
-        assert!(err.contains("FLOCKSTEP_UPDATE_RECORDINGS=1"), "{err}");
+        let golden::GoldenError::NotCurrent { problem } = &err else {
+            panic!("not a stale golden replay: {err}");
+        };
+        assert_eq!(problem, &report);
+        assert!(
+            err.to_string().contains("FLOCKSTEP_UPDATE_RECORDINGS=1"),
+            "{err}"
+        );
     }
     eprintln!("{report}");
     // A golden replay that is missing is never taken for a current one.

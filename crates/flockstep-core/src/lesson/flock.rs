@@ -10,6 +10,7 @@
 
 use super::node::{Node, Params};
 use super::schema::{DefaultValue, Param, Ty, ratio, text, unit};
+use super::sims::UnknownHighlight;
 use super::{LessonError, LessonErrorKind};
 use crate::num::{Angle, Fx, Vec3};
 use crate::sim::flock::{
@@ -40,7 +41,7 @@ pub const OVERLAYS: &[&str] = &[
 ];
 
 /// Checks a highlight name: `boid:N`, `obstacle:N`, `rule:NAME`.
-pub fn check_highlight(h: &str) -> Result<(), String> {
+pub fn check_highlight(h: &str) -> Result<(), UnknownHighlight> {
     let ok = match h.split_once(':') {
         Some(("boid" | "obstacle", n)) => n.parse::<u32>().is_ok(),
         Some(("rule", r)) => matches!(
@@ -52,9 +53,11 @@ pub fn check_highlight(h: &str) -> Result<(), String> {
     if ok {
         Ok(())
     } else {
-        Err(format!(
-            "unknown highlight `{h}` for sim flock; use boid:N, obstacle:N or rule:NAME (separation, alignment, cohesion, obstacle, cruising, walls)"
-        ))
+        Err(UnknownHighlight {
+            highlight: h.to_owned(),
+            sim: "flock",
+            forms: "boid:N, obstacle:N or rule:NAME (separation, alignment, cohesion, obstacle, cruising, walls)",
+        })
     }
 }
 

@@ -6,6 +6,7 @@
 use super::LessonError;
 use super::node::{Ctx, Node, Params};
 use super::schema::{Param, Ty, text, unit};
+use super::sims::UnknownHighlight;
 use crate::sim::line::{ChaserConfig, LineConfig, TargetMove};
 use crate::sim::{Cell, Grid};
 
@@ -27,7 +28,7 @@ pub const OVERLAYS: &[&str] = &[
 /// Checks a highlight name: `chaser:N`, `target:N`, `cell:X,Y`, `blocker`,
 /// `error_term` (the start value), `rule` (the derived inequality),
 /// `minor_step` (the coming step, when it moves both axes).
-pub fn check_highlight(h: &str) -> Result<(), String> {
+pub fn check_highlight(h: &str) -> Result<(), UnknownHighlight> {
     let ok = match h.split_once(':') {
         Some(("chaser" | "target", n)) => n.parse::<u32>().is_ok(),
         Some(("cell", xy)) => is_cell(xy),
@@ -37,9 +38,11 @@ pub fn check_highlight(h: &str) -> Result<(), String> {
     if ok {
         Ok(())
     } else {
-        Err(format!(
-            "unknown highlight `{h}` for sim line; use chaser:N, target:N, cell:X,Y, blocker, error_term, rule or minor_step"
-        ))
+        Err(UnknownHighlight {
+            highlight: h.to_owned(),
+            sim: "line",
+            forms: "chaser:N, target:N, cell:X,Y, blocker, error_term, rule or minor_step",
+        })
     }
 }
 

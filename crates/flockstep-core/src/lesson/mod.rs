@@ -129,6 +129,12 @@ pub enum LessonErrorKind {
     /// beat before the previous one, a boid outside the world box, an
     /// overlay the sim does not have): the message says which.
     Invalid,
+    /// Not text: the file stops being UTF-8 at byte `offset` (a picture,
+    /// a replay renamed).
+    NotText {
+        /// The first byte that is not UTF-8.
+        offset: usize,
+    },
 }
 
 /// A lesson that could not be loaded: file, 1-based line and column (both
@@ -164,6 +170,12 @@ impl fmt::Display for LessonError {
 
 impl std::error::Error for LessonError {}
 
+impl From<LessonError> for String {
+    fn from(e: LessonError) -> String {
+        e.to_string()
+    }
+}
+
 impl LessonError {
     /// The same error, of this kind.
     pub fn with_kind(mut self, kind: LessonErrorKind) -> LessonError {
@@ -193,8 +205,19 @@ pub struct Override {
 }
 
 impl Override {
-    /// Parses `KEY=VALUE`.
-    pub fn parse(arg: &str) -> Result<Override, String> {
+    /// Parses `KEY=VALUE`; an error is of kind [`LessonErrorKind::Set`],
+    /// its file `--set`.
+    pub fn parse(arg: &str) -> Result<Override, LessonError> {
+        Override::parse_text(arg).map_err(|message| LessonError {
+            kind: LessonErrorKind::Set,
+            file: "--set".into(),
+            line: 0,
+            column: 0,
+            message,
+        })
+    }
+
+    fn parse_text(arg: &str) -> Result<Override, String> {
         let Some((key, value)) = arg.split_once('=') else {
             return Err(format!("`{arg}` is not KEY=VALUE"));
         };
@@ -571,6 +594,7 @@ fn check_references(
     }
     for h in &b.highlight {
         reg.check_highlight(h.get_ref())
+            .map_err(|e| e.to_string())
             .and_then(|()| check_entity(scenario, h.get_ref()))
             .map_err(|m| ctx.at(h.span().start, m))?;
     }
@@ -1245,12 +1269,18 @@ impl Lesson {
 /// A lesson file's text from its bytes: UTF-8 is required, and anything
 /// else (a picture, a replay renamed) is named for what it is not, with the
 /// byte offset where the text stops being UTF-8.
-pub fn lesson_text(name: &str, bytes: Vec<u8>) -> Result<String, String> {
+pub fn lesson_text(name: &str, bytes: Vec<u8>) -> Result<String, LessonError> {
     String::from_utf8(bytes).map_err(|e| {
-        format!(
-            "{name}: not a lesson or a replay: a lesson is TOML text, but byte {} is not UTF-8 (a replay starts with the bytes 89 46 53 52 or is named .fsr)",
-            e.utf8_error().valid_up_to()
-        )
+        let offset = e.utf8_error().valid_up_to();
+        LessonError {
+            kind: LessonErrorKind::NotText { offset },
+            file: name.to_owned(),
+            line: 0,
+            column: 0,
+            message: format!(
+                "not a lesson or a replay: a lesson is TOML text, but byte {offset} is not UTF-8 (a replay starts with the bytes 89 46 53 52 or is named .fsr)"
+            ),
+        }
     })
 }
 

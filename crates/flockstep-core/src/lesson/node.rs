@@ -222,7 +222,7 @@ pub fn line_col(src: &str, offset: usize) -> (usize, usize) {
 
 /// Checks a display name: 1-24 characters, no control characters, not
 /// only spaces.
-pub fn check_name(t: &str) -> Result<(), String> {
+fn check_name(t: &str) -> Result<(), String> {
     let n = t.chars().count();
     if !(1..=24).contains(&n) || t.trim().is_empty() {
         Err(format!("a name is 1-24 characters, not {n}"))

@@ -9,6 +9,7 @@ use super::LessonError;
 use super::line::{add_walls, is_cell, map_grid, open_cell};
 use super::node::Params;
 use super::schema::{Param, Ty, concat, text, unit};
+use super::sims::UnknownHighlight;
 use super::variants::{PaneName, name_translations};
 use crate::num::Fx;
 use crate::sim::path::{
@@ -35,7 +36,7 @@ pub const OVERLAYS: &[&str] = &[
 ];
 
 /// Checks a highlight name: `cell:X,Y`, `search:N`, `start`, `goal`.
-pub fn check_highlight(h: &str) -> Result<(), String> {
+pub fn check_highlight(h: &str) -> Result<(), UnknownHighlight> {
     let ok = match h.split_once(':') {
         Some(("search", n)) => n.parse::<u32>().is_ok(),
         Some(("cell", xy)) => is_cell(xy),
@@ -45,9 +46,11 @@ pub fn check_highlight(h: &str) -> Result<(), String> {
     if ok {
         Ok(())
     } else {
-        Err(format!(
-            "unknown highlight `{h}` for sim path; use cell:X,Y, search:N, start, goal or current"
-        ))
+        Err(UnknownHighlight {
+            highlight: h.to_owned(),
+            sim: "path",
+            forms: "cell:X,Y, search:N, start, goal or current",
+        })
     }
 }
 

@@ -16,6 +16,33 @@ use crate::sim::{Scenario, SimError};
 
 pub use crate::sim::custom::{FIRST_USER_ID, SimId};
 
+/// A beat's `highlight` its sim does not know, and the forms it does.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownHighlight {
+    /// The highlight as written.
+    pub highlight: String,
+    /// The sim's name.
+    pub sim: &'static str,
+    /// The forms the sim knows, in words (`entity:N`).
+    pub forms: &'static str,
+}
+
+impl std::fmt::Display for UnknownHighlight {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let Self {
+            highlight,
+            sim,
+            forms,
+        } = self;
+        write!(
+            f,
+            "unknown highlight `{highlight}` for sim {sim}; use {forms}"
+        )
+    }
+}
+
+impl std::error::Error for UnknownHighlight {}
+
 /// A sim's description, registered once ([`BUILTIN`]).
 pub trait Registration: Sync {
     /// Its number in a replay's header.
@@ -32,7 +59,7 @@ pub trait Registration: Sync {
     /// The entity kinds a beat can `focus` on (`boid` for `boid:N`).
     fn focus_kinds(&self) -> &'static [&'static str];
     /// Checks one `highlight` name of a beat.
-    fn check_highlight(&self, highlight: &str) -> Result<(), String>;
+    fn check_highlight(&self, highlight: &str) -> Result<(), UnknownHighlight>;
     /// The figures a callout at an entity of `kind` may name (besides
     /// `{param.NAME}`).
     fn callout_keys(&self, kind: &str) -> &'static [&'static str];
@@ -74,7 +101,7 @@ pub struct Builtin {
     /// [`Registration::parts`].
     pub parts: &'static str,
     /// [`Registration::check_highlight`].
-    pub check_highlight: fn(&str) -> Result<(), String>,
+    pub check_highlight: fn(&str) -> Result<(), UnknownHighlight>,
     /// [`Registration::callout_keys`].
     pub callout_keys: fn(&str) -> &'static [&'static str],
     /// [`Registration::params`].
@@ -112,7 +139,7 @@ impl Registration for Builtin {
         self.focus_kinds
     }
 
-    fn check_highlight(&self, highlight: &str) -> Result<(), String> {
+    fn check_highlight(&self, highlight: &str) -> Result<(), UnknownHighlight> {
         (self.check_highlight)(highlight)
     }
 

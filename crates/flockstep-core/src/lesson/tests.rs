@@ -199,8 +199,11 @@ fn overrides_apply_and_report_their_argument() {
     assert_eq!(e.kind, LessonErrorKind::Set);
     let e = err_set(GOOD, &["width=99999"]);
     assert!(e.message.contains("out of range"), "{e}");
-    assert!(Override::parse("novalue").is_err());
-    assert!(Override::parse("bad key=1").is_err());
+    let e = Override::parse("novalue").unwrap_err();
+    assert_eq!(e.kind, LessonErrorKind::Set);
+    assert_eq!(e.to_string(), "--set: `novalue` is not KEY=VALUE");
+    let e = Override::parse("bad key=1").unwrap_err();
+    assert_eq!((e.kind, e.line), (LessonErrorKind::Set, 0));
 }
 
 #[test]

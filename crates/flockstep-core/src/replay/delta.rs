@@ -189,6 +189,22 @@ impl Encoder {
     /// encoder keeps the state (the next delta is taken against it).
     pub fn encode(
         &mut self,
+        state: AnyState,
+        key: bool,
+        out: &mut Vec<u8>,
+    ) -> Result<(Kind, u32), FrameError> {
+        self.encode_text(state, key, out).map_err(|message| {
+            let kind = if self.raw.len() > codec::MAX_PAYLOAD {
+                FrameErrorKind::TooLarge
+            } else {
+                FrameErrorKind::Encode
+            };
+            FrameError { kind, message }
+        })
+    }
+
+    fn encode_text(
+        &mut self,
         mut state: AnyState,
         key: bool,
         out: &mut Vec<u8>,
@@ -269,6 +285,38 @@ impl Encoder {
     }
 }
 
+/// What went wrong with a frame's payload, for a program.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum FrameErrorKind {
+    /// A state larger than [`codec::MAX_PAYLOAD`].
+    TooLarge,
+    /// A delta with no keyframe, or no state of its sim, before it.
+    OutOfOrder,
+    /// A payload that does not decompress or decode, or contradicts the
+    /// state it is a delta of.
+    Corrupt,
+    /// A state that does not encode.
+    Encode,
+}
+
+/// A frame's payload that could not be encoded or decoded.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FrameError {
+    /// What is wrong, for a program.
+    pub kind: FrameErrorKind,
+    /// What is wrong, for a person.
+    pub message: String,
+}
+
+impl std::fmt::Display for FrameError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for FrameError {}
+
 /// The message for a state beyond [`codec::MAX_PAYLOAD`], for the writer
 /// and the reader alike.
 pub fn too_large(bytes: usize) -> String {
@@ -319,49 +367,29 @@ impl Decoder {
         kind: Kind,
         raw_len: u32,
         payload: &[u8],
-    ) -> Result<&AnyState, String> {
+    ) -> Result<&AnyState, FrameError> {
         let raw_len = raw_len as usize;
+        let fail = |kind, message| FrameError { kind, message };
         if raw_len > codec::MAX_PAYLOAD {
-            return Err(too_large(raw_len));
+            return Err(fail(FrameErrorKind::TooLarge, too_large(raw_len)));
         }
         if kind == Kind::Key {
             self.history = History::default();
             self.zstd
                 .reset(ResetDirective::SessionAndParameters)
-                .map_err(zstd_error)?;
+                .map_err(|c| fail(FrameErrorKind::Corrupt, zstd_error(c)))?;
             self.zstd
                 .set_parameter(DParameter::WindowLogMax(WINDOW_LOG))
-                .map_err(zstd_error)?;
+                .map_err(|c| fail(FrameErrorKind::Corrupt, zstd_error(c)))?;
             self.started = true;
         } else if !self.started || self.history.prev.is_none() {
-            return Err("a delta frame with no keyframe before it".to_owned());
+            let message = "a delta frame with no keyframe before it".to_owned();
+            return Err(fail(FrameErrorKind::OutOfOrder, message));
         }
-        let result = self.inflate(payload, raw_len).and_then(|()| match kind {
-            Kind::Key | Kind::Bytes => {
-                codec::decode::<AnyState>(&self.raw).map_err(|e| e.to_string())
-            }
-            Kind::Flock | Kind::Ruled => {
-                let ruled = kind == Kind::Ruled;
-                match self.history.flock() {
-                    (Some(p1), p2) => from_residuals(&self.raw, p1, p2, ruled).map(AnyState::Flock),
-                    _ => Err("a flock delta with no flock state before it".to_owned()),
-                }
-            }
-            Kind::Path => match &self.history.prev {
-                Some(AnyState::Path(p1)) => pathdelta::apply(&self.raw, p1).map(AnyState::Path),
-                _ => Err("a path delta with no path state before it".to_owned()),
-            },
-            Kind::Panes | Kind::RuledPanes => match (&self.history.prev, &self.history.prev2) {
-                (Some(AnyState::Panes(p1)), p2) => {
-                    let p2 = match p2 {
-                        Some(AnyState::Panes(p2)) => Some(&p2[..]),
-                        _ => None,
-                    };
-                    panes_from_residuals(&self.raw, p1, p2, kind == Kind::RuledPanes)
-                }
-                _ => Err("a panes delta with no panes state before it".to_owned()),
-            },
-        });
+        let result = self
+            .inflate(payload, raw_len)
+            .map_err(|m| fail(FrameErrorKind::Corrupt, m))
+            .and_then(|()| self.delta(kind));
         match result {
             Ok(state) => {
                 self.history.push(state);
@@ -372,6 +400,49 @@ impl Decoder {
                 self.reset();
                 Err(e)
             }
+        }
+    }
+
+    /// The state `self.raw` holds, a frame of `kind` after the history's.
+    fn delta(&self, kind: Kind) -> Result<AnyState, FrameError> {
+        let corrupt = |message| FrameError {
+            kind: FrameErrorKind::Corrupt,
+            message,
+        };
+        let order = |what: &str| FrameError {
+            kind: FrameErrorKind::OutOfOrder,
+            message: format!("a {what} delta with no {what} state before it"),
+        };
+        match kind {
+            Kind::Key | Kind::Bytes => {
+                codec::decode::<AnyState>(&self.raw).map_err(|e| corrupt(e.to_string()))
+            }
+            Kind::Flock | Kind::Ruled => {
+                let ruled = kind == Kind::Ruled;
+                match self.history.flock() {
+                    (Some(p1), p2) => from_residuals(&self.raw, p1, p2, ruled)
+                        .map(AnyState::Flock)
+                        .map_err(corrupt),
+                    _ => Err(order("flock")),
+                }
+            }
+            Kind::Path => match &self.history.prev {
+                Some(AnyState::Path(p1)) => pathdelta::apply(&self.raw, p1)
+                    .map(AnyState::Path)
+                    .map_err(corrupt),
+                _ => Err(order("path")),
+            },
+            Kind::Panes | Kind::RuledPanes => match (&self.history.prev, &self.history.prev2) {
+                (Some(AnyState::Panes(p1)), p2) => {
+                    let p2 = match p2 {
+                        Some(AnyState::Panes(p2)) => Some(&p2[..]),
+                        _ => None,
+                    };
+                    panes_from_residuals(&self.raw, p1, p2, kind == Kind::RuledPanes)
+                        .map_err(corrupt)
+                }
+                _ => Err(order("panes")),
+            },
         }
     }
 

@@ -457,7 +457,7 @@ impl Replay<BufReader<File>> {
             tick: None,
             message: m,
         };
-        crate::files::regular(path, REPLAY_FILE).map_err(err)?;
+        crate::files::regular(path, REPLAY_FILE).map_err(|e| err(e.message))?;
         let f = File::open(path).map_err(|e| err(e.to_string()))?;
         Replay::from_reader(BufReader::with_capacity(1 << 16, f), &name)
     }

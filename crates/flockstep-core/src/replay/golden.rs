@@ -14,10 +14,12 @@
 //! golden recordings (`tests/recordings.rs`) go through [`check`] too.
 
 use super::file::{FORMAT_MAJOR, FORMAT_MINOR};
-use super::run::{self, Source, Verdict};
+use super::run::{self, RunError, Source, Verdict};
 use super::{End, Replay};
+use crate::files::FileError;
+use crate::lesson::LessonError;
 use std::collections::BTreeMap;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// The environment variable that asks for golden replays to be re-recorded.
 pub const UPDATE_VAR: &str = "FLOCKSTEP_UPDATE_RECORDINGS";
@@ -29,6 +31,68 @@ pub enum Golden {
     Current,
     /// It was (re-)recorded, for this reason.
     Recorded(String),
+}
+
+/// Why a golden replay check failed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum GoldenError {
+    /// The lesson does not load (or is not text).
+    Lesson(LessonError),
+    /// A file could not be read or written.
+    File(FileError),
+    /// The lesson could not be recorded.
+    Run(RunError),
+    /// There is no golden replay, and CI never records one.
+    MissingInCi {
+        /// Where it should be.
+        path: PathBuf,
+    },
+    /// The golden replay is not a current recording of the lesson.
+    NotCurrent {
+        /// What differs ([`problem`]): the first divergent tick, entity and
+        /// field, a different lesson text, an older format…
+        problem: String,
+    },
+}
+
+impl std::fmt::Display for GoldenError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            GoldenError::Lesson(e) => write!(f, "{e}"),
+            GoldenError::File(e) => write!(f, "{e}"),
+            GoldenError::Run(e) => write!(f, "{e}"),
+            GoldenError::MissingInCi { path } => write!(
+                f,
+                "{}: no golden replay (CI never records one: run `cargo test` locally and commit it)",
+                path.display()
+            ),
+            GoldenError::NotCurrent { problem } => write!(
+                f,
+                "golden replay not current:\n{problem}\n\nIf the change is intended, re-record with\n  {UPDATE_VAR}=1 cargo test\nand say why in the commit."
+            ),
+        }
+    }
+}
+
+impl std::error::Error for GoldenError {}
+
+impl From<LessonError> for GoldenError {
+    fn from(e: LessonError) -> GoldenError {
+        GoldenError::Lesson(e)
+    }
+}
+
+impl From<FileError> for GoldenError {
+    fn from(e: FileError) -> GoldenError {
+        GoldenError::File(e)
+    }
+}
+
+impl From<RunError> for GoldenError {
+    fn from(e: RunError) -> GoldenError {
+        GoldenError::Run(e)
+    }
 }
 
 /// Why the golden replay at `path` is not a current recording of
@@ -74,30 +138,31 @@ pub fn problem(source: &Source, path: &Path, ticks: u64) -> Option<String> {
 }
 
 /// Records `ticks` ticks of `source` into `path`, whole or not at all.
-pub fn record(source: &Source, path: &Path, ticks: u64) -> Result<(), String> {
+pub fn record(source: &Source, path: &Path, ticks: u64) -> Result<(), GoldenError> {
     let (bytes, _) = run::record(Vec::new(), source, ticks, None, &BTreeMap::new(), |_| {})?;
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir)
-            .map_err(|e| format!("{}: cannot create it: {e}", dir.display()))?;
+        std::fs::create_dir_all(dir).map_err(|e| FileError {
+            kind: crate::files::FileErrorKind::Io(e.kind()),
+            message: format!("{}: cannot create it: {e}", dir.display()),
+        })?;
     }
-    crate::files::write_atomic(path, &bytes)
+    Ok(crate::files::write_atomic(path, &bytes)?)
 }
 
 /// Checks the golden replay at `path` of `ticks` ticks of `source`
 /// (`u64::MAX`: the lesson's own length): current, or recorded when it is
 /// missing (outside CI) or when [`UPDATE_VAR`] is set; otherwise the
 /// error says what differs and how to re-record.
-pub fn check(source: &Source, path: &Path, ticks: u64) -> Result<Golden, String> {
+pub fn check(source: &Source, path: &Path, ticks: u64) -> Result<Golden, GoldenError> {
     let lesson = source.lesson()?;
     let ticks = ticks.min(lesson.ticks);
     let env = |v: &str| std::env::var_os(v).is_some_and(|x| !x.is_empty() && x != "0");
     let (update, ci) = (env(UPDATE_VAR), env("CI"));
     if !path.exists() {
         if ci && !update {
-            return Err(format!(
-                "{}: no golden replay (CI never records one: run `cargo test` locally and commit it)",
-                path.display()
-            ));
+            return Err(GoldenError::MissingInCi {
+                path: path.to_owned(),
+            });
         }
         record(source, path, ticks)?;
         return Ok(Golden::Recorded("it was missing".into()));
@@ -108,9 +173,7 @@ pub fn check(source: &Source, path: &Path, ticks: u64) -> Result<Golden, String>
             record(source, path, ticks)?;
             Ok(Golden::Recorded(p))
         }
-        Some(p) => Err(format!(
-            "golden replay not current:\n{p}\n\nIf the change is intended, re-record with\n  {UPDATE_VAR}=1 cargo test\nand say why in the commit."
-        )),
+        Some(problem) => Err(GoldenError::NotCurrent { problem }),
     }
 }
 
@@ -118,7 +181,7 @@ pub fn check(source: &Source, path: &Path, ticks: u64) -> Result<Golden, String>
 /// both under `root` (the calling crate's directory), checked by [`check`]
 /// over the lesson's whole length or `ticks` if fewer. What
 /// [`crate::assert_replay!`] calls.
-pub fn assert_in(root: &Path, name: &str, lesson: &str, ticks: u64) -> Result<Golden, String> {
+pub fn assert_in(root: &Path, name: &str, lesson: &str, ticks: u64) -> Result<Golden, GoldenError> {
     let file = root.join(lesson);
     let bytes = crate::files::read_file_bounded(&file, crate::files::MAX_LESSON_BYTES, "a lesson")?;
     let source = Source {

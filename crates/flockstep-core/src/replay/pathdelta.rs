@@ -130,7 +130,7 @@ fn open(cur: &[OpenEntry], prev: &[OpenEntry], out: &mut Vec<u8>) {
 }
 
 /// Rebuilds the state a delta was taken of, from the state before.
-pub fn apply(raw: &[u8], prev: &PathState) -> Result<PathState, String> {
+pub(crate) fn apply(raw: &[u8], prev: &PathState) -> Result<PathState, String> {
     let mut r = Varints::new(raw, 0);
     let tick = r.next_u64()?;
     let n = r.next_u64()?;

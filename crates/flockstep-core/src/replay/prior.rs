@@ -203,7 +203,7 @@ pub fn write(rules: Option<&FlockRules>, out: &mut Vec<u8>) {
 }
 
 /// Reads what [`write()`] wrote, all of `bytes`.
-pub fn read(bytes: &[u8]) -> Result<Option<FlockRules>, String> {
+pub(crate) fn read(bytes: &[u8]) -> Result<Option<FlockRules>, String> {
     let mut r = Reader { bytes, at: 0 };
     let rules = match r.u8()? {
         0 => None,

@@ -7,8 +7,8 @@ use super::file::{
     DEFAULT_KEYFRAME_EVERY, End, Header, Meta, Replay, ReplayError, ReplayErrorKind, Writer,
 };
 use super::prior::{FlockRules, rules_of};
-use crate::lesson::{Lesson, Override};
-use crate::sim::{AnySim, AnyState, Input};
+use crate::lesson::{Lesson, LessonError, Override};
+use crate::sim::{AnySim, AnyState, Input, SimError};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::io::{Read, Seek, Write};
@@ -16,6 +16,70 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 /// How many differing fields a report lists.
 pub const REPORT_FIELDS: usize = 8;
+
+/// Why a lesson could not be run or recorded.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum RunError {
+    /// The lesson, or a `--set` argument, does not load.
+    Lesson(LessonError),
+    /// The sim refuses the lesson's scenario.
+    Sim {
+        /// The lesson file.
+        file: String,
+        /// Why.
+        error: SimError,
+    },
+    /// An intervention does not apply to the sim at its tick.
+    Input {
+        /// The tick the input leads into.
+        tick: u64,
+        /// Why.
+        error: SimError,
+    },
+    /// A state larger than a replay holds.
+    TooLarge {
+        /// The lesson file.
+        file: String,
+        /// The state's size in bytes (a lower bound before the sim is
+        /// built).
+        bytes: u64,
+        /// What a person reads.
+        message: String,
+    },
+    /// Writing the replay failed.
+    Write {
+        /// What a person reads.
+        message: String,
+    },
+}
+
+impl std::fmt::Display for RunError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            RunError::Lesson(e) => write!(f, "{e}"),
+            RunError::Sim { file, error } => write!(f, "{file}: {error}"),
+            RunError::Input { tick, error } => write!(f, "input for tick {tick}: {error}"),
+            RunError::TooLarge { message, .. } | RunError::Write { message } => {
+                f.write_str(message)
+            }
+        }
+    }
+}
+
+impl std::error::Error for RunError {}
+
+impl From<LessonError> for RunError {
+    fn from(e: LessonError) -> RunError {
+        RunError::Lesson(e)
+    }
+}
+
+impl From<RunError> for String {
+    fn from(e: RunError) -> String {
+        e.to_string()
+    }
+}
 
 /// What a recording was made from.
 #[derive(Clone, Debug)]
@@ -30,13 +94,13 @@ pub struct Source {
 
 impl Source {
     /// Parses the lesson with its overrides.
-    pub fn lesson(&self) -> Result<Lesson, String> {
+    pub fn lesson(&self) -> Result<Lesson, LessonError> {
         let overrides = self
             .overrides
             .iter()
-            .map(|s| Override::parse(s).map_err(|m| format!("--set: {m}")))
+            .map(|s| Override::parse(s))
             .collect::<Result<Vec<_>, _>>()?;
-        Lesson::parse_with(&self.text, &self.file, &overrides).map_err(|e| e.to_string())
+        Lesson::parse_with(&self.text, &self.file, &overrides)
     }
 
     /// The source a replay records.
@@ -93,13 +157,17 @@ fn depth_for(bytes: u64) -> usize {
 
 /// Refuses a state the reader would refuse, before anything is simulated.
 /// `at_least` is "at least " for a bound known before the sim is built.
-fn check_size(bytes: u64, at_least: &str, file: &str) -> Result<(), String> {
+fn check_size(bytes: u64, at_least: &str, file: &str) -> Result<(), RunError> {
     if bytes > super::codec::MAX_PAYLOAD as u64 {
-        return Err(format!(
-            "cannot record {file}: its state takes {at_least}{bytes} bytes ({:.1} MiB), and a replay holds states of at most {} MiB (fewer boids, a smaller map or fewer searches fit)",
-            bytes as f64 / (1u64 << 20) as f64,
-            super::codec::MAX_PAYLOAD >> 20
-        ));
+        return Err(RunError::TooLarge {
+            file: file.to_owned(),
+            bytes,
+            message: format!(
+                "cannot record {file}: its state takes {at_least}{bytes} bytes ({:.1} MiB), and a replay holds states of at most {} MiB (fewer boids, a smaller map or fewer searches fit)",
+                bytes as f64 / (1u64 << 20) as f64,
+                super::codec::MAX_PAYLOAD >> 20
+            ),
+        });
     }
     Ok(())
 }
@@ -119,19 +187,21 @@ pub fn record<W: Write + Send>(
     keyframe_every: Option<u32>,
     inputs: &BTreeMap<u64, Vec<Input>>,
     mut progress: impl FnMut(u64),
-) -> Result<(W, Recorded), String> {
+) -> Result<(W, Recorded), RunError> {
     let lesson = source.lesson()?;
     check_size(
         lesson.scenario.state_bytes_at_least(),
         "at least ",
         &source.file,
     )?;
-    let mut sim = AnySim::new(&lesson.scenario).map_err(|m| format!("{}: {m}", source.file))?;
+    let mut sim = new_sim(source, &lesson)?;
     let bytes = state_bytes(&sim.snapshot());
     check_size(bytes, "", &source.file)?;
     let keyframe_every = keyframe_every.unwrap_or_else(|| keyframe_every_for(bytes));
-    let sim_of = crate::lesson::sims::of(&lesson.scenario)
-        .ok_or_else(|| format!("{}: the scenario names no sim", source.file))?;
+    let sim_of = crate::lesson::sims::of(&lesson.scenario).ok_or_else(|| RunError::Sim {
+        file: source.file.clone(),
+        error: SimError::registration("the scenario names no sim"),
+    })?;
     let header = Header::new(
         sim_of,
         sim.dt().to_bits(),
@@ -145,8 +215,9 @@ pub fn record<W: Write + Send>(
         lesson_source: source.text.clone(),
         overrides: source.overrides.clone(),
     };
-    let io = |e: std::io::Error| format!("cannot write the replay: {e}");
-    let writer = Writer::new(w, &header, &meta).map_err(io)?;
+    let writer = Writer::new(w, &header, &meta).map_err(|e| RunError::Write {
+        message: write_error(&e),
+    })?;
     let sink = FrameWriter {
         writer,
         hash: 0,
@@ -158,8 +229,8 @@ pub fn record<W: Write + Send>(
                 Vec::new()
             } else {
                 let applied = inputs.get(&tick).cloned().unwrap_or_default();
-                if let Some(m) = applied.iter().find_map(|i| sim.apply(i).err()) {
-                    return Some(format!("input for tick {tick}: {m}"));
+                if let Some(error) = applied.iter().find_map(|i| sim.apply(i).err()) {
+                    return Some(RunError::Input { tick, error });
                 }
                 sim.step();
                 applied
@@ -172,11 +243,12 @@ pub fn record<W: Write + Send>(
             progress(tick);
         }
         None
-    })?;
-    if let Some(m) = failed {
-        return Err(m);
+    })
+    .map_err(|message| RunError::Write { message })?;
+    if let Some(e) = failed {
+        return Err(e);
     }
-    let (w, bytes, final_hash) = done?;
+    let (w, bytes, final_hash) = done.map_err(|message| RunError::Write { message })?;
     Ok((
         w,
         Recorded {
@@ -185,6 +257,18 @@ pub fn record<W: Write + Send>(
             final_hash,
         },
     ))
+}
+
+/// The sim of a lesson at tick 0.
+fn new_sim(source: &Source, lesson: &Lesson) -> Result<AnySim, RunError> {
+    AnySim::new(&lesson.scenario).map_err(|error| RunError::Sim {
+        file: source.file.clone(),
+        error,
+    })
+}
+
+fn write_error(e: &dyn std::fmt::Display) -> String {
+    format!("cannot write the replay: {e}")
 }
 
 /// The consuming end of a [`pipeline`].
@@ -281,7 +365,7 @@ impl<W: Write> Sink<Tick> for FrameWriter<W> {
         match self.writer.frame(tick, &applied, state, self.hash) {
             Ok(()) => true,
             Err(e) => {
-                self.error = Some(format!("cannot write the replay: {e}"));
+                self.error = Some(write_error(&e));
                 false
             }
         }
@@ -291,10 +375,7 @@ impl<W: Write> Sink<Tick> for FrameWriter<W> {
         if let Some(m) = self.error {
             return Err(m);
         }
-        let (w, bytes) = self
-            .writer
-            .finish()
-            .map_err(|e| format!("cannot write the replay: {e}"))?;
+        let (w, bytes) = self.writer.finish().map_err(|e| write_error(&e))?;
         Ok((w, bytes, self.hash))
     }
 }
@@ -322,9 +403,9 @@ impl Sink<(u64, u64, AnyState)> for HashCheck {
 
 /// The state hash of each tick `0..=ticks` of a lesson run without
 /// interventions: what a recording of it would hold, without the file.
-pub fn tick_hashes(source: &Source, ticks: u64) -> Result<Vec<u64>, String> {
+pub fn tick_hashes(source: &Source, ticks: u64) -> Result<Vec<u64>, RunError> {
     let lesson = source.lesson()?;
-    let mut sim = AnySim::new(&lesson.scenario).map_err(|m| format!("{}: {m}", source.file))?;
+    let mut sim = new_sim(source, &lesson)?;
     let mut out = Vec::with_capacity(usize::try_from(ticks).unwrap_or(0).saturating_add(1));
     out.push(sim.state_hash());
     for _ in 0..ticks {
@@ -629,7 +710,15 @@ mod tests {
         assert_eq!(depth_for(300 << 20), 1);
         assert!(check_size(256 << 20, "", "x").is_ok());
         let e = check_size((256 << 20) + 1, "at least ", "x.toml").unwrap_err();
-        assert!(e.contains("cannot record x.toml: its state takes at least 268435457 bytes"));
+        assert!(matches!(
+            e,
+            RunError::TooLarge {
+                bytes: 268435457,
+                ..
+            }
+        ));
+        let m = e.to_string();
+        assert!(m.contains("cannot record x.toml: its state takes at least 268435457 bytes"));
     }
 
     #[test]
