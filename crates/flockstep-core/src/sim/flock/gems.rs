@@ -28,9 +28,10 @@
 //! wraps around the tank. Distances are plain (not wrapped) distances, as
 //! in the article.
 
-use super::grid::radius2_q32;
+use super::grid::{Snapshot, radius2_q32};
 use super::{
-    Attitude, BoidExplain, Clamp, FlockSim, Model, ModelState, Rule, Steer, Update, raw, unraw,
+    Attitude, Boid, BoidExplain, Clamp, FlockConfig, FlockSim, Model, ModelState, Rule, Steer,
+    Update, raw, unraw,
 };
 use crate::num::{Angle, Fx, Vec3};
 use crate::sim::SimError;
@@ -161,149 +162,339 @@ pub(super) fn attitude(vel: Vec3, old: Vec3, gravity: Fx) -> Attitude {
     }
 }
 
-pub(super) fn step<const TRACE: bool>(
-    sim: &mut FlockSim,
-    dt: Fx,
-    explains: &mut [Option<BoidExplain>],
-) {
-    let Model::Gems(p) = &sim.cfg.model else {
-        unreachable!("gems::step runs the gems model")
-    };
-    let ModelState::Gems { attitude: att } = &mut sim.state.model else {
-        unreachable!("the gems model keeps attitudes")
-    };
-    let in_place = sim.cfg.update == Update::InPlace;
-    let brute = in_place || sim.cfg.search == super::Search::Brute;
-    let n = sim.state.boids.len();
-    // The wobble: one draw per fish, in id order, before anyone steers.
-    sim.draws.clear();
-    for _ in 0..n {
-        sim.draws.push(sim.state.rng.below(100));
+/// What every fish's rules share in one tick: the parameters, the
+/// perception radius in the neighbour metric (strictly closer than
+/// perception: d2 ≤ perception² − 1, Q32 units), the view cone's cosine,
+/// and reciprocals computed once per tick (a fixed-point division costs
+/// about 20 multiplications).
+struct Shared<'a> {
+    p: &'a GemsParams,
+    max2: u64,
+    cone: Option<Fx>,
+    inv_sep: Fx,
+    inv_max_speed: Fx,
+}
+
+impl<'a> Shared<'a> {
+    fn new(p: &'a GemsParams) -> Shared<'a> {
+        Shared {
+            p,
+            max2: radius2_q32(p.perception) - 1,
+            cone: p.view_angle.map(|a| Angle(a.0 / 2).cos()),
+            inv_sep: Fx::ONE / p.separation_dist,
+            inv_max_speed: Fx::ONE / p.max_speed,
+        }
     }
-    // Step 1 (article): move by the last velocity — everyone first, while
-    // the snapshot is built, unless updating in place, where each fish
-    // moves just before it looks.
-    let radius = p.perception.to_bits();
-    sim.snap.rebuild(
-        &mut sim.state.boids,
+}
+
+/// The sim's scratch for the pair pass, by snapshot index: each fish's
+/// list of visible mates (`cap` slots) and its length, and the nearest
+/// mate's squared distance and snapshot index.
+struct Pairs<'a> {
+    cap: usize,
+    list: &'a mut Vec<u32>,
+    len: &'a mut Vec<u32>,
+    near_d2: &'a mut Vec<u64>,
+    near_m: &'a mut Vec<u32>,
+}
+
+/// Step 1 (article): every fish moves by its last velocity while the
+/// snapshot is built — unless updating in place, where each fish moves
+/// just before it looks.
+fn move_all(snap: &mut Snapshot, boids: &mut [Boid], cfg: &FlockConfig, p: &GemsParams, dt: Fx) {
+    let in_place = cfg.update == Update::InPlace;
+    snap.rebuild(
+        boids,
         |_, b| {
             if !in_place {
                 b.pos += b.vel * dt;
             }
         },
         None,
-        sim.cfg.world_min,
-        sim.cfg.world_max,
-        radius,
-        brute,
+        cfg.world_min,
+        cfg.world_max,
+        p.perception.to_bits(),
+        in_place || cfg.search == super::Search::Brute,
         true,
     );
-    let snap = &mut sim.snap;
-    // Strictly closer than perception: d2 ≤ perception² − 1 (Q32 units).
-    let perc2 = radius2_q32(p.perception);
-    let cone = p.view_angle.map(|a| Angle(a.0 / 2).cos());
-    // Divisions by constants become multiplications by their reciprocals
-    // (computed once per tick; a fixed-point division costs ~20 multiplies).
-    let inv_sep = Fx::ONE / p.separation_dist;
-    let inv_max_speed = Fx::ONE / p.max_speed;
-    // Untraced double-buffered ticks without a view angle (visibility is
-    // then symmetric) meet each pair once: both fish update their nearest
-    // mate and their list of the `max_visible` smallest ids. The same sets
-    // and the same nearest as a query per fish, so the same result.
-    let n = snap.len();
-    let cap = p.max_visible as usize;
-    let pairwise = !TRACE && !in_place && cone.is_none() && cap <= PAIR_CAP;
-    if pairwise {
-        let (list, len) = (&mut sim.pair_list, &mut sim.pair_len);
-        let (near_d2, near_m) = (&mut sim.near_d2, &mut sim.near_m);
-        list.clear();
-        list.resize(n * cap, 0);
-        len.clear();
-        len.resize(n, 0);
-        near_d2.clear();
-        near_d2.resize(n, u64::MAX);
-        near_m.clear();
-        near_m.resize(n, u32::MAX);
-        let sn = &*snap;
-        // Offer `m` to fish `k`'s list: keep the `cap` smallest ids.
-        let mut offer = |k: usize, m: usize| {
-            let l = &mut list[k * cap..(k + 1) * cap];
-            let used = len[k] as usize;
-            if used < cap {
-                l[used] = m as u32;
-                len[k] += 1;
+}
+
+/// Untraced double-buffered ticks without a view angle (visibility is then
+/// symmetric) meet each pair once: both fish update their nearest mate and
+/// their list of the `cap` smallest ids. The same sets and the same
+/// nearest as [`visible`]'s query per fish, so the same result.
+fn pair_lists(sn: &Snapshot, pairs: &mut Pairs, max2: u64) {
+    let (n, cap) = (sn.len(), pairs.cap);
+    let (list, len) = (&mut *pairs.list, &mut *pairs.len);
+    let (near_d2, near_m) = (&mut *pairs.near_d2, &mut *pairs.near_m);
+    list.clear();
+    list.resize(n * cap, 0);
+    len.clear();
+    len.resize(n, 0);
+    near_d2.clear();
+    near_d2.resize(n, u64::MAX);
+    near_m.clear();
+    near_m.resize(n, u32::MAX);
+    // Offer `m` to fish `k`'s list: keep the `cap` smallest ids.
+    let mut offer = |k: usize, m: usize| {
+        let l = &mut list[k * cap..(k + 1) * cap];
+        let used = len[k] as usize;
+        if used < cap {
+            l[used] = m as u32;
+            len[k] += 1;
+            return;
+        }
+        let (mut worst, mut worst_id) = (0, sn.id[l[0] as usize]);
+        for (j, &e) in l.iter().enumerate().skip(1) {
+            let eid = sn.id[e as usize];
+            if eid > worst_id {
+                (worst, worst_id) = (j, eid);
+            }
+        }
+        if sn.id[m] < worst_id {
+            l[worst] = m as u32;
+        }
+    };
+    sn.for_each_pair::<true>(max2, |k, m, _, _, _, d2| {
+        offer(k, m);
+        offer(m, k);
+        for (a, b) in [(k, m), (m, k)] {
+            let cur = near_m[a];
+            if cur == u32::MAX || (d2, sn.id[b]) < (near_d2[a], sn.id[cur as usize]) {
+                near_d2[a] = d2;
+                near_m[a] = b as u32;
+            }
+        }
+    });
+}
+
+/// The mates fish `k` (moving at `vel`) sees, into `seen` (snapshot
+/// indices): closer than perception and, with a view angle, within half of
+/// it of the velocity (a fish at rest has no facing and sees all around).
+/// Returns the nearest as (distance², id, snapshot index), `u64::MAX` when
+/// none.
+#[inline(always)]
+fn visible(
+    snap: &Snapshot,
+    k: usize,
+    vel: Vec3,
+    sh: &Shared,
+    seen: &mut Vec<u32>,
+) -> (u64, u32, usize) {
+    let speed_len = vel.fast_length();
+    let mut nearest = (u64::MAX, u32::MAX, 0usize);
+    let pr = [snap.x[k], snap.y[k], snap.z[k]];
+    let cone = sh.cone; // a copy the loop keeps in a register
+    snap.for_each_within::<true>(k, pr, sh.max2, |m, dx, dy, dz, d2| {
+        if let Some(c) = cone
+            && speed_len > Fx::ZERO
+        {
+            let off = unraw([dx, dy, dz]);
+            let dot = off.dot(vel);
+            let need = c * off.fast_length() * speed_len;
+            if dot < need {
                 return;
             }
-            let (mut worst, mut worst_id) = (0, sn.id[l[0] as usize]);
-            for (j, &e) in l.iter().enumerate().skip(1) {
-                let eid = sn.id[e as usize];
-                if eid > worst_id {
-                    (worst, worst_id) = (j, eid);
-                }
-            }
-            if sn.id[m] < worst_id {
-                l[worst] = m as u32;
-            }
-        };
-        sn.for_each_pair::<true>(perc2 - 1, |k, m, _, _, _, d2| {
-            offer(k, m);
-            offer(m, k);
-            for (a, b) in [(k, m), (m, k)] {
-                let cur = near_m[a];
-                if cur == u32::MAX || (d2, sn.id[b]) < (near_d2[a], sn.id[cur as usize]) {
-                    near_d2[a] = d2;
-                    near_m[a] = b as u32;
-                }
-            }
-        });
+        }
+        seen.push(m as u32);
+        nearest = nearest.min((d2, snap.id[m], m));
+    });
+    nearest
+}
+
+/// What the pair pass found for fish `k`: its list into `seen`, and its
+/// nearest mate as [`visible`] returns it.
+fn listed(snap: &Snapshot, pairs: &Pairs, k: usize, seen: &mut Vec<u32>) -> (u64, u32, usize) {
+    let used = pairs.len[k] as usize;
+    seen.extend_from_slice(&pairs.list[k * pairs.cap..k * pairs.cap + used]);
+    match pairs.near_m[k] {
+        u32::MAX => (u64::MAX, u32::MAX, 0),
+        m => (pairs.near_d2[k], snap.id[m as usize], m as usize),
     }
-    let seen = &mut sim.seen;
-    for k in 0..n {
+}
+
+/// Separation (`KeepDistance`): the unit vector towards the nearest mate,
+/// `to_near` away, times `clamp(distance / separation_dist, min_urgency,
+/// max_urgency)`; negated when closer than `separation_dist`, zero when
+/// exactly there.
+fn separation(to_near: Vec3, sh: &Shared) -> Vec3 {
+    let p = sh.p;
+    let dist = to_near.fast_length(); // exact offsets, not the Q16 metric
+    let ratio = (dist * sh.inv_sep).clamp(p.min_urgency, p.max_urgency);
+    let unit = to_near.fast_normalize();
+    if dist < p.separation_dist {
+        unit * -ratio
+    } else if dist > p.separation_dist {
+        unit * ratio
+    } else {
+        Vec3::ZERO
+    }
+}
+
+/// Alignment (`MatchHeading`): the nearest mate's unit velocity times
+/// `min_urgency`.
+fn alignment(near_vel: Vec3, p: &GemsParams) -> Vec3 {
+    near_vel.fast_normalize() * p.min_urgency
+}
+
+/// Cohesion (`SteerToCenter`): the unit vector towards the centre of the
+/// `seen` mates of the fish at `pr`, times `min_urgency`. The direction to
+/// the centre is the direction of the summed offsets: no division needed.
+fn cohesion(snap: &Snapshot, seen: &[u32], pr: [i64; 3], p: &GemsParams) -> Vec3 {
+    let mut sum = [0i128; 3];
+    for &m in seen {
+        let m = m as usize;
+        sum[0] += (snap.x[m] - pr[0]) as i128;
+        sum[1] += (snap.y[m] - pr[1]) as i128;
+        sum[2] += (snap.z[m] - pr[2]) as i128;
+    }
+    let sum = sum.map(|c| Fx::from_bits(c as i64));
+    Vec3::new(sum[0], sum[1], sum[2]).fast_normalize() * p.min_urgency
+}
+
+/// Separation, alignment and cohesion of the fish at `pr` that sees the
+/// `seen` mates, the nearest at snapshot index `nm`.
+fn flock_rules(snap: &Snapshot, seen: &[u32], pr: [i64; 3], nm: usize, sh: &Shared) -> [Vec3; 3] {
+    let to_near = unraw([snap.x[nm] - pr[0], snap.y[nm] - pr[1], snap.z[nm] - pr[2]]);
+    let near_vel = unraw([snap.vx[nm], snap.vy[nm], snap.vz[nm]]);
+    [
+        separation(to_near, sh),
+        alignment(near_vel, sh.p),
+        cohesion(snap, seen, pr, sh.p),
+    ]
+}
+
+/// Cruising: towards `desired_speed`, with the fish's wobble (`draw`, of
+/// 100) nudging one axis of a copy of its velocity.
+fn cruising(vel: Vec3, draw: u32, sh: &Shared) -> Vec3 {
+    let p = sh.p;
+    let diff = (vel.fast_length() - p.desired_speed) * sh.inv_max_speed;
+    let urgency = diff.abs().clamp(p.min_urgency, p.max_urgency);
+    let sign_diff = if diff < Fx::ZERO { -Fx::ONE } else { Fx::ONE };
+    let sign_neg = if -diff < Fx::ZERO { -Fx::ONE } else { Fx::ONE };
+    let nudge = p.min_urgency * sign_diff;
+    let mut wobble = vel;
+    match draw {
+        0..45 => wobble.x += nudge,
+        45..90 => wobble.z += nudge,
+        _ => wobble.y += nudge,
+    }
+    wobble.fast_normalize() * (urgency * sign_neg)
+}
+
+/// The rules' sum clamped to `max_change`, added to `vel`, the speed
+/// clamped to `max_speed`: the steering and the new velocity, and the
+/// clamps that fired when tracing.
+fn limit<const TRACE: bool>(acc: Vec3, vel: Vec3, p: &GemsParams) -> (Vec3, Vec3, Vec<Clamp>) {
+    let mut acc = acc;
+    let acc_len = acc.fast_length();
+    let mut clamps = Vec::new();
+    if acc_len > p.max_change {
+        acc = acc.fast_with_length(p.max_change);
+        if TRACE {
+            clamps.push(Clamp::MaxChange(acc_len));
+        }
+    }
+    let mut new_vel = vel + acc;
+    let new_speed = new_vel.fast_length();
+    if new_speed > p.max_speed {
+        new_vel = new_vel.fast_with_length(p.max_speed);
+        if TRACE {
+            clamps.push(Clamp::MaxSpeed(new_speed));
+        }
+    }
+    (acc, new_vel, clamps)
+}
+
+/// One fish's rules: separation, alignment and cohesion (when it sees a
+/// mate; else zero and not listed), cruising.
+struct Rules {
+    mates: Option<[Vec3; 3]>,
+    cruising: Vec3,
+}
+
+/// The explain record of fish `id`: its mates, rules, clamps, steering.
+fn explained(
+    id: usize,
+    (snap, seen): (&Snapshot, &[u32]),
+    (count, nearest): (u32, u32),
+    rules: &Rules,
+    (acc, clamps, max_visible): (Vec3, Vec<Clamp>, u32),
+) -> BoidExplain {
+    let mut e = BoidExplain::new(id as u32);
+    e.neighbours = seen.iter().map(|&m| snap.id[m as usize]).collect();
+    e.neighbours.sort_unstable();
+    e.nearest = (count > 0).then_some(nearest);
+    if let Some([r_sep, r_align, r_coh]) = rules.mates {
+        e.rules.push((Rule::Separation, Steer::Vector(r_sep)));
+        e.rules.push((Rule::Alignment, Steer::Vector(r_align)));
+        e.rules.push((Rule::Cohesion, Steer::Vector(r_coh)));
+    }
+    e.rules
+        .push((Rule::Cruising, Steer::Vector(rules.cruising)));
+    if count > max_visible {
+        e.clamps.push(Clamp::ListFull(count));
+    }
+    e.clamps.extend(clamps);
+    e.steering = Steer::Vector(acc);
+    e
+}
+
+pub(super) fn step<const TRACE: bool>(
+    sim: &mut FlockSim,
+    dt: Fx,
+    explains: &mut [Option<BoidExplain>],
+) {
+    let FlockSim {
+        cfg,
+        state,
+        snap,
+        draws,
+        seen,
+        pair_list,
+        pair_len,
+        near_d2,
+        near_m,
+        ..
+    } = sim;
+    let Model::Gems(p) = &cfg.model else {
+        unreachable!("gems::step runs the gems model")
+    };
+    let ModelState::Gems { attitude: att } = &mut state.model else {
+        unreachable!("the gems model keeps attitudes")
+    };
+    let in_place = cfg.update == Update::InPlace;
+    // The wobble: one draw per fish, in id order, before anyone steers.
+    draws.clear();
+    draws.extend((0..state.boids.len()).map(|_| state.rng.below(100)));
+    move_all(snap, &mut state.boids, cfg, p, dt);
+    let sh = Shared::new(p);
+    let mut pairs = Pairs {
+        cap: p.max_visible as usize,
+        list: pair_list,
+        len: pair_len,
+        near_d2,
+        near_m,
+    };
+    let pairwise = !TRACE && !in_place && sh.cone.is_none() && pairs.cap <= PAIR_CAP;
+    if pairwise {
+        pair_lists(snap, &mut pairs, sh.max2);
+    }
+    for k in 0..snap.len() {
         let id = snap.id[k] as usize;
-        let mut ex = if TRACE {
-            Some(BoidExplain::new(id as u32))
-        } else {
-            None
-        };
         let vel = unraw([snap.vx[k], snap.vy[k], snap.vz[k]]);
         if in_place {
             let moved = unraw([snap.x[k], snap.y[k], snap.z[k]]) + vel * dt;
             let r = raw(moved);
             (snap.x[k], snap.y[k], snap.z[k]) = (r[0], r[1], r[2]);
         }
-        let (px, py, pz) = (snap.x[k], snap.y[k], snap.z[k]);
-        // With a view angle: a mate counts if the angle between the velocity
-        // and the offset is at most half the view angle. A fish at rest has
-        // no facing and sees all around.
-        let speed_len = vel.fast_length();
+        let pr = [snap.x[k], snap.y[k], snap.z[k]];
         seen.clear();
-        let mut nearest = (u64::MAX, u32::MAX, 0usize);
-        if pairwise {
-            let used = sim.pair_len[k] as usize;
-            seen.extend_from_slice(&sim.pair_list[k * cap..k * cap + used]);
-            let m = sim.near_m[k];
-            if m != u32::MAX {
-                nearest = (sim.near_d2[k], snap.id[m as usize], m as usize);
-            }
+        let nearest = if pairwise {
+            listed(snap, &pairs, k, seen)
         } else {
-            snap.for_each_within::<true>(k, [px, py, pz], perc2 - 1, |m, dx, dy, dz, d2| {
-                if let Some(c) = cone
-                    && speed_len > Fx::ZERO
-                {
-                    let off = unraw([dx, dy, dz]);
-                    let dot = off.dot(vel);
-                    let need = c * off.fast_length() * speed_len;
-                    if dot < need {
-                        return;
-                    }
-                }
-                seen.push(m as u32);
-                let key = (d2, snap.id[m], m);
-                if key < nearest {
-                    nearest = key;
-                }
-            });
-        }
+            visible(snap, k, vel, &sh, seen)
+        };
         let count = seen.len() as u32;
         if count > p.max_visible {
             // Keep the first max_visible by id, as the article's list does
@@ -312,100 +503,30 @@ pub(super) fn step<const TRACE: bool>(
             seen.select_nth_unstable_by_key(cap - 1, |&m| snap.id[m as usize]);
             seen.truncate(cap);
         }
-        let pos = unraw([px, py, pz]);
-        let mut acc = Vec3::ZERO;
-        let (mut r_sep, mut r_align, mut r_coh) = (Vec3::ZERO, Vec3::ZERO, Vec3::ZERO);
-        if count > 0 {
-            let nm = nearest.2;
-            let to_near = unraw([snap.x[nm] - px, snap.y[nm] - py, snap.z[nm] - pz]);
-            let dist = to_near.fast_length(); // exact offsets, not the Q16 metric
-            let ratio = (dist * inv_sep).clamp(p.min_urgency, p.max_urgency);
-            let unit = to_near.fast_normalize();
-            r_sep = if dist < p.separation_dist {
-                unit * -ratio
-            } else if dist > p.separation_dist {
-                unit * ratio
-            } else {
-                Vec3::ZERO
-            };
-            let near_vel = unraw([snap.vx[nm], snap.vy[nm], snap.vz[nm]]);
-            r_align = near_vel.fast_normalize() * p.min_urgency;
-            let mut sum = [0i128; 3];
-            for &m in seen.iter() {
-                let m = m as usize;
-                sum[0] += (snap.x[m] - px) as i128;
-                sum[1] += (snap.y[m] - py) as i128;
-                sum[2] += (snap.z[m] - pz) as i128;
-            }
-            // The direction to the centre is the direction of the summed
-            // offsets: no division needed.
-            r_coh = Vec3::new(
-                Fx::from_bits(sum[0] as i64),
-                Fx::from_bits(sum[1] as i64),
-                Fx::from_bits(sum[2] as i64),
-            )
-            .fast_normalize()
-                * p.min_urgency;
-            acc = r_sep + r_align + r_coh;
-        }
-        // Cruising.
-        let diff = (speed_len - p.desired_speed) * inv_max_speed;
-        let urgency = diff.abs().clamp(p.min_urgency, p.max_urgency);
-        let sign_diff = if diff < Fx::ZERO { -Fx::ONE } else { Fx::ONE };
-        let sign_neg = if -diff < Fx::ZERO { -Fx::ONE } else { Fx::ONE };
-        let nudge = p.min_urgency * sign_diff;
-        let mut wobble = vel;
-        match sim.draws[id] {
-            0..45 => wobble.x += nudge,
-            45..90 => wobble.z += nudge,
-            _ => wobble.y += nudge,
-        }
-        let r_cruise = wobble.fast_normalize() * (urgency * sign_neg);
-        acc += r_cruise;
-        let acc_len = acc.fast_length();
-        let mut clamps = Vec::new();
-        if acc_len > p.max_change {
-            acc = acc.fast_with_length(p.max_change);
-            if TRACE {
-                clamps.push(Clamp::MaxChange(acc_len));
-            }
-        }
-        let mut new_vel = vel + acc;
-        let new_speed = new_vel.fast_length();
-        if new_speed > p.max_speed {
-            new_vel = new_vel.fast_with_length(p.max_speed);
-            if TRACE {
-                clamps.push(Clamp::MaxSpeed(new_speed));
-            }
-        }
-        let (np, _) = FlockSim::bound(&sim.cfg, pos);
-        sim.state.boids[id].pos = np;
-        sim.state.boids[id].vel = new_vel;
+        let rules = Rules {
+            mates: (count > 0).then(|| flock_rules(snap, seen, pr, nearest.2, &sh)),
+            cruising: cruising(vel, draws[id], &sh),
+        };
+        let sum = rules.mates.map_or(Vec3::ZERO, |[a, b, c]| a + b + c);
+        let (acc, new_vel, clamps) = limit::<TRACE>(sum + rules.cruising, vel, p);
+        let (np, _) = FlockSim::bound(cfg, unraw(pr));
+        state.boids[id].pos = np;
+        state.boids[id].vel = new_vel;
         att[id] = attitude(new_vel, vel, p.gravity);
         if in_place {
-            let r = raw(np);
+            let (r, v) = (raw(np), raw(new_vel));
             (snap.x[k], snap.y[k], snap.z[k]) = (r[0], r[1], r[2]);
-            let v = raw(new_vel);
             (snap.vx[k], snap.vy[k], snap.vz[k]) = (v[0], v[1], v[2]);
         }
         if TRACE {
-            let mut e = ex.take().expect("tracing");
-            let mut ids: Vec<u32> = seen.iter().map(|&m| snap.id[m as usize]).collect();
-            ids.sort_unstable();
-            e.neighbours = ids;
-            e.nearest = (count > 0).then_some(nearest.1);
-            if count > 0 {
-                e.rules.push((Rule::Separation, Steer::Vector(r_sep)));
-                e.rules.push((Rule::Alignment, Steer::Vector(r_align)));
-                e.rules.push((Rule::Cohesion, Steer::Vector(r_coh)));
-            }
-            e.rules.push((Rule::Cruising, Steer::Vector(r_cruise)));
-            if count > p.max_visible {
-                e.clamps.push(Clamp::ListFull(count));
-            }
-            e.clamps.extend(clamps);
-            e.steering = Steer::Vector(acc);
-            explains[id] = Some(e);
+            let about = (acc, clamps, p.max_visible);
+            explains[id] = Some(explained(
+                id,
+                (snap, seen),
+                (count, nearest.1),
+                &rules,
+                about,
+            ));
         }
     }
 }

@@ -32,8 +32,10 @@
 //! by that much at once — no turn-rate limit — and the boid moves
 //! `speed · dt` along its new heading.
 
-use super::grid::radius2_q32;
-use super::{BoidExplain, Feeler, FlockSim, Model, Rule, Steer, Update, mean, raw, unraw};
+use super::grid::{Snapshot, radius2_q32};
+use super::{
+    BoidExplain, Feeler, FlockSim, Model, Obstacle, Rule, Steer, Update, mean, raw, unraw,
+};
 use crate::num::rsqrt::sqrt_wide;
 use crate::num::{Angle, Fx, Vec2, Vec3};
 use crate::sim::SimError;
@@ -118,139 +120,248 @@ fn scale_turn(units: u32, num: i64, den: i64) -> i64 {
     (units as i128 * num as i128 / den as i128) as i64
 }
 
+/// What every boid's rules share in one tick, in raw units: the view and
+/// separation radii (the neighbour metric's and the exact one), the blind
+/// zone's ends as bearings, the separation turn.
+struct Shared<'a> {
+    p: &'a HeadingParams,
+    view2: u64,
+    sep: i64,
+    sep2: u64,
+    fov_half: u64,
+    blind_end: u64,
+}
+
+impl<'a> Shared<'a> {
+    fn new(p: &'a HeadingParams) -> Shared<'a> {
+        let fov_half = p.fov_half.0 as u64;
+        Shared {
+            p,
+            view2: radius2_q32(p.view_range),
+            sep: p.separate_range.to_bits(),
+            sep2: radius2_q32(p.separate_range),
+            fov_half,
+            blind_end: (1u64 << 32) - fov_half,
+        }
+    }
+}
+
+/// One boid's sums over the mates it sees.
+struct Sums {
+    seen: u32,
+    /// Their relative positions (cohesion).
+    coh: [i128; 3],
+    /// Their turns from the own heading (alignment).
+    align: i64,
+    /// The separation turns.
+    sep_turn: i64,
+    /// The nearest as (distance², id), traced ticks only.
+    nearest: (u64, u32),
+}
+
+/// Alignment's term for a mate heading `hm` seen by a boid heading `h`:
+/// the shortest signed turn, or with `naive_angle_average` the turn read
+/// in `[0°, 360°)` (the article's warning).
+#[inline(always)]
+fn alignment_turn(h: u32, hm: u32, naive: bool) -> i64 {
+    if naive {
+        hm.wrapping_sub(h) as i64
+    } else {
+        Angle(h).turn_to(Angle(hm))
+    }
+}
+
+/// Separation's turn from a mate at offset (dx, dy) and `bearing`, within
+/// `separate_range`: away by `separate_turn · (range − distance) / range`,
+/// clockwise if the mate is on the left.
+#[inline(always)]
+fn separation_turn(dx: i64, dy: i64, bearing: u64, sh: &Shared) -> i64 {
+    // The exact distance (the Q16 metric only decides who is in range).
+    let d =
+        sqrt_wide((dx.unsigned_abs() as u128).pow(2) + (dy.unsigned_abs() as u128).pow(2)) as i64;
+    let t = scale_turn(sh.p.separate_turn.0, (sh.sep - d).max(0), sh.sep);
+    if bearing <= 1 << 31 { -t } else { t }
+}
+
+/// The mates snapshot boid `k` sees — within `view_range`, outside the
+/// blind zone behind it — summed for cohesion, alignment and separation.
+#[inline(always)]
+fn mates<const TRACE: bool>(
+    snap: &Snapshot,
+    k: usize,
+    sh: &Shared,
+    ex: &mut Option<BoidExplain>,
+) -> Sums {
+    let h = snap.hd[k];
+    let mut s = Sums {
+        seen: 0,
+        coh: [0; 3],
+        align: 0,
+        sep_turn: 0,
+        nearest: (u64::MAX, u32::MAX),
+    };
+    let pr = [snap.x[k], snap.y[k], 0];
+    // Copies the loop keeps in registers.
+    let (fov_half, blind_end, sep2) = (sh.fov_half, sh.blind_end, sh.sep2);
+    let naive = sh.p.naive_angle_average;
+    snap.for_each_within::<false>(k, pr, sh.view2, |m, dx, dy, _, d2| {
+        let bearing = Angle::atan2(Fx::from_bits(dy), Fx::from_bits(dx))
+            .0
+            .wrapping_sub(h) as u64;
+        if bearing >= fov_half && bearing <= blind_end {
+            return;
+        }
+        s.seen += 1;
+        s.coh[0] += dx as i128;
+        s.coh[1] += dy as i128;
+        s.align += alignment_turn(h, snap.hd[m], naive);
+        if d2 <= sep2 {
+            s.sep_turn += separation_turn(dx, dy, bearing, sh);
+        }
+        if TRACE {
+            ex.as_mut().expect("tracing").neighbours.push(snap.id[m]);
+            s.nearest = s.nearest.min((d2, snap.id[m]));
+        }
+    });
+    s
+}
+
+/// Obstacle avoidance for a boid at `pos` heading `h`: each obstacle whose
+/// projection on the heading is within `check_distance` (either side,
+/// unless `ignore_obstacles_behind`) and which lies within `check_range +
+/// radius` of the heading line turns it away by `avoid_turn ·
+/// (check_distance − |projection|) / check_distance`. Returns the sum.
+fn avoidance<const TRACE: bool>(
+    pos: Vec2,
+    h: u32,
+    obstacles: &[Obstacle],
+    p: &HeadingParams,
+    ex: &mut Option<BoidExplain>,
+) -> i64 {
+    let u = Angle(h).unit();
+    let mut avoid = 0i64;
+    for (oi, o) in obstacles.iter().enumerate() {
+        let off = Vec2::new(o.center.x, o.center.y) - pos;
+        let proj = off.dot(u);
+        let proj_abs = proj.abs();
+        let behind = proj < Fx::ZERO;
+        let perp_v = u * proj - off;
+        let reach = p.check_range + o.radius;
+        let near_line = perp_v.length_squared_wide() < (reach.to_bits() as u128).pow(2);
+        let steers =
+            !(p.ignore_obstacles_behind && behind) && proj_abs <= p.check_distance && near_line;
+        let mut turn = 0;
+        if steers {
+            let bearing = Angle::of(off).0.wrapping_sub(h);
+            let t = scale_turn(
+                p.avoid_turn.0,
+                (p.check_distance - proj_abs).to_bits(),
+                p.check_distance.to_bits(),
+            );
+            turn = if bearing <= 1 << 31 { -t } else { t };
+            avoid += turn;
+        }
+        if TRACE && proj_abs <= p.check_distance + reach {
+            ex.as_mut().expect("tracing").feelers.push(Feeler {
+                obstacle: oi as u32,
+                projection: proj,
+                perpendicular: perp_v.fast_length(),
+                turn,
+                steered: steers,
+            });
+        }
+    }
+    avoid
+}
+
+/// Cohesion and alignment turns from the sums (none seen: none): the
+/// shortest turn towards the average relative position, and the average
+/// alignment turn, both over `n + 1` with `count_self`.
+fn cohesion_and_alignment(s: &Sums, h: u32, p: &HeadingParams) -> (i64, i64) {
+    if s.seen == 0 {
+        return (0, 0);
+    }
+    let n1 = s.seen + u32::from(p.count_self);
+    let avg = mean(s.coh, n1);
+    let target = Angle::atan2(avg.y, avg.x);
+    (Angle(h).turn_to(target), s.align / n1 as i64)
+}
+
+/// The explain record of a boid: its mates, its turns, its clamp.
+fn explained(
+    mut e: BoidExplain,
+    s: &Sums,
+    [coh_turn, align_turn, avoid, total]: [i64; 4],
+    clamped: bool,
+) -> BoidExplain {
+    e.neighbours.sort_unstable();
+    e.nearest = (s.nearest.1 != u32::MAX).then_some(s.nearest.1);
+    if s.seen > 0 {
+        e.rules.push((Rule::Cohesion, Steer::Turn(coh_turn)));
+        e.rules.push((Rule::Alignment, Steer::Turn(align_turn)));
+        e.rules.push((Rule::Separation, Steer::Turn(s.sep_turn)));
+    }
+    e.rules.push((Rule::Obstacle, Steer::Turn(avoid)));
+    if clamped {
+        e.clamps.push(super::Clamp::CoordLimit);
+    }
+    e.steering = Steer::Turn(total);
+    e
+}
+
 pub(super) fn step<const TRACE: bool>(
     sim: &mut FlockSim,
     dt: Fx,
     explains: &mut [Option<BoidExplain>],
 ) {
-    let Model::Heading(p) = &sim.cfg.model else {
+    let FlockSim {
+        cfg,
+        state,
+        snap,
+        speeds,
+        ..
+    } = sim;
+    let Model::Heading(p) = &cfg.model else {
         unreachable!("heading::step runs the heading model")
     };
-    let super::ModelState::Heading { heading } = &mut sim.state.model else {
+    let super::ModelState::Heading { heading } = &mut state.model else {
         unreachable!("the heading model keeps headings")
     };
-    let in_place = sim.cfg.update == Update::InPlace;
-    let brute = in_place || sim.cfg.search == super::Search::Brute;
+    let in_place = cfg.update == Update::InPlace;
+    let brute = in_place || cfg.search == super::Search::Brute;
     let radius = p.view_range.to_bits();
-    sim.snap.rebuild(
-        &mut sim.state.boids,
+    let (min, max) = (cfg.world_min, cfg.world_max);
+    snap.rebuild(
+        &mut state.boids,
         |_, _| {},
         Some(heading),
-        sim.cfg.world_min,
-        sim.cfg.world_max,
+        min,
+        max,
         radius,
         brute,
         false,
     );
-    let snap = &mut sim.snap;
-    let view2 = radius2_q32(p.view_range);
-    let sep = p.separate_range.to_bits();
-    let sep2 = radius2_q32(p.separate_range);
-    let fov_half = p.fov_half.0 as u64;
-    let blind_end = (1u64 << 32) - fov_half;
-    let sep_units = p.separate_turn.0;
+    let sh = Shared::new(p);
     for k in 0..snap.len() {
         let id = snap.id[k] as usize;
-        let (px, py) = (snap.x[k], snap.y[k]);
-        let h = snap.hd[k];
-        let mut ex = if TRACE {
-            Some(BoidExplain::new(id as u32))
-        } else {
-            None
-        };
-        let mut seen = 0u32;
-        let mut coh = [0i128; 3];
-        let mut align = 0i64;
-        let mut sep_turn = 0i64;
-        let mut nearest = (u64::MAX, u32::MAX);
-        snap.for_each_within::<false>(k, [px, py, 0], view2, |m, dx, dy, _, d2| {
-            let bearing = Angle::atan2(Fx::from_bits(dy), Fx::from_bits(dx))
-                .0
-                .wrapping_sub(h) as u64;
-            if bearing >= fov_half && bearing <= blind_end {
-                return;
-            }
-            seen += 1;
-            coh[0] += dx as i128;
-            coh[1] += dy as i128;
-            align += if p.naive_angle_average {
-                snap.hd[m].wrapping_sub(h) as i64
-            } else {
-                Angle(h).turn_to(Angle(snap.hd[m]))
-            };
-            if d2 <= sep2 {
-                // The exact distance (the Q16 metric only decides who is in range).
-                let d = sqrt_wide(
-                    (dx.unsigned_abs() as u128).pow(2) + (dy.unsigned_abs() as u128).pow(2),
-                ) as i64;
-                let t = scale_turn(sep_units, (sep - d).max(0), sep);
-                sep_turn += if bearing <= 1 << 31 { -t } else { t };
-            }
-            if TRACE {
-                let e = ex.as_mut().expect("tracing");
-                e.neighbours.push(snap.id[m]);
-                if (d2, snap.id[m]) < nearest {
-                    nearest = (d2, snap.id[m]);
-                }
-            }
-        });
-        // Obstacles.
-        let ang = Angle(h);
-        let u = ang.unit();
+        let (px, py, h) = (snap.x[k], snap.y[k], snap.hd[k]);
+        let mut ex = TRACE.then(|| BoidExplain::new(id as u32));
+        let s = mates::<TRACE>(snap, k, &sh, &mut ex);
         let pos = Vec2::new(Fx::from_bits(px), Fx::from_bits(py));
-        let mut avoid = 0i64;
-        for (oi, o) in sim.cfg.obstacles.iter().enumerate() {
-            let off = Vec2::new(o.center.x, o.center.y) - pos;
-            let proj = off.dot(u);
-            let proj_abs = proj.abs();
-            let behind = proj < Fx::ZERO;
-            let perp_v = u * proj - off;
-            let reach = p.check_range + o.radius;
-            let near_line = perp_v.length_squared_wide() < (reach.to_bits() as u128).pow(2);
-            let steers =
-                !(p.ignore_obstacles_behind && behind) && proj_abs <= p.check_distance && near_line;
-            let mut turn = 0;
-            if steers {
-                let bearing = Angle::of(off).0.wrapping_sub(h);
-                let t = scale_turn(
-                    p.avoid_turn.0,
-                    (p.check_distance - proj_abs).to_bits(),
-                    p.check_distance.to_bits(),
-                );
-                turn = if bearing <= 1 << 31 { -t } else { t };
-                avoid += turn;
-            }
-            if TRACE && proj_abs <= p.check_distance + reach {
-                ex.as_mut().expect("tracing").feelers.push(Feeler {
-                    obstacle: oi as u32,
-                    projection: proj,
-                    perpendicular: perp_v.fast_length(),
-                    turn,
-                    steered: steers,
-                });
-            }
-        }
-        let (coh_turn, align_turn) = if seen > 0 {
-            let n1 = seen + u32::from(p.count_self);
-            let avg = mean(coh, n1);
-            let target = Angle::atan2(avg.y, avg.x);
-            (ang.turn_to(target), align / n1 as i64)
-        } else {
-            (0, 0)
-        };
-        let total = if seen > 0 {
-            coh_turn + align_turn + sep_turn + avoid
+        let avoid = avoidance::<TRACE>(pos, h, &cfg.obstacles, p, &mut ex);
+        let (coh_turn, align_turn) = cohesion_and_alignment(&s, h, p);
+        let total = if s.seen > 0 {
+            coh_turn + align_turn + s.sep_turn + avoid
         } else {
             avoid
         };
         let new_h = Angle(h.wrapping_add(total as u32));
-        let speed = sim.speeds[id];
-        let v = new_h.unit() * speed;
+        let v = new_h.unit() * speeds[id];
         let vel = Vec3::new(v.x, v.y, Fx::ZERO);
         let moved = unraw([px, py, 0]) + vel * dt;
-        let (np, clamped) = FlockSim::bound(&sim.cfg, moved);
-        sim.state.boids[id].pos = np;
-        sim.state.boids[id].vel = vel;
+        let (np, clamped) = FlockSim::bound(cfg, moved);
+        state.boids[id].pos = np;
+        state.boids[id].vel = vel;
         heading[id] = new_h;
         if in_place {
             let r = raw(np);
@@ -258,21 +369,9 @@ pub(super) fn step<const TRACE: bool>(
             snap.y[k] = r[1];
             snap.hd[k] = new_h.0;
         }
-        if TRACE {
-            let mut e = ex.expect("tracing");
-            e.neighbours.sort_unstable();
-            e.nearest = (nearest.1 != u32::MAX).then_some(nearest.1);
-            if seen > 0 {
-                e.rules.push((Rule::Cohesion, Steer::Turn(coh_turn)));
-                e.rules.push((Rule::Alignment, Steer::Turn(align_turn)));
-                e.rules.push((Rule::Separation, Steer::Turn(sep_turn)));
-            }
-            e.rules.push((Rule::Obstacle, Steer::Turn(avoid)));
-            if clamped {
-                e.clamps.push(super::Clamp::CoordLimit);
-            }
-            e.steering = Steer::Turn(total);
-            explains[id] = Some(e);
+        if let Some(e) = ex {
+            let turns = [coh_turn, align_turn, avoid, total];
+            explains[id] = Some(explained(e, &s, turns, clamped));
         }
     }
 }

@@ -27,10 +27,10 @@
 //! The demo used Unity's frame time as `dt`; here `dt` is fixed (default
 //! 1/60 s) unless a lesson makes it jitter to show what that breaks.
 
-use super::grid::radius2_q32;
+use super::grid::{Snapshot, radius2_q32};
 use super::{
-    BoidExplain, Bounds, Clamp, Divider, FlockSim, Model, ModelState, Rule, Steer, Update, mean,
-    raw, unraw,
+    Boid, BoidExplain, Bounds, Clamp, Divider, FlockConfig, FlockSim, Model, ModelState, Obstacle,
+    Rule, Steer, Update, mean, raw, unraw,
 };
 use crate::num::rsqrt::inv_sqrt_wide;
 use crate::num::wide::{mul_i64, mul_u64};
@@ -267,35 +267,138 @@ fn sums_fit_i64(n: usize, p: &WeightedParams) -> bool {
     (n as u128 + 1) * largest < (i64::MAX as u128)
 }
 
-pub(super) fn step<const TRACE: bool, const D3: bool>(
-    sim: &mut FlockSim,
-    dt: Fx,
-    explains: &mut [Option<BoidExplain>],
-) {
-    let dims: usize = if D3 { 3 } else { 2 };
-    let Model::Weighted(p) = &sim.cfg.model else {
-        unreachable!("weighted::step runs the weighted model")
-    };
-    let ModelState::Weighted { acc } = &mut sim.state.model else {
-        unreachable!("the weighted model keeps accelerations")
-    };
-    let in_place = sim.cfg.update == Update::InPlace;
-    let brute = in_place || sim.cfg.search == super::Search::Brute;
-    let half_dt2 = dt * dt / Fx::from_int(2);
-    let mut pre_clamps: Vec<(Option<Clamp>, bool)> = Vec::new();
-    let radius = p.fov.to_bits();
-    // Integrate last tick's acceleration — everyone first, while the
-    // snapshot is built, unless updating in place, where each boid moves
-    // just before it looks.
-    let cfg = &sim.cfg;
-    let old_acc = &*acc;
-    sim.snap.rebuild(
-        &mut sim.state.boids,
+/// What every boid's rules share in one tick, in raw bits: the radius,
+/// the separation constants, the walls, the obstacles and the weights
+/// divided by their sum (so the weighted mean is three multiplications per
+/// boid: (w₁·r₁ + w₂·r₂ + w₃·r₃) / (w₁ + w₂ + w₃) computed as
+/// r₁·(w₁/Σ) + r₂·(w₂/Σ) + r₃·(w₃/Σ)).
+struct Shared<'a> {
+    p: &'a WeightedParams,
+    obstacles: &'a [Obstacle],
+    radius: i64,
+    fov2: u64,
+    min2: u128,
+    inv_min: i128,
+    strength: i64,
+    /// The world box's low and high corners when its sides are walls.
+    walls: Option<([i64; 3], [i64; 3])>,
+    weights: [Fx; 3],
+}
+
+impl<'a> Shared<'a> {
+    fn new(cfg: &'a FlockConfig, p: &'a WeightedParams) -> Shared<'a> {
+        let min2 = (p.push_floor().to_bits() as u128).pow(2);
+        let wsum = p.w_separation + p.w_alignment + p.w_cohesion;
+        Shared {
+            p,
+            obstacles: &cfg.obstacles,
+            radius: p.fov.to_bits(),
+            fov2: radius2_q32(p.fov),
+            min2,
+            inv_min: inv_len(min2),
+            strength: p.strength.to_bits(),
+            walls: (cfg.bounds == Bounds::Walls).then(|| (raw(cfg.world_min), raw(cfg.world_max))),
+            weights: [
+                p.w_separation / wsum,
+                p.w_alignment / wsum,
+                p.w_cohesion / wsum,
+            ],
+        }
+    }
+
+    /// Rule 1's term for one mate or virtual boid at offset `diff`.
+    #[inline(always)]
+    fn push<const D3: bool>(&self, diff: [i64; 3]) -> ([i64; 3], bool) {
+        self.push_fn::<D3>()(diff)
+    }
+
+    /// [`Shared::push`] as a closure over copies of the constants, for the
+    /// hot loops: values the compiler keeps in registers, not loads through
+    /// a reference it must assume the loop's stores may change.
+    #[inline(always)]
+    fn push_fn<const D3: bool>(&self) -> impl Fn([i64; 3]) -> ([i64; 3], bool) + use<D3> {
+        let (min2, strength, inv_min) = (self.min2, self.strength, self.inv_min);
+        move |diff| {
+            if D3 {
+                separation::<3>(diff, min2, strength, inv_min)
+            } else {
+                separation::<2>(diff, min2, strength, inv_min)
+            }
+        }
+    }
+}
+
+/// One boid's exact sums over its mates and virtual boids (raw bits).
+struct Sums {
+    /// Rule 1's terms, mates and virtual boids.
+    sep: [i128; 3],
+    /// The mates' velocities (rule 2).
+    vel: [i128; 3],
+    /// The mates' offsets from the boid (rule 3).
+    off: [i128; 3],
+    mates: u32,
+    virtuals: u32,
+    /// Terms whose push was capped at the floor distance.
+    capped: u32,
+    /// The nearest mate as (distance², id), traced ticks only.
+    nearest: (u64, u32),
+}
+
+impl Sums {
+    fn new() -> Sums {
+        Sums {
+            sep: [0; 3],
+            vel: [0; 3],
+            off: [0; 3],
+            mates: 0,
+            virtuals: 0,
+            capped: 0,
+            nearest: (u64::MAX, u32::MAX),
+        }
+    }
+
+    /// The sums the pair pass left in slot `k`.
+    fn of_pair(pairs: &Pairs, acc: &[Vec3], k: usize) -> Sums {
+        let wide = |v: [i64; 3]| v.map(i128::from);
+        Sums {
+            sep: wide(raw(acc[k])),
+            vel: wide(pairs.v[k]),
+            off: wide(pairs.p[k]),
+            mates: pairs.n[k],
+            ..Sums::new()
+        }
+    }
+}
+
+/// The sim's scratch for the pair pass, by snapshot index: mates counted,
+/// their velocities and their offsets summed.
+struct Pairs<'a> {
+    n: &'a mut Vec<u32>,
+    v: &'a mut Vec<[i64; 3]>,
+    p: &'a mut Vec<[i64; 3]>,
+}
+
+/// Integrates last tick's accelerations while the snapshot is built —
+/// everyone first, unless updating in place, where each boid moves just
+/// before it looks ([`move_in_place`]). Returns each boid's clamps when
+/// tracing.
+fn integrate_all<const TRACE: bool, const D3: bool>(
+    snap: &mut Snapshot,
+    boids: &mut [Boid],
+    cfg: &FlockConfig,
+    (p, acc): (&WeightedParams, &[Vec3]),
+    (dt, half_dt2): (Fx, Fx),
+) -> Vec<(Option<Clamp>, bool)> {
+    let in_place = cfg.update == Update::InPlace;
+    let brute = in_place || cfg.search == super::Search::Brute;
+    let mut pre_clamps = Vec::new();
+    snap.rebuild(
+        boids,
         |i, b| {
             if in_place {
                 return;
             }
-            let (np, nv, c) = integrate(b.pos, b.vel, old_acc[i], dt, half_dt2, p);
+            let (np, nv, c) = integrate(b.pos, b.vel, acc[i], dt, half_dt2, p);
             let (np, lim) = FlockSim::bound(cfg, np);
             b.pos = np;
             b.vel = nv;
@@ -304,237 +407,301 @@ pub(super) fn step<const TRACE: bool, const D3: bool>(
             }
         },
         None,
-        sim.cfg.world_min,
-        sim.cfg.world_max,
-        radius,
+        cfg.world_min,
+        cfg.world_max,
+        p.fov.to_bits(),
         brute,
         D3,
     );
-    let snap = &mut sim.snap;
-    let fov2 = radius2_q32(p.fov);
-    let min2 = (p.push_floor().to_bits() as u128).pow(2);
-    let inv_min = inv_len(min2);
-    let strength = p.strength.to_bits();
-    let walls = sim.cfg.bounds == Bounds::Walls;
-    let wmin = raw(sim.cfg.world_min);
-    let wmax = raw(sim.cfg.world_max);
-    // The weights divided by their sum once, so the weighted mean is three
-    // multiplications per boid: (w₁·r₁ + w₂·r₂ + w₃·r₃) / (w₁ + w₂ + w₃)
-    // computed as r₁·(w₁/Σ) + r₂·(w₂/Σ) + r₃·(w₃/Σ).
-    let wsum = p.w_separation + p.w_alignment + p.w_cohesion;
-    let (w1, w2, w3) = (
-        p.w_separation / wsum,
-        p.w_alignment / wsum,
-        p.w_cohesion / wsum,
+    pre_clamps
+}
+
+/// Untraced double-buffered ticks meet each pair of mates once and add its
+/// terms to both boids (rule 1's term is exactly antisymmetric, the other
+/// sums trivially so): counts, velocities and offsets into the sim's pair
+/// arrays, rule 1's sums into `acc` — free until the new accelerations are
+/// written, slot k holding snapshot index k's sum, next to its neighbours'
+/// slots in memory. The same exact integer sums as [`mates`], so the same
+/// result.
+fn pair_sums<const D3: bool>(sn: &Snapshot, pairs: &mut Pairs, sh: &Shared, acc: &mut [Vec3]) {
+    let n = sn.len();
+    let (pn, pv, pp) = (&mut *pairs.n, &mut *pairs.v, &mut *pairs.p);
+    pn.clear();
+    pn.resize(n, 0);
+    pv.clear();
+    pv.resize(n, [0; 3]);
+    pp.clear();
+    pp.resize(n, [0; 3]);
+    acc.fill(Vec3::ZERO);
+    let push = sh.push_fn::<D3>();
+    sn.for_each_pair::<D3>(sh.fov2, |k, m, dx, dy, dz, _| {
+        pn[k] += 1;
+        pn[m] += 1;
+        for (a, (vk, vm)) in [
+            (sn.vx[k], sn.vx[m]),
+            (sn.vy[k], sn.vy[m]),
+            (sn.vz[k], sn.vz[m]),
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            pv[k][a] += vm;
+            pv[m][a] += vk;
+        }
+        let d = [dx, dy, dz];
+        for a in 0..3 {
+            pp[k][a] += d[a];
+            pp[m][a] -= d[a];
+        }
+        let t = unraw(push(d).0);
+        acc[k] += t;
+        acc[m] -= t;
+    });
+}
+
+/// Updating in place: snapshot boid `k` integrates its acceleration just
+/// before it looks, and the snapshot and the state take its new place.
+fn move_in_place<const TRACE: bool>(
+    (snap, boids): (&mut Snapshot, &mut [Boid]),
+    cfg: &FlockConfig,
+    (p, acc): (&WeightedParams, Vec3),
+    k: usize,
+    (dt, half_dt2): (Fx, Fx),
+    ex: &mut Option<BoidExplain>,
+) {
+    let (np, nv, c) = integrate(
+        unraw([snap.x[k], snap.y[k], snap.z[k]]),
+        unraw([snap.vx[k], snap.vy[k], snap.vz[k]]),
+        acc,
+        dt,
+        half_dt2,
+        p,
     );
-    // Untraced double-buffered ticks meet each pair once and add its terms
-    // to both boids (the separation term is exactly antisymmetric, the other
-    // sums trivially so); traced and in-place ticks query boid by boid.
-    // Both give the same exact integer sums, so the same result.
+    let (np, lim) = FlockSim::bound(cfg, np);
+    let (r, v) = (raw(np), raw(nv));
+    (snap.x[k], snap.y[k], snap.z[k]) = (r[0], r[1], r[2]);
+    (snap.vx[k], snap.vy[k], snap.vz[k]) = (v[0], v[1], v[2]);
+    boids[snap.id[k] as usize] = Boid { pos: np, vel: nv };
+    if TRACE {
+        note_clamps(ex, c, lim);
+    }
+}
+
+fn note_clamps(ex: &mut Option<BoidExplain>, c: Option<Clamp>, lim: bool) {
+    let e = ex.as_mut().expect("tracing");
+    e.clamps.extend(c);
+    e.clamps.extend(lim.then_some(Clamp::CoordLimit));
+}
+
+/// Boid `k`'s mates — the other boids within `fov` — summed for all three
+/// rules.
+#[inline(always)]
+fn mates<const TRACE: bool, const D3: bool>(
+    snap: &Snapshot,
+    k: usize,
+    sh: &Shared,
+    ex: &mut Option<BoidExplain>,
+) -> Sums {
+    let mut s = Sums::new();
+    let pr = [snap.x[k], snap.y[k], snap.z[k]];
+    let push = sh.push_fn::<D3>();
+    snap.for_each_within::<D3>(k, pr, sh.fov2, |m, dx, dy, dz, d2| {
+        s.mates += 1;
+        s.vel[0] += snap.vx[m] as i128;
+        s.vel[1] += snap.vy[m] as i128;
+        s.off[0] += dx as i128;
+        s.off[1] += dy as i128;
+        if D3 {
+            s.vel[2] += snap.vz[m] as i128;
+            s.off[2] += dz as i128;
+        }
+        let (t, c) = push([dx, dy, if D3 { dz } else { 0 }]);
+        add3(&mut s.sep, t);
+        s.capped += u32::from(c);
+        if TRACE {
+            ex.as_mut().expect("tracing").neighbours.push(snap.id[m]);
+            s.nearest = s.nearest.min((d2, snap.id[m]));
+        }
+    });
+    s
+}
+
+/// A virtual boid at offset `diff` from the boid at `pr`: rule 1 only.
+#[inline(always)]
+fn virtual_boid<const TRACE: bool, const D3: bool>(
+    diff: [i64; 3],
+    pr: [i64; 3],
+    sh: &Shared,
+    s: &mut Sums,
+    ex: &mut Option<BoidExplain>,
+) {
+    let (t, c) = sh.push::<D3>(diff);
+    add3(&mut s.sep, t);
+    s.virtuals += 1;
+    s.capped += u32::from(c);
+    if TRACE {
+        let at = unraw([pr[0] + diff[0], pr[1] + diff[1], pr[2] + diff[2]]);
+        ex.as_mut().expect("tracing").wall_boids.push(at);
+    }
+}
+
+/// With `bounds = "walls"`, each wall within `fov` of the boid at `pr`
+/// (signed distance: a boid outside still counts) puts a virtual boid at
+/// the foot of the perpendicular.
+#[inline(always)]
+fn wall_boids<const TRACE: bool, const D3: bool>(
+    pr: [i64; 3],
+    sh: &Shared,
+    s: &mut Sums,
+    ex: &mut Option<BoidExplain>,
+) {
+    let Some((wmin, wmax)) = sh.walls else {
+        return;
+    };
+    for a in 0..if D3 { 3 } else { 2 } {
+        // Signed distances to the low and the high wall on axis a.
+        for (d, toward) in [(pr[a] - wmin[a], -1i64), (wmax[a] - pr[a], 1)] {
+            if d <= sh.radius {
+                let mut diff = [0i64; 3];
+                diff[a] = toward * d;
+                virtual_boid::<TRACE, D3>(diff, pr, sh, s, ex);
+            }
+        }
+    }
+}
+
+/// Each obstacle within `fov` of its surface puts a virtual boid at the
+/// surface point nearest the boid at `pr`.
+#[inline(always)]
+fn obstacle_boids<const TRACE: bool, const D3: bool>(
+    pr: [i64; 3],
+    sh: &Shared,
+    s: &mut Sums,
+    ex: &mut Option<BoidExplain>,
+) {
+    for o in sh.obstacles {
+        let c = raw(o.center);
+        let off = unraw([
+            pr[0] - c[0],
+            pr[1] - c[1],
+            if D3 { pr[2] - c[2] } else { 0 },
+        ]);
+        let dist = off.fast_length();
+        if dist == Fx::ZERO || dist - o.radius > sh.p.fov {
+            continue;
+        }
+        // The nearest surface point: centre + off · radius / dist.
+        let foot = raw(off.fast_with_length(o.radius));
+        let diff = [
+            c[0] + foot[0] - pr[0],
+            c[1] + foot[1] - pr[1],
+            if D3 { c[2] + foot[2] - pr[2] } else { 0 },
+        ];
+        virtual_boid::<TRACE, D3>(diff, pr, sh, s, ex);
+    }
+}
+
+/// Rule 1, separation: the mean push over mates and virtual boids.
+fn separation_rule(s: &Sums) -> Vec3 {
+    let n = s.mates + s.virtuals;
+    if n > 0 { mean(s.sep, n) } else { Vec3::ZERO }
+}
+
+/// Rules 2 and 3, alignment and cohesion: the mates' mean velocity less
+/// the boid's own, and the mates' mean offset (their centre, relative).
+fn alignment_and_cohesion(s: &Sums, own_v: Vec3) -> (Vec3, Vec3) {
+    if s.mates == 0 {
+        return (Vec3::ZERO, Vec3::ZERO);
+    }
+    let by = Divider::new(s.mates);
+    (by.vec(s.vel) - own_v, by.vec(s.off))
+}
+
+/// The explain record of a boid whose rules gave `r` and steering `a`.
+fn explained(mut e: BoidExplain, s: &Sums, r: [Vec3; 3], a: Vec3) -> BoidExplain {
+    e.neighbours.sort_unstable();
+    e.nearest = (s.nearest.1 != u32::MAX).then_some(s.nearest.1);
+    e.rules.push((Rule::Separation, Steer::Vector(r[0])));
+    e.rules.push((Rule::Alignment, Steer::Vector(r[1])));
+    e.rules.push((Rule::Cohesion, Steer::Vector(r[2])));
+    if s.capped > 0 {
+        e.clamps.push(Clamp::PushCapped(s.capped));
+    }
+    e.steering = Steer::Vector(a);
+    e
+}
+
+pub(super) fn step<const TRACE: bool, const D3: bool>(
+    sim: &mut FlockSim,
+    dt: Fx,
+    explains: &mut [Option<BoidExplain>],
+) {
+    let FlockSim {
+        cfg,
+        state,
+        snap,
+        pair_n,
+        pair_v,
+        pair_p,
+        ..
+    } = sim;
+    let Model::Weighted(p) = &cfg.model else {
+        unreachable!("weighted::step runs the weighted model")
+    };
+    let ModelState::Weighted { acc } = &mut state.model else {
+        unreachable!("the weighted model keeps accelerations")
+    };
+    let boids = &mut state.boids;
+    let in_place = cfg.update == Update::InPlace;
+    let dts = (dt, dt * dt / Fx::from_int(2));
+    let pre_clamps = integrate_all::<TRACE, D3>(snap, boids, cfg, (p, acc), dts);
+    let sh = Shared::new(cfg, p);
+    let mut pairs = Pairs {
+        n: pair_n,
+        v: pair_v,
+        p: pair_p,
+    };
     let n = snap.len();
     let pairwise = !TRACE && !in_place && sums_fit_i64(n, p);
     if pairwise {
-        let (pn, pv, pp) = (&mut sim.pair_n, &mut sim.pair_v, &mut sim.pair_p);
-        pn.clear();
-        pn.resize(n, 0);
-        pv.clear();
-        pv.resize(n, [0; 3]);
-        pp.clear();
-        pp.resize(n, [0; 3]);
-        // The accelerations were integrated above, so until the new ones
-        // are written the array is free: slot k holds the separation sum of
-        // snapshot index k (raw), next to its neighbours' slots in memory.
-        acc.fill(Vec3::ZERO);
-        let sn = &*snap;
-        sn.for_each_pair::<D3>(fov2, |k, m, dx, dy, dz, _| {
-            pn[k] += 1;
-            pn[m] += 1;
-            for (a, (vk, vm)) in [
-                (sn.vx[k], sn.vx[m]),
-                (sn.vy[k], sn.vy[m]),
-                (sn.vz[k], sn.vz[m]),
-            ]
-            .into_iter()
-            .enumerate()
-            {
-                pv[k][a] += vm;
-                pv[m][a] += vk;
-            }
-            let d = [dx, dy, dz];
-            for a in 0..3 {
-                pp[k][a] += d[a];
-                pp[m][a] -= d[a];
-            }
-            let (t, _) = if D3 {
-                separation::<3>(d, min2, strength, inv_min)
-            } else {
-                separation::<2>(d, min2, strength, inv_min)
-            };
-            let t = unraw(t);
-            acc[k] += t;
-            acc[m] -= t;
-        });
+        pair_sums::<D3>(snap, &mut pairs, &sh, acc);
     }
     for k in 0..n {
         let id = snap.id[k] as usize;
-        let mut ex = if TRACE {
-            Some(BoidExplain::new(id as u32))
-        } else {
-            None
-        };
+        let mut ex = TRACE.then(|| BoidExplain::new(id as u32));
         if in_place {
-            let (np, nv, c) = integrate(
-                unraw([snap.x[k], snap.y[k], snap.z[k]]),
-                unraw([snap.vx[k], snap.vy[k], snap.vz[k]]),
-                acc[id],
-                dt,
-                half_dt2,
-                p,
-            );
-            let (np, lim) = FlockSim::bound(&sim.cfg, np);
-            let (r, v) = (raw(np), raw(nv));
-            (snap.x[k], snap.y[k], snap.z[k]) = (r[0], r[1], r[2]);
-            (snap.vx[k], snap.vy[k], snap.vz[k]) = (v[0], v[1], v[2]);
-            sim.state.boids[id] = super::Boid { pos: np, vel: nv };
-            if TRACE {
-                let e = ex.as_mut().expect("tracing");
-                e.clamps.extend(c);
-                e.clamps.extend(lim.then_some(Clamp::CoordLimit));
-            }
+            move_in_place::<TRACE>((snap, boids), cfg, (p, acc[id]), k, dts, &mut ex);
         } else if TRACE {
             let (c, lim) = pre_clamps[id];
-            let e = ex.as_mut().expect("tracing");
-            e.clamps.extend(c);
-            e.clamps.extend(lim.then_some(Clamp::CoordLimit));
+            note_clamps(&mut ex, c, lim);
         }
         let pr = [snap.x[k], snap.y[k], snap.z[k]];
-        let mut sep = [0i128; 3];
-        let mut vsum = [0i128; 3];
-        let mut psum = [0i128; 3];
-        let mut real = 0u32;
-        let mut near_min = 0u32;
-        let mut nearest = (u64::MAX, u32::MAX);
-        if pairwise {
-            real = sim.pair_n[k];
-            let (v, q, t) = (sim.pair_v[k], sim.pair_p[k], raw(acc[k]));
-            vsum = [v[0] as i128, v[1] as i128, v[2] as i128];
-            psum = [q[0] as i128, q[1] as i128, q[2] as i128];
-            sep = [t[0] as i128, t[1] as i128, t[2] as i128];
+        let mut s = if pairwise {
+            Sums::of_pair(&pairs, acc, k)
         } else {
-            snap.for_each_within::<D3>(k, pr, fov2, |m, dx, dy, dz, d2| {
-                real += 1;
-                vsum[0] += snap.vx[m] as i128;
-                vsum[1] += snap.vy[m] as i128;
-                psum[0] += dx as i128;
-                psum[1] += dy as i128;
-                if D3 {
-                    vsum[2] += snap.vz[m] as i128;
-                    psum[2] += dz as i128;
-                }
-                let (t, c) = if D3 {
-                    separation::<3>([dx, dy, dz], min2, strength, inv_min)
-                } else {
-                    separation::<2>([dx, dy, 0], min2, strength, inv_min)
-                };
-                add3(&mut sep, t);
-                if c {
-                    near_min += 1;
-                }
-                if TRACE {
-                    ex.as_mut().expect("tracing").neighbours.push(snap.id[m]);
-                    if (d2, snap.id[m]) < nearest {
-                        nearest = (d2, snap.id[m]);
-                    }
-                }
-            });
-        }
-        let mut virt = 0u32;
-        let mut add_virtual =
-            |diff: [i64; 3], sep: &mut [i128; 3], ex: &mut Option<BoidExplain>| {
-                let (t, c) = if D3 {
-                    separation::<3>(diff, min2, strength, inv_min)
-                } else {
-                    separation::<2>(diff, min2, strength, inv_min)
-                };
-                add3(sep, t);
-                virt += 1;
-                if c {
-                    near_min += 1;
-                }
-                if TRACE {
-                    let at = unraw([pr[0] + diff[0], pr[1] + diff[1], pr[2] + diff[2]]);
-                    ex.as_mut().expect("tracing").wall_boids.push(at);
-                }
-            };
-        if walls {
-            for a in 0..dims {
-                // Signed distances to the low and the high wall on axis a.
-                for (d, toward) in [(pr[a] - wmin[a], -1i64), (wmax[a] - pr[a], 1)] {
-                    if d <= radius {
-                        let mut diff = [0i64; 3];
-                        diff[a] = toward * d;
-                        add_virtual(diff, &mut sep, &mut ex);
-                    }
-                }
-            }
-        }
-        for o in &sim.cfg.obstacles {
-            let c = raw(o.center);
-            let off = unraw([
-                pr[0] - c[0],
-                pr[1] - c[1],
-                if D3 { pr[2] - c[2] } else { 0 },
-            ]);
-            let dist = off.fast_length();
-            if dist == Fx::ZERO || dist - o.radius > p.fov {
-                continue;
-            }
-            // The nearest surface point: centre + off · radius / dist.
-            let foot = raw(off.fast_with_length(o.radius));
-            let diff = [
-                c[0] + foot[0] - pr[0],
-                c[1] + foot[1] - pr[1],
-                if D3 { c[2] + foot[2] - pr[2] } else { 0 },
-            ];
-            add_virtual(diff, &mut sep, &mut ex);
-        }
+            mates::<TRACE, D3>(snap, k, &sh, &mut ex)
+        };
+        wall_boids::<TRACE, D3>(pr, &sh, &mut s, &mut ex);
+        obstacle_boids::<TRACE, D3>(pr, &sh, &mut s, &mut ex);
         let own_v = unraw([snap.vx[k], snap.vy[k], snap.vz[k]]);
-        let r1 = if real + virt > 0 {
-            mean(sep, real + virt)
-        } else {
-            Vec3::ZERO
-        };
-        let (r2, r3) = if real > 0 {
-            let by = Divider::new(real);
-            (by.vec(vsum) - own_v, by.vec(psum))
-        } else {
-            (Vec3::ZERO, Vec3::ZERO)
-        };
-        let a = r1 * w1 + r2 * w2 + r3 * w3;
+        let (r2, r3) = alignment_and_cohesion(&s, own_v);
+        let r = [separation_rule(&s), r2, r3];
+        let [w1, w2, w3] = sh.weights;
+        let a = r[0] * w1 + r[1] * w2 + r[2] * w3;
         if pairwise {
             // Slot `id` may still hold a sum not yet read: park the result
             // in the consumed offset sum, and move it after the loop.
-            sim.pair_p[k] = raw(a);
+            pairs.p[k] = raw(a);
         } else {
             acc[id] = a;
         }
-        if TRACE {
-            let mut e = ex.take().expect("tracing");
-            e.neighbours.sort_unstable();
-            e.nearest = (nearest.1 != u32::MAX).then_some(nearest.1);
-            e.rules.push((Rule::Separation, Steer::Vector(r1)));
-            e.rules.push((Rule::Alignment, Steer::Vector(r2)));
-            e.rules.push((Rule::Cohesion, Steer::Vector(r3)));
-            if near_min > 0 {
-                e.clamps.push(Clamp::PushCapped(near_min));
-            }
-            e.steering = Steer::Vector(a);
-            explains[id] = Some(e);
+        if let Some(e) = ex {
+            explains[id] = Some(explained(e, &s, r, a));
         }
     }
     if pairwise {
         for (k, &id) in snap.id.iter().enumerate() {
-            acc[id as usize] = unraw(sim.pair_p[k]);
+            acc[id as usize] = unraw(pairs.p[k]);
         }
     }
 }
