@@ -166,6 +166,19 @@ fn narration_in_japanese() {
         &["run", "line-error-term", "--narrate", "--lang", "fr"],
         "has no `fr` narration",
     );
+    // English is the lessons' own text: `--lang en` is that, not a refusal.
+    let en = flockstep(&["run", "line-error-term", "--narrate", "--lang", "en"]);
+    assert_eq!(en.status.code(), Some(0), "{}", stderr(&en));
+    let plain = flockstep(&["run", "line-error-term", "--narrate"]);
+    assert_eq!(stdout(&en).lines().count(), stdout(&plain).lines().count());
+    let text = |lang: &[&str]| {
+        let mut args = vec!["render", "line-error-term", "--beat", "2", "--text", "-"];
+        args.extend_from_slice(lang);
+        let o = flockstep(&args);
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        stdout(&o)
+    };
+    assert_eq!(text(&["--lang", "en"]), text(&[]));
 }
 
 #[test]

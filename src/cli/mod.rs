@@ -475,7 +475,13 @@ pub fn execute(cli: Cli) -> Result<String, Failure> {
             set,
             narrate,
             lang,
-        }) => run(&lesson, ticks, &set, narrate, lang.as_deref()),
+        }) => run(
+            &lesson,
+            ticks,
+            &set,
+            narrate,
+            english_is_none(lang).as_deref(),
+        ),
         Some(Command::Line {
             from,
             to,
@@ -499,7 +505,7 @@ impl RenderArgs {
             overlays: self.overlays,
             select: self.select,
             text_scale: self.text_scale,
-            lang: self.lang,
+            lang: english_is_none(self.lang),
         };
         let out = RenderOut {
             png: self.output,
@@ -570,6 +576,12 @@ impl PathArgs {
 /// `flockstep view`: the window on the picker, a lesson or a replay. A
 /// lesson or replay that does not open is reported in the window (and on
 /// standard error) over the picker.
+/// A `--lang` tag as the lessons name a narration: `en` is the lessons'
+/// own text (no translation), so it is accepted wherever `--lang` is.
+fn english_is_none(lang: Option<String>) -> Option<String> {
+    lang.filter(|l| l != "en")
+}
+
 fn view(target: Option<&str>, set: &[String], lang: Option<String>) -> Result<String, Failure> {
     crate::viewer::window::display_available().map_err(bad)?;
     let mut app = crate::viewer::app::App::new();

@@ -16,14 +16,22 @@ use flockstep_core::lesson::LessonError;
 use flockstep_core::lesson::node::Params;
 use flockstep_core::lesson::schema::{Param, Ty, text, unit};
 use flockstep_core::num::{Fx, Vec3};
-use flockstep_core::sim::{Cell, Cells, Entity, Grid, Sim, SimError, Sink};
+use flockstep_core::sim::{Cell, Cells, Entity, Grid, Mark, MarkShape, Sim, SimError, Sink};
 use flockstep_core::user::{Registered, UserSim};
 use serde::{Deserialize, Serialize};
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
 /// The sim's header number and name.
-pub static FLOW_FIELD: Registered<FlowField> = Registered::new(1002, "flow-field").with_rate(20);
+pub static FLOW_FIELD: Registered<FlowField> = Registered::new(1002, "flow-field")
+    .with_rate(20)
+    .with_overlays(OVERLAYS, &["downhill"]);
+
+/// The marks the viewer can show ([`FlowField::marks`]): each agent's next
+/// step as an arrow labelled with the costs it goes from and to, and the
+/// straight line to the goal with its length (which the field's cost, a
+/// path round the walls, is never below).
+pub const OVERLAYS: &[&str] = &["downhill", "straight"];
 
 /// Registers the sim with flockstep (once is enough; again does nothing).
 pub fn register() -> Result<(), SimError> {
@@ -123,6 +131,17 @@ pub fn step_cost(d: (i32, i32)) -> Fx {
 }
 
 impl FlowField {
+    /// A cell's centre in world units (map rows go down, the world's y up).
+    fn centre(&self, c: Cell) -> Vec3 {
+        let h = self.config.grid.height() as i32;
+        let half = Fx::HALF;
+        Vec3::new(
+            Fx::from_int(c.x) + half,
+            Fx::from_int(h - 1 - c.y) + half,
+            Fx::ZERO,
+        )
+    }
+
     /// The field's cost at a cell.
     pub fn cost_at(&self, c: Cell) -> Fx {
         self.state.cost[index(&self.config.grid, c)]
@@ -202,6 +221,12 @@ impl FlowField {
             .filter(|(_, c)| *c < here)
             .map(|(d, _)| d)
     }
+}
+
+/// A cost or a length to two decimals (never negative here).
+fn two(v: Fx) -> String {
+    let m = v.mul_int(100).round_int();
+    format!("{}.{:02}", m / 100, m % 100)
 }
 
 impl Sim for FlowField {
@@ -360,16 +385,44 @@ impl UserSim for FlowField {
         Ok(())
     }
 
+    fn marks(&self) -> Vec<Mark> {
+        let goal = self.centre(self.config.goal);
+        // The straight lines first, so the arrows along them are drawn on top.
+        let mut out: Vec<Mark> = (self.state.agents.iter().enumerate())
+            .map(|(k, a)| (k + 1, self.centre(a.cell)))
+            .filter(|&(_, here)| here != goal)
+            .map(|(entity, here)| Mark {
+                overlay: "straight",
+                entity,
+                shape: MarkShape::Line(goal),
+                label: format!("straight {}", two((goal - here).length())),
+            })
+            .collect();
+        for (k, a) in self.state.agents.iter().enumerate() {
+            let entity = k + 1;
+            if let Some((dx, dy)) = self.next_step(k) {
+                let to = Cell::new(a.cell.x + dx, a.cell.y + dy);
+                out.push(Mark {
+                    overlay: "downhill",
+                    entity,
+                    shape: MarkShape::Arrow(Vec3::new(
+                        Fx::from_int(dx),
+                        Fx::from_int(-dy),
+                        Fx::ZERO,
+                    )),
+                    label: format!(
+                        "downhill {} → {}",
+                        two(self.cost_at(a.cell)),
+                        two(self.cost_at(to))
+                    ),
+                });
+            }
+        }
+        out
+    }
+
     fn entities(&self) -> Vec<Entity> {
-        let h = self.config.grid.height() as i32;
-        let centre = |c: Cell| {
-            let half = Fx::HALF;
-            Vec3::new(
-                Fx::from_int(c.x) + half,
-                Fx::from_int(h - 1 - c.y) + half,
-                Fx::ZERO,
-            )
-        };
+        let centre = |c: Cell| self.centre(c);
         let mut out = vec![Entity {
             name: "goal".into(),
             pos: centre(self.config.goal),
