@@ -26,8 +26,16 @@ pub static SEEK_FLEE: Registered<SeekFlee> = Registered::new(1001, "seek-flee")
     .with_overlays(OVERLAYS, &["seek", "flee", "contain", "panic"]);
 
 /// The marks the viewer can show ([`SeekFlee::marks`]): each force as an
-/// arrow, the fleer's panic distance as a ring, the gap as a line.
-pub const OVERLAYS: &[&str] = &["seek", "flee", "contain", "steering", "panic", "distance"];
+/// arrow, the fleer's panic distance as a ring, the gap as a line, and
+/// each agent's speed as the way it goes in [`SPEED_TICKS`] ticks.
+pub const OVERLAYS: &[&str] = &[
+    "seek", "flee", "contain", "steering", "panic", "distance", "speed",
+];
+
+/// The `speed` overlay draws the way an agent goes in this many ticks at
+/// its velocity: a length on the world's scale, where the forces' arrows
+/// have a scale of their own.
+pub const SPEED_TICKS: i32 = 10;
 
 /// Registers the sim with flockstep (once is enough; again does nothing).
 pub fn register() -> Result<(), SimError> {
@@ -172,10 +180,11 @@ pub fn forces(c: &Config, s: &State) -> Forces {
     }
 }
 
-/// A length to three decimals, for labels (`0.050`).
+/// A number to three decimals, for labels (`0.050`, `-0.500`).
 fn short(v: Fx) -> String {
     let m = v.mul_int(1000).round_int();
-    format!("{}.{:03}", m / 1000, (m % 1000).abs())
+    let sign = if m < 0 { "-" } else { "" };
+    format!("{sign}{}.{:03}", (m / 1000).abs(), (m % 1000).abs())
 }
 
 /// Moves an agent one tick: velocity changed by `force`, capped at
@@ -449,6 +458,29 @@ impl UserSim for SeekFlee {
                 marks.push(arrow(overlay, entity, v));
             }
         }
+        for (entity, a) in [(0, &st.seeker), (1, &st.fleer)] {
+            if a.vel != Vec3::ZERO {
+                marks.push(Mark {
+                    overlay: "speed",
+                    entity,
+                    shape: MarkShape::Line(a.pos + a.vel * Fx::from_int(SPEED_TICKS)),
+                    label: format!("speed {}", short(a.vel.length())),
+                });
+            }
+        }
         marks
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn labels_keep_the_sign_below_one() {
+        assert_eq!(short(Fx::from_ratio(1, 20).unwrap()), "0.050");
+        assert_eq!(short(-Fx::HALF), "-0.500");
+        assert_eq!(short(Fx::from_ratio(-3, 2).unwrap()), "-1.500");
+        assert_eq!(short(Fx::from_int(12)), "12.000");
     }
 }
