@@ -7,7 +7,7 @@
 //! `diff` use). A focused or selected entity (`entity:N`) is drawn larger
 //! and ringed.
 
-use super::{Camera, Frame, Map2, P, Panel, Rgba, Scene, Shape, View, color};
+use super::{Camera, Frame, Map2, P, Panel, Rgba, Scene, Shape, View, Viewport, color};
 use crate::num::{Fx, Vec3};
 use crate::replay::fields::{Leaf, Value};
 use crate::sim::{Cells, CustomSim, Entity, Mark, MarkShape};
@@ -89,7 +89,17 @@ pub(super) fn build(s: &CustomSim, _frame: &Frame, view: &View, cam: &Camera, ou
     });
     let entities = s.0.entities();
     let marks = shown_marks(s, view);
-    let labels = draw_marks(s, &marks, (&m, &entities), view, out);
+    let world = intersect(
+        Viewport {
+            x: a[0],
+            y: a[1],
+            w: b[0] - a[0],
+            h: b[1] - a[1],
+        },
+        cam.viewport,
+    );
+    let clips = (world, cam.viewport);
+    let labels = draw_marks(s, &marks, (&m, &entities, clips), view, out);
     let kinds = kinds(&entities);
     // The names' boxes so far: [left, baseline, width, height].
     let mut taken: Vec<[i32; 4]> = Vec::new();
@@ -111,21 +121,9 @@ pub(super) fn build(s: &CustomSim, _frame: &Frame, view: &View, cam: &Camera, ou
             });
         }
         out.keep_clear.push([at[0] - r, at[1] - r, 2 * r, 2 * r]);
-        // The name on the side its arrow does not take, clear of the
-        // names already placed (entities on one spot: stacked).
-        let size = view.font(18);
-        let w = super::text::width(&e.name, size);
-        let h = i32::from(size) * 13 / 10;
-        let gap = r + view.px(4);
         let right = e.heading.is_none_or(|h| h.x <= Fx::ZERO);
-        let x = if right { at[0] + gap } else { at[0] - gap - w };
-        let mut y = at[1] + view.px(6);
-        while taken
-            .iter()
-            .any(|b: &[i32; 4]| x < b[0] + b[2] && b[0] < x + w && y - h < b[1] && b[1] - b[3] < y)
-        {
-            y += h;
-        }
+        let (size, gap) = (view.font(18), r + view.px(4));
+        let [x, y, w, h] = name_spot(&e.name, (at, gap, size), right, (&taken, &out.avoid), view);
         taken.push([x, y, w, h]);
         out.label([x, y], size, color::TEXT, e.name.clone());
     }
@@ -149,6 +147,7 @@ pub(super) fn build(s: &CustomSim, _frame: &Frame, view: &View, cam: &Camera, ou
             (cam.viewport, &mut clear),
         );
     }
+    out.avoid.clear();
     if let Some(p) = marks_panel(&marks, &entities, view) {
         out.panels.push(p);
     }
@@ -171,13 +170,88 @@ fn overlay_colour(s: &CustomSim, overlay: &str) -> Rgba {
     OVERLAY_PALETTE[i % OVERLAY_PALETTE.len()]
 }
 
-/// The marks: rings and lines to the world's scale, arrows on one scale
-/// (the longest `px(90)`, none under `px(18)`); every overlay credited
-/// with what it drew. Returns each label with the point it belongs at.
+/// Where an entity's name goes, as [left, baseline, width, height]: on the
+/// side its arrow does not take (`right`), clear of the names already
+/// placed (entities on one spot: stacked) — or, when that would cover a
+/// mark's arrow (`avoid`), the first of the other side, below and above
+/// (then each a step further out) that covers none.
+fn name_spot(
+    name: &str,
+    (at, gap, size): (P, i32, u16),
+    right: bool,
+    (taken, avoid): (&[[i32; 4]], &[[i32; 4]]),
+    view: &View,
+) -> [i32; 4] {
+    let w = super::text::width(name, size);
+    let h = i32::from(size) * 13 / 10;
+    let place = |right: bool| {
+        let x = if right { at[0] + gap } else { at[0] - gap - w };
+        let mut y = at[1] + view.px(6);
+        while taken
+            .iter()
+            .any(|b: &[i32; 4]| x < b[0] + b[2] && b[0] < x + w && y - h < b[1] && b[1] - b[3] < y)
+        {
+            y += h;
+        }
+        [x, y, w, h]
+    };
+    let top = |b: [i32; 4]| [b[0], b[1] - h, w, h];
+    let covers = |b: [i32; 4]| avoid.iter().any(|&t| super::overlaps(top(b), t));
+    let named = |b: [i32; 4]| taken.iter().any(|&t| super::overlaps(top(b), top(t)));
+    let first = place(right);
+    let x = at[0] - w / 2;
+    let (below, above) = ([x, at[1] + gap + h, w, h], [x, at[1] - gap, w, h]);
+    let other = place(!right);
+    let side = if right { 1 } else { -1 };
+    // Each spot, then each a step further out in its own direction.
+    let spots = (0..3).flat_map(|k| {
+        let moved =
+            |b: [i32; 4], dx: i32, dy: i32| [b[0] + dx * k * w / 2, b[1] + dy * k * h, w, h];
+        [
+            moved(first, side, 0),
+            moved(other, -side, 0),
+            moved(below, 0, 1),
+            moved(above, 0, -1),
+        ]
+    });
+    spots
+        .filter(|&b| !named(b))
+        .find(|&b| !covers(b))
+        .unwrap_or(first)
+}
+
+/// Asks the labels to come (while they have another spot) no nearer the
+/// segment from `a` to `b` than `r`: a label over an arrow hides the
+/// direction it shows.
+fn avoid_segment(out: &mut Scene, a: P, b: P, r: i32) {
+    let (dx, dy) = (b[0] - a[0], b[1] - a[1]);
+    let steps = (dx.abs().max(dy.abs()) / r.max(1)).max(1);
+    for i in 0..=steps {
+        let p = [a[0] + dx * i / steps, a[1] + dy * i / steps];
+        out.avoid.push([p[0] - r, p[1] - r, 2 * r, 2 * r]);
+    }
+}
+
+/// The part of `a` inside `b` (empty: zero width or height).
+fn intersect(a: Viewport, b: Viewport) -> Viewport {
+    let (x, y) = (a.x.max(b.x), a.y.max(b.y));
+    Viewport {
+        x,
+        y,
+        w: ((a.x + a.w).min(b.x + b.w) - x).max(0),
+        h: ((a.y + a.h).min(b.y + b.h) - y).max(0),
+    }
+}
+
+/// The marks: rings and lines to the world's scale, clipped to the world
+/// box (`clips.0`; `clips.1` is the scene's area, restored after), arrows
+/// on one scale (the longest `px(90)`, none under `px(18)`) and never
+/// clipped; every overlay credited with what it drew. Returns each label
+/// with the point it belongs at.
 fn draw_marks(
     s: &CustomSim,
     marks: &[Mark],
-    (m, entities): (&Map2, &[Entity]),
+    (m, entities, clips): (&Map2, &[Entity], (Viewport, Viewport)),
     view: &View,
     out: &mut Scene,
 ) -> Vec<(P, Rgba, String)> {
@@ -195,6 +269,10 @@ fn draw_marks(
         let Some(e) = entities.get(k.entity) else {
             continue;
         };
+        let clipped = !matches!(k.shape, MarkShape::Arrow(_));
+        if clipped {
+            out.push(Shape::Clip { area: clips.0 });
+        }
         let n = out.count();
         let c = overlay_colour(s, k.overlay);
         let at = m.at(e.pos.x, e.pos.y);
@@ -234,6 +312,7 @@ fn draw_marks(
                 let l = Fx::from_int(px.max(view.px(18)));
                 let tip = [at[0] + (d.x * l).round_int(), at[1] - (d.y * l).round_int()];
                 out.arrow(at, tip, w, view.px(12).max(8), c);
+                avoid_segment(out, at, tip, view.px(4));
                 tip
             }
         };
@@ -241,6 +320,9 @@ fn draw_marks(
             labels.push((end, c, k.label.clone()));
         }
         out.credit(k.overlay, n);
+        if clipped {
+            out.push(Shape::Clip { area: clips.1 });
+        }
     }
     labels
 }

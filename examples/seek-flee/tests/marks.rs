@@ -93,3 +93,66 @@ fn a_force_that_rounds_to_nothing_draws_no_arrow() {
     assert!(scene.drawn.get("seek").copied().unwrap_or(0) > 0);
     assert!(format!("{scene:?}").contains("seek 0.050"));
 }
+
+/// Every beat at the classroom's sizes: no label's box covers an arrow's
+/// head (where it points is what the narration cites), and the rings and
+/// lines are drawn clipped to the world box (the panic ring of a fleer
+/// near a wall stops at the wall).
+#[test]
+fn labels_leave_the_arrowheads_free_and_rings_stop_at_the_walls() {
+    use flockstep::scene::Shape;
+    seek_flee::register().unwrap();
+    let path = lesson_path();
+    let text = std::fs::read_to_string(&path).unwrap();
+    let lesson = flockstep::lesson::Lesson::parse(&text, &path).unwrap();
+    let options = RenderOptions {
+        text_scale: 100,
+        ..RenderOptions::default()
+    };
+    let (mut heads, mut rings) = (0, 0);
+    for beat in 1..=lesson.beats.len() {
+        let app = prepare_render(&path, &[], RenderAt::Beat(beat), &options).unwrap();
+        let p = app.player().unwrap();
+        for (w, h) in [(1280, 720), (1920, 1080)] {
+            let layout = app.framed(w, h).layout;
+            let scene = p.scene(layout.scene, layout.scale);
+            let boxes: Vec<([i32; 2], [i32; 2])> = (scene.shapes.iter())
+                .filter_map(|s| match s {
+                    Shape::Rect { at, size, .. } => Some((*at, *size)),
+                    _ => None,
+                })
+                .collect();
+            let mut clip = None;
+            for s in &scene.shapes {
+                match s {
+                    Shape::Clip { area } => clip = Some(*area),
+                    Shape::Tri { p: [tip, ..], .. } => {
+                        heads += 1;
+                        let hidden = boxes.iter().find(|(a, z)| {
+                            (a[0]..a[0] + z[0]).contains(&tip[0])
+                                && (a[1]..a[1] + z[1]).contains(&tip[1])
+                        });
+                        assert!(
+                            hidden.is_none(),
+                            "beat {beat} at {w}×{h}: an arrowhead at {tip:?} under a label {hidden:?}"
+                        );
+                    }
+                    // The panic ring (the selection's is a few pixels wide).
+                    Shape::Ring { r, .. } if *r > 40 => {
+                        rings += 1;
+                        let area = clip.expect("a ring before any clip");
+                        assert!(
+                            area.w < layout.scene.w || area.h < layout.scene.h,
+                            "beat {beat} at {w}×{h}: a ring clipped to {area:?}, not the world box"
+                        );
+                    }
+                    _ => {}
+                }
+            }
+        }
+    }
+    assert!(
+        heads >= 16 && rings >= 4,
+        "{heads} arrowheads, {rings} rings"
+    );
+}
