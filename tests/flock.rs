@@ -926,3 +926,51 @@ fn heading_turns_match_an_f64_recomputation() {
         );
     }
 }
+
+/// The weighted model's pair pass adds in wrapping `i64` and keeps a
+/// boid's sums only when its mates are few enough for them to be exact;
+/// a boid with more is summed again by its own query. Traced ticks always
+/// query, so an untraced run must equal a traced one: in a flock of 3,000
+/// (past the 2,147 mates whose terms could overflow at the largest push,
+/// where the pair pass used to be switched off for the whole flock), and
+/// in a ball of 2,200 boids all within `fov` of each other at the largest
+/// push, where every boid takes the query.
+#[test]
+fn the_weighted_pair_pass_equals_the_queries_for_any_flock() {
+    let strongest = WeightedParams {
+        strength: Fx::from_int(1_000_000),
+        ..WeightedParams::default()
+    };
+    let cases = [
+        (WeightedParams::default(), 3_000, 80, 3, 6),
+        (WeightedParams::default(), 3_000, 200, 2, 6),
+        (strongest, 2_200, 2, 3, 2),
+    ];
+    for (p, n, side, dims, ticks) in cases {
+        let mut rng = Pcg32::new(n as u64 + side as u64, 7);
+        let mut cfg = random_world(&mut rng, Model::Weighted(p), dims);
+        let z = if dims == 3 { side } else { 0 };
+        cfg.world_min = Vec3::from_ints(0, 0, 0);
+        cfg.world_max = Vec3::from_ints(side, side, z);
+        cfg.bounds = Bounds::Walls;
+        cfg.obstacles.clear();
+        cfg.spawn = Some(Spawn {
+            count: n,
+            min: cfg.world_min,
+            max: cfg.world_max,
+            speed_min: Fx::from_int(1),
+            speed_max: Fx::from_int(3),
+        });
+        let mut plain = FlockSim::new(cfg.clone()).unwrap();
+        let mut traced = FlockSim::new(cfg).unwrap();
+        for t in 0..ticks {
+            plain.step(&mut NoTrace);
+            explains(&mut traced);
+            assert_eq!(
+                plain.state(),
+                traced.state(),
+                "{n} boids in {side}^{dims}: pair pass and queries differ after tick {t}"
+            );
+        }
+    }
+}

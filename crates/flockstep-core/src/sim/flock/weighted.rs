@@ -256,15 +256,37 @@ fn add3(sum: &mut [i128; 3], t: [i64; 3]) {
     }
 }
 
-/// Whether `n` terms of every kind fit a 64-bit sum, so the pair pass may
-/// accumulate in `i64` (it is exact either way; this only picks storage).
-fn sums_fit_i64(n: usize, p: &WeightedParams) -> bool {
-    let term =
+/// The largest term of any kind a mate adds to a sum, in raw bits: a push
+/// of `strength / push_floor²`, a velocity of `max_speed`, an offset of
+/// `fov`.
+fn largest_term(p: &WeightedParams) -> u128 {
+    let push =
         ((p.strength.to_bits() as u128) << 64) / ((p.push_floor().to_bits() as u128).pow(2)).max(1);
-    let largest = term
-        .max(p.max_speed.to_bits() as u128)
-        .max(p.fov.to_bits() as u128);
-    (n as u128 + 1) * largest < (i64::MAX as u128)
+    push.max(p.max_speed.to_bits() as u128)
+        .max(p.fov.to_bits() as u128)
+        .max(1)
+}
+
+/// The most mates whose terms of every kind ([`largest_term`]) are sure to
+/// sum inside `i64`, with room to spare for the neighbour metric's
+/// rounding. The pair pass adds in wrapping `i64`; a boid with at most
+/// this many mates has its exact sums, and one with more (thousands, at
+/// the article's strength) is summed again by its own query, in `i128`.
+fn mates_summed_in_i64(p: &WeightedParams) -> u32 {
+    let most = (i64::MAX as u128 / largest_term(p)).saturating_sub(1);
+    u32::try_from(most).unwrap_or(u32::MAX)
+}
+
+/// `v + t` (or `v − t`) on raw bits, wrapping (see [`mates_summed_in_i64`]).
+#[inline(always)]
+fn wrapping_add(v: Vec3, t: [i64; 3], negate: bool) -> Vec3 {
+    let r = raw(v);
+    let t = if negate { t.map(i64::wrapping_neg) } else { t };
+    unraw([
+        r[0].wrapping_add(t[0]),
+        r[1].wrapping_add(t[1]),
+        r[2].wrapping_add(t[2]),
+    ])
 }
 
 /// What every boid's rules share in one tick, in raw bits: the radius,
@@ -421,8 +443,9 @@ fn integrate_all<const TRACE: bool, const D3: bool>(
 /// sums trivially so): counts, velocities and offsets into the sim's pair
 /// arrays, rule 1's sums into `acc` — free until the new accelerations are
 /// written, slot k holding snapshot index k's sum, next to its neighbours'
-/// slots in memory. The same exact integer sums as [`mates`], so the same
-/// result.
+/// slots in memory. Added wrapping: for a boid with at most
+/// [`mates_summed_in_i64`] mates they are the same exact integer sums as
+/// [`mates`], so the same result.
 fn pair_sums<const D3: bool>(sn: &Snapshot, pairs: &mut Pairs, sh: &Shared, acc: &mut [Vec3]) {
     let n = sn.len();
     let (pn, pv, pp) = (&mut *pairs.n, &mut *pairs.v, &mut *pairs.p);
@@ -445,17 +468,17 @@ fn pair_sums<const D3: bool>(sn: &Snapshot, pairs: &mut Pairs, sh: &Shared, acc:
         .into_iter()
         .enumerate()
         {
-            pv[k][a] += vm;
-            pv[m][a] += vk;
+            pv[k][a] = pv[k][a].wrapping_add(vm);
+            pv[m][a] = pv[m][a].wrapping_add(vk);
         }
         let d = [dx, dy, dz];
         for a in 0..3 {
-            pp[k][a] += d[a];
-            pp[m][a] -= d[a];
+            pp[k][a] = pp[k][a].wrapping_add(d[a]);
+            pp[m][a] = pp[m][a].wrapping_sub(d[a]);
         }
-        let t = unraw(push(d).0);
-        acc[k] += t;
-        acc[m] -= t;
+        let t = push(d).0;
+        acc[k] = wrapping_add(acc[k], t, false);
+        acc[m] = wrapping_add(acc[m], t, true);
     });
 }
 
@@ -662,7 +685,8 @@ pub(super) fn step<const TRACE: bool, const D3: bool>(
         p: pair_p,
     };
     let n = snap.len();
-    let pairwise = !TRACE && !in_place && sums_fit_i64(n, p);
+    let pairwise = !TRACE && !in_place;
+    let most = mates_summed_in_i64(p);
     if pairwise {
         pair_sums::<D3>(snap, &mut pairs, &sh, acc);
     }
@@ -676,7 +700,7 @@ pub(super) fn step<const TRACE: bool, const D3: bool>(
             note_clamps(&mut ex, c, lim);
         }
         let pr = [snap.x[k], snap.y[k], snap.z[k]];
-        let mut s = if pairwise {
+        let mut s = if pairwise && pairs.n[k] <= most {
             Sums::of_pair(&pairs, acc, k)
         } else {
             mates::<TRACE, D3>(snap, k, &sh, &mut ex)
@@ -703,5 +727,28 @@ pub(super) fn step<const TRACE: bool, const D3: bool>(
         for (k, &id) in snap.id.iter().enumerate() {
             acc[id as usize] = unraw(pairs.p[k]);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_pair_pass_keeps_sums_only_where_they_are_exact() {
+        let strongest = WeightedParams {
+            strength: Fx::from_int(MAX_PUSH as i32),
+            ..WeightedParams::default()
+        };
+        for p in [WeightedParams::default(), strongest] {
+            let (most, big) = (u128::from(mates_summed_in_i64(&p)), largest_term(&p));
+            // `most` terms of the largest size, and one more for rounding,
+            // fit an i64; a few more do not (the bound is tight).
+            assert!((most + 1) * big <= i64::MAX as u128);
+            assert!((most + 3) * big > i64::MAX as u128);
+        }
+        // The article's strength: a push of at most 10⁶ (2³² raw each), so
+        // about two thousand mates.
+        assert_eq!(mates_summed_in_i64(&WeightedParams::default()), 2146);
     }
 }
