@@ -29,6 +29,16 @@ const SUB: i64 = 1;
 /// The most row runs a query visits: (2·SUB + 1)².
 pub const MAX_ROWS: usize = 25;
 
+/// What [`Snapshot::for_each_pair_then`] tells: each pair, and each boid
+/// once every pair it is in has been told.
+pub trait PairSink {
+    /// A pair `k < m` within the radius, `d = pos[m] − pos[k]`, `d2` its
+    /// [`dist2_q32`].
+    fn pair(&mut self, k: usize, m: usize, d: [i64; 3], d2: u64);
+    /// Boid `k` has been told every pair it is in.
+    fn done(&mut self, k: usize);
+}
+
 /// The flock as the rules read it during one tick.
 #[derive(Clone, Debug, Default)]
 pub struct Snapshot {
@@ -325,6 +335,47 @@ impl Snapshot {
                 }
             }
         }
+    }
+
+    /// [`Self::for_each_pair`], telling `sink` each boid as soon as its
+    /// pairs are all told: after boid `k`'s own forward scan, since every
+    /// pair is met from its lower index. Meanwhile only boids `k..k +`
+    /// [`Self::pair_window`] have pairs in flight.
+    #[inline(always)]
+    pub fn for_each_pair_then<const D3: bool>(&self, max2: u64, sink: &mut impl PairSink) {
+        let mut last = usize::MAX;
+        self.for_each_pair::<D3>(max2, |k, m, dx, dy, dz, d2| {
+            // k only grows: every boid before it is complete.
+            while last.wrapping_add(1) < k {
+                last = last.wrapping_add(1);
+                sink.done(last);
+            }
+            sink.pair(k, m, [dx, dy, dz], d2);
+        });
+        for k in last.wrapping_add(1)..self.len() {
+            sink.done(k);
+        }
+    }
+
+    /// How far ahead of boid `k` a pair of [`Self::for_each_pair`] reaches,
+    /// at most, over every `k`, plus one: the boids whose sums are in
+    /// flight at once. Taken per cell, from its first boid: the farthest
+    /// row any boid of a cell scans is the same for all of them.
+    pub fn pair_window(&self) -> usize {
+        let r = self.reach;
+        let mut most = 1;
+        for cz in 0..self.n[2] {
+            for cy in 0..self.n[1] {
+                let (lz, ly) = ((cz + r).min(self.n[2] - 1), (cy + r).min(self.n[1] - 1));
+                for cx in 0..self.n[0] {
+                    let first = self.cell_start[(self.row(cz, cy) + cx) as usize] as usize;
+                    let x1 = (cx + r).min(self.n[0] - 1);
+                    let end = self.cell_start[(self.row(lz, ly) + x1 + 1) as usize] as usize;
+                    most = most.max(end.saturating_sub(first) + 1);
+                }
+            }
+        }
+        most
     }
 
     /// Heap bytes held (for the memory budget).

@@ -522,11 +522,12 @@ pub struct FlockSim {
     draws: Vec<u32>,
     /// Scratch: visible mates of one boid.
     seen: Vec<u32>,
-    /// Scratch for the weighted model's pair pass, by snapshot index:
-    /// neighbour counts, velocity sums, offset sums (raw).
+    /// Scratch for the weighted model's pair pass, a ring of slots for the
+    /// boids in flight: mate counts, velocity, offset and push sums (raw).
     pair_n: Vec<u32>,
     pair_v: Vec<[i64; 3]>,
     pair_p: Vec<[i64; 3]>,
+    pair_s: Vec<[i64; 3]>,
     /// Scratch for the gems model's pair pass, by snapshot index: each
     /// fish's list of visible mates (`max_visible` slots), its length, and
     /// the nearest mate's squared distance and snapshot index.
@@ -715,6 +716,7 @@ impl FlockSim {
             pair_n: Vec::new(),
             pair_v: Vec::new(),
             pair_p: Vec::new(),
+            pair_s: Vec::new(),
             pair_list: Vec::new(),
             pair_len: Vec::new(),
             near_d2: Vec::new(),
@@ -873,7 +875,7 @@ impl FlockSim {
             + self.draws.capacity() * 4
             + self.seen.capacity() * 4
             + self.pair_n.capacity() * 4
-            + (self.pair_v.capacity() + self.pair_p.capacity()) * 24
+            + (self.pair_v.capacity() + self.pair_p.capacity() + self.pair_s.capacity()) * 24
             + (self.pair_list.capacity() + self.pair_len.capacity() + self.near_m.capacity()) * 4
             + self.near_d2.capacity() * 8
             + self.cfg.boids.capacity() * size_of::<BoidInit>()

@@ -27,7 +27,7 @@
 //! The demo used Unity's frame time as `dt`; here `dt` is fixed (default
 //! 1/60 s) unless a lesson makes it jitter to show what that breaks.
 
-use super::grid::{Snapshot, radius2_q32};
+use super::grid::{PairSink, Snapshot, radius2_q32};
 use super::{
     Boid, BoidExplain, Bounds, Clamp, Divider, FlockConfig, FlockSim, Model, ModelState, Obstacle,
     Rule, Steer, Update, mean, raw, unraw,
@@ -277,18 +277,6 @@ fn mates_summed_in_i64(p: &WeightedParams) -> u32 {
     u32::try_from(most).unwrap_or(u32::MAX)
 }
 
-/// `v + t` (or `v − t`) on raw bits, wrapping (see [`mates_summed_in_i64`]).
-#[inline(always)]
-fn wrapping_add(v: Vec3, t: [i64; 3], negate: bool) -> Vec3 {
-    let r = raw(v);
-    let t = if negate { t.map(i64::wrapping_neg) } else { t };
-    unraw([
-        r[0].wrapping_add(t[0]),
-        r[1].wrapping_add(t[1]),
-        r[2].wrapping_add(t[2]),
-    ])
-}
-
 /// What every boid's rules share in one tick, in raw bits: the radius,
 /// the separation constants, the walls, the obstacles and the weights
 /// divided by their sum (so the weighted mean is three multiplications per
@@ -379,25 +367,50 @@ impl Sums {
         }
     }
 
-    /// The sums the pair pass left in slot `k`.
-    fn of_pair(pairs: &Pairs, acc: &[Vec3], k: usize) -> Sums {
+    /// The sums the pair pass holds in slot `i`.
+    fn of_slot(ring: &Ring, i: usize) -> Sums {
         let wide = |v: [i64; 3]| v.map(i128::from);
         Sums {
-            sep: wide(raw(acc[k])),
-            vel: wide(pairs.v[k]),
-            off: wide(pairs.p[k]),
-            mates: pairs.n[k],
+            sep: wide(ring.s[i]),
+            vel: wide(ring.v[i]),
+            off: wide(ring.p[i]),
+            mates: ring.n[i],
             ..Sums::new()
         }
     }
 }
 
-/// The sim's scratch for the pair pass, by snapshot index: mates counted,
-/// their velocities and their offsets summed.
-struct Pairs<'a> {
+/// The pair pass's sums in flight, in the sim's scratch: a ring of slots,
+/// boid `k`'s in slot `k & mask` from its first pair to when it is done
+/// (the snapshot's pair window, rounded up to a power of two, is enough):
+/// mates counted, their velocities, their offsets and rule 1's terms
+/// summed (raw, wrapping).
+struct Ring<'a> {
+    mask: usize,
     n: &'a mut Vec<u32>,
     v: &'a mut Vec<[i64; 3]>,
     p: &'a mut Vec<[i64; 3]>,
+    s: &'a mut Vec<[i64; 3]>,
+}
+
+impl Ring<'_> {
+    /// Empties `len` slots.
+    fn reset(&mut self, len: usize) {
+        self.mask = len - 1;
+        for v in [&mut *self.v, &mut *self.p, &mut *self.s] {
+            v.clear();
+            v.resize(len, [0; 3]);
+        }
+        self.n.clear();
+        self.n.resize(len, 0);
+    }
+
+    /// Empties slot `i` for the boid that takes it next.
+    #[inline(always)]
+    fn clear(&mut self, i: usize) {
+        self.n[i] = 0;
+        (self.v[i], self.p[i], self.s[i]) = ([0; 3], [0; 3], [0; 3]);
+    }
 }
 
 /// Integrates last tick's accelerations while the snapshot is built —
@@ -440,46 +453,53 @@ fn integrate_all<const TRACE: bool, const D3: bool>(
 
 /// Untraced double-buffered ticks meet each pair of mates once and add its
 /// terms to both boids (rule 1's term is exactly antisymmetric, the other
-/// sums trivially so): counts, velocities and offsets into the sim's pair
-/// arrays, rule 1's sums into `acc` — free until the new accelerations are
-/// written, slot k holding snapshot index k's sum, next to its neighbours'
-/// slots in memory. Added wrapping: for a boid with at most
-/// [`mates_summed_in_i64`] mates they are the same exact integer sums as
-/// [`mates`], so the same result.
-fn pair_sums<const D3: bool>(sn: &Snapshot, pairs: &mut Pairs, sh: &Shared, acc: &mut [Vec3]) {
-    let n = sn.len();
-    let (pn, pv, pp) = (&mut *pairs.n, &mut *pairs.v, &mut *pairs.p);
-    pn.clear();
-    pn.resize(n, 0);
-    pv.clear();
-    pv.resize(n, [0; 3]);
-    pp.clear();
-    pp.resize(n, [0; 3]);
-    acc.fill(Vec3::ZERO);
-    let push = sh.push_fn::<D3>();
-    sn.for_each_pair::<D3>(sh.fov2, |k, m, dx, dy, dz, _| {
-        pn[k] += 1;
-        pn[m] += 1;
-        for (a, (vk, vm)) in [
-            (sn.vx[k], sn.vx[m]),
-            (sn.vy[k], sn.vy[m]),
-            (sn.vz[k], sn.vz[m]),
-        ]
-        .into_iter()
-        .enumerate()
-        {
-            pv[k][a] = pv[k][a].wrapping_add(vm);
-            pv[m][a] = pv[m][a].wrapping_add(vk);
-        }
-        let d = [dx, dy, dz];
+/// sums trivially so), into the [`Ring`]; as soon as a boid's pairs are all
+/// met, its rules run and its acceleration is written. Added wrapping: for
+/// a boid with at most [`mates_summed_in_i64`] mates they are the same
+/// exact integer sums as [`mates`], so the same result; a boid with more
+/// is summed by its own query.
+struct PairPass<'a, 's, F, const D3: bool> {
+    snap: &'a Snapshot,
+    sh: &'a Shared<'s>,
+    push: F,
+    ring: Ring<'a>,
+    most: u32,
+    acc: &'a mut [Vec3],
+}
+
+impl<F: Fn([i64; 3]) -> ([i64; 3], bool), const D3: bool> PairSink for PairPass<'_, '_, F, D3> {
+    #[inline(always)]
+    fn pair(&mut self, k: usize, m: usize, d: [i64; 3], _d2: u64) {
+        let (sn, r) = (self.snap, &mut self.ring);
+        let (i, j) = (k & r.mask, m & r.mask);
+        r.n[i] += 1;
+        r.n[j] += 1;
+        let (vk, vm) = (
+            [sn.vx[k], sn.vy[k], sn.vz[k]],
+            [sn.vx[m], sn.vy[m], sn.vz[m]],
+        );
+        let t = (self.push)(d).0;
         for a in 0..3 {
-            pp[k][a] = pp[k][a].wrapping_add(d[a]);
-            pp[m][a] = pp[m][a].wrapping_sub(d[a]);
+            r.v[i][a] = r.v[i][a].wrapping_add(vm[a]);
+            r.v[j][a] = r.v[j][a].wrapping_add(vk[a]);
+            r.p[i][a] = r.p[i][a].wrapping_add(d[a]);
+            r.p[j][a] = r.p[j][a].wrapping_sub(d[a]);
+            r.s[i][a] = r.s[i][a].wrapping_add(t[a]);
+            r.s[j][a] = r.s[j][a].wrapping_sub(t[a]);
         }
-        let t = push(d).0;
-        acc[k] = wrapping_add(acc[k], t, false);
-        acc[m] = wrapping_add(acc[m], t, true);
-    });
+    }
+
+    fn done(&mut self, k: usize) {
+        let i = k & self.ring.mask;
+        let s = if self.ring.n[i] <= self.most {
+            Sums::of_slot(&self.ring, i)
+        } else {
+            mates::<false, D3>(self.snap, k, self.sh, &mut None)
+        };
+        self.ring.clear(i);
+        let (a, _, _) = steer::<false, D3>(self.snap, k, self.sh, s, &mut None);
+        self.acc[self.snap.id[k] as usize] = a;
+    }
 }
 
 /// Updating in place: snapshot boid `k` integrates its acceleration just
@@ -654,6 +674,27 @@ fn explained(mut e: BoidExplain, s: &Sums, r: [Vec3; 3], a: Vec3) -> BoidExplain
     e
 }
 
+/// Boid `k`'s acceleration from its sums over its mates: the virtual
+/// boids of the walls and obstacles added, the three rules, their weighted
+/// mean. Returns it, the rules, and the sums complete.
+#[inline(always)]
+fn steer<const TRACE: bool, const D3: bool>(
+    snap: &Snapshot,
+    k: usize,
+    sh: &Shared,
+    mut s: Sums,
+    ex: &mut Option<BoidExplain>,
+) -> (Vec3, [Vec3; 3], Sums) {
+    let pr = [snap.x[k], snap.y[k], snap.z[k]];
+    wall_boids::<TRACE, D3>(pr, sh, &mut s, ex);
+    obstacle_boids::<TRACE, D3>(pr, sh, &mut s, ex);
+    let own_v = unraw([snap.vx[k], snap.vy[k], snap.vz[k]]);
+    let (r2, r3) = alignment_and_cohesion(&s, own_v);
+    let r = [separation_rule(&s), r2, r3];
+    let [w1, w2, w3] = sh.weights;
+    (r[0] * w1 + r[1] * w2 + r[2] * w3, r, s)
+}
+
 pub(super) fn step<const TRACE: bool, const D3: bool>(
     sim: &mut FlockSim,
     dt: Fx,
@@ -666,6 +707,7 @@ pub(super) fn step<const TRACE: bool, const D3: bool>(
         pair_n,
         pair_v,
         pair_p,
+        pair_s,
         ..
     } = sim;
     let Model::Weighted(p) = &cfg.model else {
@@ -679,18 +721,28 @@ pub(super) fn step<const TRACE: bool, const D3: bool>(
     let dts = (dt, dt * dt / Fx::from_int(2));
     let pre_clamps = integrate_all::<TRACE, D3>(snap, boids, cfg, (p, acc), dts);
     let sh = Shared::new(cfg, p);
-    let mut pairs = Pairs {
-        n: pair_n,
-        v: pair_v,
-        p: pair_p,
-    };
-    let n = snap.len();
-    let pairwise = !TRACE && !in_place;
-    let most = mates_summed_in_i64(p);
-    if pairwise {
-        pair_sums::<D3>(snap, &mut pairs, &sh, acc);
+    if !TRACE && !in_place {
+        let mut ring = Ring {
+            mask: 0,
+            n: pair_n,
+            v: pair_v,
+            p: pair_p,
+            s: pair_s,
+        };
+        ring.reset(snap.pair_window().next_power_of_two());
+        let (push, most) = (sh.push_fn::<D3>(), mates_summed_in_i64(p));
+        let mut pass = PairPass::<_, D3> {
+            snap,
+            sh: &sh,
+            push,
+            ring,
+            most,
+            acc,
+        };
+        snap.for_each_pair_then::<D3>(sh.fov2, &mut pass);
+        return;
     }
-    for k in 0..n {
+    for k in 0..snap.len() {
         let id = snap.id[k] as usize;
         let mut ex = TRACE.then(|| BoidExplain::new(id as u32));
         if in_place {
@@ -699,33 +751,11 @@ pub(super) fn step<const TRACE: bool, const D3: bool>(
             let (c, lim) = pre_clamps[id];
             note_clamps(&mut ex, c, lim);
         }
-        let pr = [snap.x[k], snap.y[k], snap.z[k]];
-        let mut s = if pairwise && pairs.n[k] <= most {
-            Sums::of_pair(&pairs, acc, k)
-        } else {
-            mates::<TRACE, D3>(snap, k, &sh, &mut ex)
-        };
-        wall_boids::<TRACE, D3>(pr, &sh, &mut s, &mut ex);
-        obstacle_boids::<TRACE, D3>(pr, &sh, &mut s, &mut ex);
-        let own_v = unraw([snap.vx[k], snap.vy[k], snap.vz[k]]);
-        let (r2, r3) = alignment_and_cohesion(&s, own_v);
-        let r = [separation_rule(&s), r2, r3];
-        let [w1, w2, w3] = sh.weights;
-        let a = r[0] * w1 + r[1] * w2 + r[2] * w3;
-        if pairwise {
-            // Slot `id` may still hold a sum not yet read: park the result
-            // in the consumed offset sum, and move it after the loop.
-            pairs.p[k] = raw(a);
-        } else {
-            acc[id] = a;
-        }
+        let s = mates::<TRACE, D3>(snap, k, &sh, &mut ex);
+        let (a, r, s) = steer::<TRACE, D3>(snap, k, &sh, s, &mut ex);
+        acc[id] = a;
         if let Some(e) = ex {
             explains[id] = Some(explained(e, &s, r, a));
-        }
-    }
-    if pairwise {
-        for (k, &id) in snap.id.iter().enumerate() {
-            acc[id as usize] = unraw(pairs.p[k]);
         }
     }
 }
