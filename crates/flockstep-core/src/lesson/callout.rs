@@ -17,7 +17,7 @@
 //! pane (a variant, or a path lesson's search) only; by default every
 //! pane draws its own, with its own figures, so panes compare side by
 //! side. The text's `{KEY}`s are computed from the state shown, never
-//! typed in: the figures of [`keys`] for what `at` names, and
+//! typed in: the figures of [`super::sims::Registration::callout_keys`] for what `at` names, and
 //! `{param.NAME}`, the scenario's value of `NAME` as that pane runs it
 //! (variants and `--set` applied).
 

@@ -150,7 +150,7 @@ pub struct Param {
     pub ty: Ty,
     /// Its value when absent.
     pub default: DefaultValue,
-    /// What it is measured in ([`unit`]).
+    /// What it is measured in ([`mod@unit`]).
     pub unit: Text,
     /// One line on what it does.
     pub help: Text,
