@@ -17,43 +17,10 @@ fn workspace() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
-/// Why the test cannot run here, if it cannot.
-fn missing_tool() -> Option<&'static str> {
-    let runs = |cmd: &str, args: &[&str]| {
-        Command::new(cmd)
-            .args(args)
-            .output()
-            .is_ok_and(|o| o.status.success())
-    };
-    let chromium = std::env::var("CHROMIUM").unwrap_or_else(|_| "chromium".into());
-    let wasm = Command::new("rustup")
-        .args(["target", "list", "--installed"])
-        .output()
-        .is_ok_and(|o| String::from_utf8_lossy(&o.stdout).contains("wasm32-unknown-unknown"));
-    [
-        (runs("clang", &["--version"]), "clang is not installed"),
-        (runs("node", &["--version"]), "Node.js is not installed"),
-        (runs(&chromium, &["--version"]), "Chromium is not installed"),
-        (wasm, "the wasm32-unknown-unknown target is not installed"),
-    ]
-    .into_iter()
-    .find(|(ok, _)| !ok)
-    .map(|(_, why)| why)
-}
-
-fn skipped() -> bool {
-    if std::env::var_os("FLOCKSTEP_SKIP_WEB_TESTS").is_some() {
-        return true;
-    }
-    match missing_tool() {
-        None => false,
-        Some(w) if std::env::var_os("CI").is_some() => panic!("the web test cannot run: {w}"),
-        Some(w) => {
-            eprintln!("\n*** seek-flee's web test skipped: {w}\n");
-            true
-        }
-    }
-}
+// The same tools and skip rule as flockstep's own web tests.
+#[path = "../../../tests/common/web_tools.rs"]
+mod web_tools;
+use web_tools::skipped;
 
 #[test]
 fn the_sim_plays_in_the_browser_as_natively() {
