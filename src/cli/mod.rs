@@ -10,7 +10,7 @@ use crate::sim::line::{Line, Step};
 use crate::sim::path::{
     CostRule, Heuristic, HeuristicKind, Moves, PathEvent, SearchConfig, Status, TieBreak,
 };
-use crate::sim::{AnySim, Cell, Grid, NoTrace};
+use crate::sim::{AnySim, Cell, Grid, Input, NoTrace};
 use clap::{Parser, Subcommand};
 use std::fmt::Write as _;
 use std::io::Write as _;
@@ -105,6 +105,9 @@ pub enum Command {
         /// Ticks between keyframes (1-65536; default: 256, fewer for large states): smaller seeks faster, larger is smaller
         #[arg(long, value_name = "K", value_parser = clap::value_parser!(u32).range(1..=65_536))]
         keyframe_every: Option<u32>,
+        /// A what-if at a tick, as the viewer makes it, recorded in the replay: `300:set:w_cohesion=0`, `300:set:1:fov=3` (pane 1 only), `40:wall:12,7`, `40:ground:12,7=3`, `40:goal:5,5`, `40:start:1,1`, `40:target:0:5,5`, `40:chaser:0:2,2`, `40:boid:10,10:1,0`, `40:obstacle:0:20,20`. It applies before that tick's step
+        #[arg(long = "input", value_name = "TICK:INPUT", value_parser = parse_input, allow_hyphen_values = true)]
+        inputs: Vec<(u64, Input)>,
     },
     /// Describe a replay: format, lesson, ticks, size, integrity (every frame decoded and checked)
     Info {
@@ -336,6 +339,21 @@ pub fn parse_ticks(s: &str) -> Result<u64, String> {
     }
 }
 
+/// Parses `TICK:INPUT` (see [`Input::parse`]); the tick is 1 or later,
+/// the tick whose step the input comes before.
+pub fn parse_input(s: &str) -> Result<(u64, Input), String> {
+    let Some((tick, input)) = s.split_once(':') else {
+        return Err(format!(
+            "`{s}` is not TICK:INPUT (such as 300:set:w_cohesion=0)"
+        ));
+    };
+    let tick = parse_ticks(tick)?;
+    if tick == 0 {
+        return Err("an input comes before a tick's step, so at tick 1 or later".into());
+    }
+    Ok((tick, Input::parse(input)?))
+}
+
 /// Parses `X,Y` into a cell, with a message that says which half is wrong.
 pub fn parse_cell(s: &str) -> Result<Cell, String> {
     let Some((x, y)) = s.split_once(',') else {
@@ -459,7 +477,8 @@ pub fn execute(cli: Cli) -> Result<String, Failure> {
             ticks,
             set,
             keyframe_every,
-        }) => replay::record(&lesson, output, ticks, set, keyframe_every),
+            inputs,
+        }) => replay::record(&lesson, output, ticks, set, keyframe_every, inputs),
         Some(Command::Info { file }) => replay::info(&file),
         Some(Command::Dump {
             file,

@@ -3,9 +3,10 @@
 
 use super::{Failure, bad, lesson_source};
 use crate::lesson::{MAX_TICKS, Override};
+use crate::replay::live;
 use crate::replay::run::{self, Source, Verdict};
 use crate::replay::{End, Replay, ReplayError, fields};
-use crate::sim::AnyState;
+use crate::sim::{AnyState, Input};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -44,6 +45,7 @@ pub fn record(
     ticks: Option<u64>,
     set: Vec<String>,
     keyframe_every: Option<u32>,
+    input_args: Vec<(u64, Input)>,
 ) -> Result<String, Failure> {
     for s in &set {
         Override::parse(s).map_err(|e| bad(e.to_string()))?;
@@ -55,6 +57,7 @@ pub fn record(
         overrides: set,
     };
     let lesson = source.lesson().map_err(|e| bad(e.to_string()))?;
+    let inputs = checked_inputs(&source, input_args)?;
     let ticks = ticks.unwrap_or(lesson.ticks);
     if ticks > MAX_TICKS {
         return Err(bad(format!(
@@ -71,7 +74,7 @@ pub fn record(
         &source,
         ticks,
         keyframe_every,
-        &BTreeMap::new(),
+        &inputs,
         |t| {
             if t % 64 == 0 {
                 bar.set_position(t);
@@ -189,6 +192,54 @@ pub fn printable(s: &str) -> String {
         .collect()
 }
 
+/// The `--input`s by tick, in the order given within a tick; every
+/// change of a parameter checked against the lesson (with the changes
+/// before it) before anything is simulated.
+fn checked_inputs(
+    source: &Source,
+    args: Vec<(u64, Input)>,
+) -> Result<BTreeMap<u64, Vec<Input>>, Failure> {
+    let mut inputs: BTreeMap<u64, Vec<Input>> = BTreeMap::new();
+    for (tick, input) in args {
+        inputs.entry(tick).or_default().push(input);
+    }
+    let sets = live::sets(&inputs);
+    for (k, (tick, set)) in sets.iter().enumerate() {
+        let earlier: Vec<&Input> = sets[..k].iter().map(|(_, i)| *i).collect();
+        live::scenario_with(source, &earlier, set)
+            .map_err(|e| bad(format!("--input {tick}:{set}: {e}")))?;
+    }
+    Ok(inputs)
+}
+
+/// How many inputs `info` lists one a line; the rest are counted.
+const LISTED_INPUTS: usize = 24;
+
+/// `info`'s lines on the inputs: each with the tick it leads into, in the
+/// syntax `record --input` takes.
+fn inputs_listing<R: std::io::Read + std::io::Seek>(r: &mut Replay<R>) -> Result<String, Failure> {
+    let mut all = Vec::new();
+    for f in r.frames() {
+        let f = f?;
+        all.extend(f.inputs.into_iter().map(|i| (f.tick, i)));
+    }
+    let mut s = String::new();
+    if all.is_empty() {
+        let _ = writeln!(s, "inputs       none: the lesson as written");
+    }
+    for (tick, i) in all.iter().take(LISTED_INPUTS) {
+        let _ = writeln!(s, "input        {tick}:{i}");
+    }
+    if all.len() > LISTED_INPUTS {
+        let _ = writeln!(
+            s,
+            "             … and {} more (flockstep dump --tick N shows a tick's)",
+            all.len() - LISTED_INPUTS
+        );
+    }
+    Ok(s)
+}
+
 /// `flockstep info`.
 pub fn info(path: &Path) -> Result<String, Failure> {
     let mut r = open(path)?;
@@ -197,6 +248,7 @@ pub fn info(path: &Path) -> Result<String, Failure> {
     let checked = r.check_all();
     bar.finish_and_clear();
     let n = checked?;
+    s.push_str(&inputs_listing(&mut r)?);
     let final_hash = match r.last_tick {
         Some(l) => Some(r.state_at(l)?.1.hash),
         None => None,
@@ -305,7 +357,8 @@ pub fn dump(path: &Path, tick: u64, field: Option<&str>, json: bool) -> Result<S
         info.hash
     );
     if !info.inputs.is_empty() {
-        let _ = writeln!(s, "# inputs before this tick: {:?}", info.inputs);
+        let shown: Vec<String> = info.inputs.iter().map(Input::to_string).collect();
+        let _ = writeln!(s, "# inputs before this tick: {}", shown.join(" "));
     }
     let mut shown = 0;
     for l in &leaves {

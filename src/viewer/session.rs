@@ -20,6 +20,7 @@
 use crate::lesson::Lesson;
 use crate::num::Vec3;
 use crate::replay::file::Replay;
+use crate::replay::live;
 use crate::replay::run::{self, Source};
 use crate::sim::flock::FlockEvent;
 use crate::sim::line::LineEvent;
@@ -311,10 +312,10 @@ impl Session {
     /// the sim with the next tick's interventions applied.
     fn explain_ahead(&mut self, watch: &[u32]) {
         let mut probe = self.sim.clone();
-        if self.pre_applied != Some(probe.tick() + 1) {
-            for i in self.inputs.get(&(probe.tick() + 1)).into_iter().flatten() {
-                let _ = probe.apply(i);
-            }
+        let next = probe.tick() + 1;
+        if self.pre_applied != Some(next) {
+            // Inputs were checked when they were made.
+            let _ = live::apply_tick(&mut probe, &self.source, &self.inputs, next);
         }
         self.explain = traced_step(&mut probe, watch);
         self.ahead = true;
@@ -397,10 +398,8 @@ impl Session {
                 while self.sim.tick() < tick {
                     let next = self.sim.tick() + 1;
                     if self.pre_applied.take() != Some(next) {
-                        for i in inputs.get(&next).into_iter().flatten() {
-                            // Inputs were checked when they were made.
-                            let _ = self.sim.apply(i);
-                        }
+                        // Inputs were checked when they were made.
+                        let _ = live::apply_tick(&mut self.sim, &self.source, inputs, next);
                     }
                     if next == tick {
                         explain = traced_step(&mut self.sim, watch);
@@ -415,12 +414,15 @@ impl Session {
                 self.explain = explain;
                 Ok(())
             }
-            Kind::Replay { replay, base } => seek_replay(replay, base, &self.inputs, tick, watch)
-                .map(|(sim, explain, note)| {
-                    self.sim = sim;
-                    self.explain = explain;
-                    self.note = note;
-                }),
+            Kind::Replay { replay, base } => {
+                seek_replay(replay, (base, &self.source), &self.inputs, tick, watch).map(
+                    |(sim, explain, note)| {
+                        self.sim = sim;
+                        self.explain = explain;
+                        self.note = note;
+                    },
+                )
+            }
         }
     }
 
@@ -447,9 +449,7 @@ impl Session {
                         add(positions(&sim));
                     }
                     let next = sim.tick() + 1;
-                    for i in self.inputs.get(&next).into_iter().flatten() {
-                        let _ = sim.apply(i);
-                    }
+                    let _ = live::apply_tick(&mut sim, &self.source, &self.inputs, next);
                     sim.step();
                 }
             }
@@ -497,9 +497,7 @@ impl Session {
                         break;
                     }
                     let next = sim.tick() + 1;
-                    for i in self.inputs.get(&next).into_iter().flatten() {
-                        let _ = sim.apply(i);
-                    }
+                    let _ = live::apply_tick(&mut sim, &self.source, &self.inputs, next);
                     sim.step();
                 }
             }
@@ -530,8 +528,12 @@ impl Session {
         };
         let t = self.sim.tick();
         let mut probe = self.sim.clone();
-        probe.apply(&input)?;
         self.inputs.retain(|&k, _| k <= t + 1);
+        let earlier: Vec<&Input> = live::sets(&self.inputs)
+            .into_iter()
+            .map(|(_, i)| i)
+            .collect();
+        live::apply(&mut probe, &self.source, &earlier, &input).map_err(|e| e.message)?;
         if let Some(v) = self.inputs.get_mut(&(t + 1)) {
             // A later intervention at the same tick replaces nothing: both apply.
             v.push(input);
@@ -656,7 +658,7 @@ type Seeked = (AnySim, Explained, Option<String>);
 
 fn seek_replay(
     replay: &mut Replay<Box<dyn ReadSeek>>,
-    base: &AnySim,
+    (base, source): (&AnySim, &Source),
     inputs: &BTreeMap<u64, Vec<Input>>,
     tick: u64,
     watch: &[u32],
@@ -666,12 +668,10 @@ fn seek_replay(
     // A sim whose configuration has every intervention up to `at` applied.
     let configured = |at: u64| -> Result<AnySim, String> {
         let mut sim = base.clone();
-        for (t, list) in inputs.range(..=at) {
-            for i in list {
-                sim.apply(i)
-                    // in English: a file's diagnosis, as the command line gives it
-                    .map_err(|m| format!("{name}: tick {t}: input {i:?}: {m}"))?;
-            }
+        for (&t, list) in inputs.range(..=at) {
+            live::apply_tick(&mut sim, source, inputs, t)
+                // in English: a file's diagnosis, as the command line gives it
+                .map_err(|(k, m)| format!("{name}: tick {t}: input {}: {m}", list[k]))?;
         }
         Ok(sim)
     };
@@ -690,9 +690,7 @@ fn seek_replay(
     sim.restore(before)
         // in English: a file's diagnosis, as the command line gives it
         .map_err(|m| format!("{name}: tick {}: {m}", tick - 1))?;
-    for i in inputs.get(&tick).into_iter().flatten() {
-        let _ = sim.apply(i);
-    }
+    let _ = live::apply_tick(&mut sim, source, inputs, tick);
     let explain = traced_step(&mut sim, watch);
     let note = (!sim.state_eq(&state)).then(|| {
         format!(

@@ -122,6 +122,17 @@ pub trait UserSim: Sim + Clone + Send + Sync + 'static {
     /// this sim's (the sim is then unchanged).
     fn restore(&mut self, state: Self::State) -> Result<(), SimError>;
 
+    /// Takes the parameters of `config` while the sim runs: a teacher's
+    /// live change of a parameter its schema marks
+    /// [`Param::vary`](crate::lesson::schema::Param::vary) (the viewer's
+    /// panel, `record --input T:set:KEY=VALUE`). Keep the state; the
+    /// default refuses every change.
+    fn reconfigure(&mut self, config: Self::Config) -> Result<(), SimError> {
+        let _ = config;
+        Err(SimError::input(
+            "this sim takes no changes while it runs (start it again with --set)",
+        ))
+    }
     /// The things the viewer's default scene draws.
     fn entities(&self) -> Vec<Entity>;
 
@@ -274,6 +285,12 @@ impl<T: UserSim> DynSim for Running<T> {
 
     fn apply(&mut self, input: &Input) -> Result<(), SimError> {
         self.sim.apply(input)
+    }
+
+    fn reconfigure(&mut self, config: &[u8]) -> Result<(), SimError> {
+        let config: T::Config =
+            codec::decode(config).map_err(|e| SimError::config(e.to_string()))?;
+        self.sim.reconfigure(config)
     }
 
     fn render_text(&self) -> String {

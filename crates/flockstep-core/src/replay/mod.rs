@@ -68,6 +68,7 @@ pub mod delta;
 pub mod fields;
 pub mod file;
 pub mod golden;
+pub mod live;
 pub mod pathdelta;
 pub mod prior;
 pub mod run;

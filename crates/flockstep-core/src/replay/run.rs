@@ -229,7 +229,7 @@ pub fn record<W: Write + Send>(
                 Vec::new()
             } else {
                 let applied = inputs.get(&tick).cloned().unwrap_or_default();
-                if let Some(error) = applied.iter().find_map(|i| sim.apply(i).err()) {
+                if let Err((_, error)) = super::live::apply_tick(&mut sim, source, inputs, tick) {
                     return Some(RunError::Input { tick, error });
                 }
                 sim.step();
@@ -505,9 +505,13 @@ pub fn verify<R: Read + Seek>(
         });
     }
     let name = r.file().to_owned();
+    let source = Source::of(&r.meta);
     let depth = depth_for(state_bytes(&sim.snapshot()));
     let ((last, failed), mismatch) = pipeline(HashCheck(None), depth, |send| {
         let (mut last, mut failed) = (None, None);
+        // The inputs so far: a change of a parameter is checked with every
+        // change before it.
+        let mut inputs = BTreeMap::new();
         for info in r.frames() {
             let info = match info {
                 Ok(info) => info,
@@ -517,13 +521,20 @@ pub fn verify<R: Read + Seek>(
                 }
             };
             if info.tick > 0 {
-                if let Some(m) = info.inputs.iter().find_map(|i| sim.apply(i).err()) {
+                if !info.inputs.is_empty() {
+                    inputs.insert(info.tick, info.inputs.clone());
+                }
+                if let Err((k, m)) = super::live::apply_tick(&mut sim, &source, &inputs, info.tick)
+                {
                     failed = Some(ReplayError {
                         kind: ReplayErrorKind::Lesson,
                         file: name.clone(),
                         offset: Some(info.offset),
                         tick: Some(info.tick),
-                        message: format!("a recorded input no longer applies: {m}"),
+                        message: format!(
+                            "a recorded input ({}) no longer applies: {m}",
+                            info.inputs[k]
+                        ),
                     });
                     break;
                 }

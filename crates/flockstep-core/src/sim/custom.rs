@@ -119,6 +119,10 @@ pub trait DynSim: Send + Sync {
     fn restore(&mut self, state: &CustomState) -> Result<(), SimError>;
     /// Applies an intervention, or says why it does not apply.
     fn apply(&mut self, input: &Input) -> Result<(), SimError>;
+    /// Takes the parameters of a new configuration (encoded, as
+    /// [`CustomScenario::config`]) while it runs: a teacher's live change
+    /// ([`Input::Set`]). The sim is unchanged on error.
+    fn reconfigure(&mut self, config: &[u8]) -> Result<(), SimError>;
     /// The stable hash of the current state: XXH64 of its encoding, as
     /// [`CustomState::state_hash`] computes it.
     fn state_hash(&self) -> u64 {

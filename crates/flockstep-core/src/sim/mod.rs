@@ -16,6 +16,7 @@ pub mod custom;
 mod error;
 pub mod flock;
 pub mod grid;
+mod input_text;
 pub mod line;
 pub mod path;
 
@@ -198,6 +199,83 @@ pub enum Input {
         /// Where to.
         to: crate::num::Vec3,
     },
+    /// Any sim: a scenario parameter a teacher varies (its schema's
+    /// [`crate::lesson::schema::Param::vary`]) takes a new value while the
+    /// sim runs, checked as a lesson's `--set KEY=VALUE` is, with every
+    /// earlier change. Applied through the lesson
+    /// ([`crate::replay::live`]), not by [`AnySim::apply`] alone.
+    Set {
+        /// The pane (a variant, or a path lesson's search) from 0; `None`:
+        /// every pane.
+        pane: Option<u32>,
+        /// The key as `--set` names it (`w_cohesion`,
+        /// `chasers.0.recompute_every_tick`).
+        key: String,
+        /// The value as `--set` writes it (`0`, `0.25`, `"euclidean"`,
+        /// `true`).
+        value: String,
+    },
+    /// Path and line sims: one cell of the terrain becomes a wall or open
+    /// ground of a height (a stroke of the viewer's brush). A path's
+    /// searches start again on the new map.
+    Ground {
+        /// The cell.
+        at: Cell,
+        /// What it becomes.
+        to: Ground,
+    },
+    /// Path sim: move the start; every search starts again from it.
+    MoveStart {
+        /// Where to.
+        to: Cell,
+    },
+    /// Line sim: move chaser `chaser` to a cell (inside the grid, not a
+    /// wall); it plans again from there.
+    MoveChaser {
+        /// The chaser's index.
+        chaser: u32,
+        /// Where to.
+        to: Cell,
+    },
+}
+
+/// What a cell of the terrain becomes ([`Input::Ground`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
+pub enum Ground {
+    /// A wall.
+    Wall,
+    /// Open ground of this height, 0..=9.
+    Open(u8),
+}
+
+impl Ground {
+    /// The grid's code for it: a height, or 255 for a wall.
+    pub fn code(self) -> u8 {
+        match self {
+            Ground::Wall => 255,
+            Ground::Open(h) => h,
+        }
+    }
+
+    /// Sets `at` of `grid` to it, or says why not (off the grid, a
+    /// height above 9).
+    pub fn paint(self, grid: &mut grid::Grid, at: Cell) -> Result<(), SimError> {
+        if !grid.contains(at) {
+            return Err(SimError::input(format!(
+                "{at} is off the {}×{} grid",
+                grid.width(),
+                grid.height()
+            )));
+        }
+        match self {
+            Ground::Wall => grid.set_wall(at),
+            Ground::Open(h) if h <= 9 => grid.set_height(at, h),
+            Ground::Open(h) => {
+                return Err(SimError::input(format!("a height is 0..=9, not {h}")));
+            }
+        }
+        Ok(())
+    }
 }
 
 /// The state of any sim: what a replay frame holds.
@@ -354,9 +432,60 @@ impl AnySim {
             (AnySim::Flock(s), Input::MoveObstacle { obstacle, to }) => {
                 s.move_obstacle(*obstacle, *to)
             }
+            (_, Input::Set { key, .. }) => Err(SimError::input(format!(
+                "a change of `{key}` is checked against its lesson: apply it with replay::live"
+            ))),
+            (AnySim::Path(s), Input::Ground { at, to }) => s.paint(*at, *to),
+            (AnySim::Line(s), Input::Ground { at, to }) => s.paint(*at, *to),
+            (AnySim::Path(s), Input::MoveStart { to }) => s.move_start(*to),
+            (AnySim::Line(s), Input::MoveChaser { chaser, to }) => s.move_chaser(*chaser, *to),
             (AnySim::Custom(s), i) => s.0.apply(i),
             (s, i) => Err(SimError::input(format!(
                 "{i:?} does not apply to a {} sim",
+                s.sim_name()
+            ))),
+        }
+    }
+
+    /// Takes the parameters of `scenario` (the lesson's, with a live
+    /// change: see [`Input::Set`]) while keeping the state and what
+    /// earlier inputs moved or painted: for variants, in pane `pane` or,
+    /// for `None`, in every pane; a path lesson's `pane` is a search. A
+    /// change a running sim cannot take (another flock model, another
+    /// number of panes) is refused, and the sim is then unchanged.
+    pub fn reconfigure(&mut self, pane: Option<u32>, scenario: &Scenario) -> Result<(), SimError> {
+        if let AnySim::Panes(p) = self {
+            let new = scenario.panes();
+            if new.len() != p.len() {
+                return Err(SimError::input(format!(
+                    "the change makes {} panes of {}",
+                    new.len(),
+                    p.len()
+                )));
+            }
+            let mut next = p.clone();
+            for (i, (s, c)) in next.iter_mut().zip(new).enumerate() {
+                if pane.is_none_or(|k| k as usize == i) {
+                    s.reconfigure(None, c)
+                        .map_err(|e| e.context(format!("variant {}", i + 1)))?;
+                }
+            }
+            *p = next;
+            return Ok(());
+        }
+        match (self, scenario) {
+            (AnySim::Flock(s), Scenario::Flock(c)) if pane.is_none_or(|p| p == 0) => {
+                s.reconfigure(c)
+            }
+            (AnySim::Path(s), Scenario::Path(c)) => s.reconfigure(c, pane),
+            (AnySim::Line(s), Scenario::Line(c)) if pane.is_none_or(|p| p == 0) => s.reconfigure(c),
+            (AnySim::Custom(s), Scenario::Custom(c)) if pane.is_none_or(|p| p == 0) => {
+                s.0.reconfigure(&c.config)
+            }
+            (s, c) => Err(SimError::input(format!(
+                "a {} scenario{} does not fit a running {} sim",
+                c.sim_name(),
+                pane.map_or(String::new(), |p| format!(" for pane {p}")),
                 s.sim_name()
             ))),
         }

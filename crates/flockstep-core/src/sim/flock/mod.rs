@@ -792,6 +792,91 @@ impl FlockSim {
         Ok(())
     }
 
+    /// Takes the parameters of `new` between ticks (a teacher's live
+    /// change, [`crate::sim::Input::Set`]): the model's weights, radii and
+    /// speeds, the bounds and the update order. The boids fly on from
+    /// where they are, and the obstacles stay where inputs moved them. A
+    /// new boid count grows the flock with the boids `new` starts with at
+    /// those ids, or drops the highest ids. Another model, number of
+    /// dimensions, world box or tick length is refused (they are not
+    /// parameters a running flock can take); the sim is then unchanged.
+    pub fn reconfigure(&mut self, new: &FlockConfig) -> Result<(), SimError> {
+        self.reconfigure_text(new).map_err(SimError::input)
+    }
+
+    fn reconfigure_text(&mut self, new: &FlockConfig) -> Result<(), String> {
+        let old = &self.cfg;
+        if core::mem::discriminant(&old.model) != core::mem::discriminant(&new.model) {
+            return Err(format!(
+                "a running flock keeps its model ({}); start again with --set model={}",
+                old.model.name(),
+                new.model.name()
+            ));
+        }
+        if (
+            old.dims,
+            old.world_min,
+            old.world_max,
+            old.dt,
+            old.dt_jitter,
+        ) != (
+            new.dims,
+            new.world_min,
+            new.world_max,
+            new.dt,
+            new.dt_jitter,
+        ) {
+            return Err("a running flock keeps its dimensions, world box and tick length".into());
+        }
+        new.check().map_err(|e| e.message)?;
+        let mut next = self.clone();
+        next.cfg.model = new.model.clone();
+        next.cfg.bounds = new.bounds;
+        next.cfg.update = new.update;
+        next.cfg.search = new.search;
+        let want = new.boid_count() as usize;
+        if want != next.state.boids.len() {
+            next.resize(want, &FlockSim::new_text(new.clone())?);
+        }
+        *self = next;
+        Ok(())
+    }
+
+    /// Grows the flock to `n` boids with `fresh`'s at the new ids, or
+    /// drops the highest ids.
+    fn resize(&mut self, n: usize, fresh: &FlockSim) {
+        let have = self.state.boids.len();
+        if n < have {
+            self.state.boids.truncate(n);
+            self.speeds.truncate(n.min(self.speeds.len()));
+            match &mut self.state.model {
+                ModelState::Heading { heading } => heading.truncate(n),
+                ModelState::Gems { attitude } => attitude.truncate(n),
+                ModelState::Weighted { acc } => acc.truncate(n),
+            }
+            return;
+        }
+        let new = have..n;
+        self.state
+            .boids
+            .extend_from_slice(&fresh.state.boids[new.clone()]);
+        if self.speeds.len() == have && fresh.speeds.len() >= n {
+            self.speeds.extend_from_slice(&fresh.speeds[new.clone()]);
+        }
+        match (&mut self.state.model, &fresh.state.model) {
+            (ModelState::Heading { heading }, ModelState::Heading { heading: f }) => {
+                heading.extend_from_slice(&f[new]);
+            }
+            (ModelState::Gems { attitude }, ModelState::Gems { attitude: f }) => {
+                attitude.extend_from_slice(&f[new]);
+            }
+            (ModelState::Weighted { acc }, ModelState::Weighted { acc: f }) => {
+                acc.extend_from_slice(&f[new]);
+            }
+            _ => unreachable!("the models were checked to be the same"),
+        }
+    }
+
     /// Replaces the state with a recorded one (a replay's frame, for the
     /// viewer to step from), or says why this flock cannot step from it:
     /// the boid count and model must be the scenario's, positions within

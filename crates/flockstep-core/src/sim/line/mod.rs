@@ -29,7 +29,7 @@ pub use los::{Sight, line_of_sight};
 
 use super::{Cell, Grid, Sim, Sink};
 use crate::num::{Fx, Pcg32};
-use crate::sim::SimError;
+use crate::sim::{Ground, SimError};
 use serde::{Deserialize, Serialize};
 
 /// One chaser of a scenario.
@@ -381,6 +381,74 @@ impl LineSim {
             return Err(format!("{to} is inside a wall"));
         }
         self.state.targets[target as usize] = to;
+        Ok(())
+    }
+
+    /// Moves chaser `chaser` between ticks (a viewer drag of a line's
+    /// start; replays record it as an [`crate::sim::Input`]): it drops its
+    /// plan and draws a new line from there at the next step.
+    pub fn move_chaser(&mut self, chaser: u32, to: Cell) -> Result<(), SimError> {
+        let n = self.state.chasers.len();
+        if chaser as usize >= n {
+            return Err(SimError::input(format!(
+                "there is no chaser {chaser} (the scenario has {n})"
+            )));
+        }
+        self.open_cell(to)?;
+        let c = &mut self.state.chasers[chaser as usize];
+        c.pos = to;
+        c.plan = None;
+        Ok(())
+    }
+
+    /// Checks that `to` is on the grid and not a wall.
+    fn open_cell(&self, to: Cell) -> Result<(), SimError> {
+        let g = &self.cfg.grid;
+        if !g.contains(to) {
+            return Err(SimError::input(format!(
+                "{to} is off the {}×{} grid",
+                g.width(),
+                g.height()
+            )));
+        }
+        if g.is_wall(to) {
+            return Err(SimError::input(format!("{to} is inside a wall")));
+        }
+        Ok(())
+    }
+
+    /// Paints one cell of the terrain between ticks (the viewer's brush;
+    /// replays record it as an [`crate::sim::Input`]). A wall is refused
+    /// where a chaser or a target stands; lines of sight see the new
+    /// terrain from the next step, and a plan that meets a new wall stops
+    /// there, as it would at any wall.
+    pub fn paint(&mut self, at: Cell, to: Ground) -> Result<(), SimError> {
+        if to == Ground::Wall {
+            if let Some(i) = self.state.chasers.iter().position(|c| c.pos == at) {
+                return Err(SimError::input(format!("chaser {i} stands on {at}")));
+            }
+            if let Some(i) = self.state.targets.iter().position(|&t| t == at) {
+                return Err(SimError::input(format!("target {i} stands on {at}")));
+            }
+        }
+        to.paint(&mut self.cfg.grid, at)
+    }
+
+    /// Takes the parameters of `new` between ticks (a teacher's live
+    /// change, [`crate::sim::Input::Set`]): the eye height and each
+    /// chaser's `recompute_every_tick`. The chasers, targets and terrain
+    /// stay as they are. Another number of chasers is refused.
+    pub fn reconfigure(&mut self, new: &LineConfig) -> Result<(), SimError> {
+        if new.chasers.len() != self.cfg.chasers.len() {
+            return Err(SimError::input(format!(
+                "a running chase keeps its {} chasers",
+                self.cfg.chasers.len()
+            )));
+        }
+        self.cfg.eye_height = new.eye_height;
+        for (c, n) in self.cfg.chasers.iter_mut().zip(&new.chasers) {
+            c.recompute_every_tick = n.recompute_every_tick;
+        }
         Ok(())
     }
 

@@ -1,7 +1,7 @@
 //! The lesson sim: a path lesson's searches stepped one expansion a tick.
 
 use super::*;
-use crate::sim::SimError;
+use crate::sim::{Ground, SimError};
 
 /// Everything that changes in a path scenario.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -60,6 +60,71 @@ impl PathSim {
         let fresh = PathSim::new(cfg)?;
         self.cfg = fresh.cfg;
         self.state.searches = fresh.state.searches;
+        self.steps = fresh.steps;
+        Ok(())
+    }
+
+    /// Moves the start between ticks (a viewer drag): every search starts
+    /// again from there, and the tick count goes on.
+    pub fn move_start(&mut self, to: Cell) -> Result<(), SimError> {
+        let mut cfg = self.cfg.clone();
+        cfg.start = to;
+        self.restart(cfg, |_| true)
+    }
+
+    /// Paints one cell of the map between ticks (the viewer's brush): every
+    /// search starts again on the new map. A wall on the start or the goal
+    /// is refused.
+    pub fn paint(&mut self, at: Cell, to: Ground) -> Result<(), SimError> {
+        let mut cfg = self.cfg.clone();
+        to.paint(&mut cfg.grid, at)?;
+        if cfg.grid.terrain() == self.cfg.grid.terrain() {
+            return Ok(()); // nothing changed: the searches go on
+        }
+        self.restart(cfg, |_| true)
+    }
+
+    /// Takes the search parameters of `new` between ticks (a teacher's
+    /// live change, [`crate::sim::Input::Set`]) for search `search`, or
+    /// for every search: its heuristic, tie rule, moves, costs and closed
+    /// set. A search whose parameters changed starts again on today's map
+    /// (painted, with the start and goal where they were moved); the
+    /// others go on.
+    pub fn reconfigure(&mut self, new: &PathConfig, search: Option<u32>) -> Result<(), SimError> {
+        let n = self.cfg.searches.len();
+        if new.searches.len() != n || search.is_some_and(|s| s as usize >= n) {
+            return Err(SimError::input(format!(
+                "the scenario runs {n} searches{}",
+                search.map_or(String::new(), |s| format!(", not a search {s}"))
+            )));
+        }
+        let mut cfg = self.cfg.clone();
+        let mut changed = vec![false; n];
+        for (i, (c, s)) in cfg.searches.iter_mut().zip(&new.searches).enumerate() {
+            if search.is_none_or(|k| k as usize == i) && *c != *s {
+                let label = core::mem::take(&mut c.label);
+                *c = SearchConfig { label, ..s.clone() };
+                changed[i] = true;
+            }
+        }
+        self.restart(cfg, |i| changed[i])
+    }
+
+    /// Takes `cfg` (checked) and starts again the searches `again` names.
+    fn restart(&mut self, cfg: PathConfig, again: impl Fn(usize) -> bool) -> Result<(), SimError> {
+        let fresh = PathSim::new(cfg).map_err(|e| SimError::input(e.message))?;
+        for (i, (s, f)) in self
+            .state
+            .searches
+            .iter_mut()
+            .zip(fresh.state.searches)
+            .enumerate()
+        {
+            if again(i) {
+                *s = f;
+            }
+        }
+        self.cfg = fresh.cfg;
         self.steps = fresh.steps;
         Ok(())
     }
