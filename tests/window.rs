@@ -148,6 +148,7 @@ fn app_at(
         select,
         text_scale: 100,
         lang: None,
+        ..Default::default()
     };
     prepare_render(id, &[], RenderAt::Tick(tick), &o).unwrap()
 }

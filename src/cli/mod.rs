@@ -214,6 +214,12 @@ pub struct RenderArgs {
     /// Override a scenario parameter of a lesson (as for `run`)
     #[arg(long = "set", value_name = "KEY=VALUE")]
     pub set: Vec<String>,
+    /// A what-if before the frame, as the viewer makes it (see `record --input`)
+    #[arg(long = "input", value_name = "TICK:INPUT", value_parser = parse_input, allow_hyphen_values = true)]
+    pub inputs: Vec<(u64, Input)>,
+    /// Show the parameter panel (P in the viewer) instead of the side panel
+    #[arg(long)]
+    pub panel: bool,
     /// Draw and time N frames first, then print mean/median/worst frame time (measures the GPU or llvmpipe)
     #[arg(long, value_name = "N", default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=100_000))]
     pub time_frames: u32,
@@ -525,6 +531,8 @@ impl RenderArgs {
             select: self.select,
             text_scale: self.text_scale,
             lang: english_is_none(self.lang),
+            inputs: self.inputs,
+            panel: self.panel,
         };
         let out = RenderOut {
             png: self.output,

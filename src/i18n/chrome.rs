@@ -72,13 +72,35 @@ super::messages! {
     /// Help: the 2-D flock's mouse.
     HELP_FLOCK_2D: "click a boid to inspect it   B: drop a boid at the mouse   drag an obstacle   wheel: zoom" => "個体をクリックで詳しく表示   B: マウスの位置に個体を追加   障害物をドラッグ   ホイール: 拡大縮小";
     /// Help: the path sim's mouse.
-    HELP_PATH: "drag the goal (G) to move it; hover a cell to see its move costs; wheel: zoom" => "ゴール (G) をドラッグで移動。セルにマウスを置くと移動コストを表示。ホイール: 拡大縮小";
+    HELP_PATH: "drag the goal (G) or the start (S) to move it; hover a cell to see its move costs; wheel: zoom" => "ゴール (G) かスタート (S) をドラッグで移動。セルにマウスを置くと移動コストを表示。ホイール: 拡大縮小";
     /// Help: the line sim's mouse.
-    HELP_LINE: "click a chaser to follow it alone; drag a target (ring) to move it; wheel: zoom" => "追跡者をクリックでその 1 体だけ表示。目標 (輪) をドラッグで移動。ホイール: 拡大縮小";
+    HELP_LINE: "click a chaser to follow it alone; drag a target (ring) or a chaser to move it; wheel: zoom" => "追跡者をクリックでその 1 体だけ表示。目標 (輪) か追跡者をドラッグで移動。ホイール: 拡大縮小";
     /// Help: the overlays' heading.
     HELP_OVERLAYS: "overlays (the key toggles one until the next beat):" => "重ね描き (キーで次のビートまで切り替え):";
     /// Help: one overlay: its key, whether it is on, its name and id.
     HELP_OVERLAY: "   {0}   {1} {2} ({3})" => "   {0}   {1} {2} ({3})";
+    /// Help: the parameter panel and the map brush.
+    HELP_PANEL: "P parameters: ↑ ↓ choose, , . change or drag the slider (recorded at this tick), Backspace the lesson's value, Tab which pane" => "P パラメータ: ↑ ↓ で選択、, . かスライダーのドラッグで変更 (このティックに記録)、Backspace でレッスンの値、Tab で対象の画面";
+    /// The panel's heading: where changes go.
+    PANEL_TITLE: "Parameters: changes go to {0}" => "パラメータ: 変更の対象は{0}";
+    /// The panel's target: every pane.
+    PANEL_ALL: "every pane" => "すべての画面";
+    /// The panel's target: one pane (its title).
+    PANEL_PANE: "pane {0} ({1})" => "画面 {0} ({1})";
+    /// The panel's target: a lesson with one pane.
+    PANEL_ONE: "this run" => "この実行";
+    /// A control's lesson value, beside its own.
+    PANEL_LESSON: "lesson: {0}" => "レッスン: {0}";
+    /// The panel's keys, at its foot.
+    PANEL_KEYS: "↑ ↓ choose · , . change · Backspace: the lesson's value · Tab: which pane · P close" => "↑ ↓ 選択 · , . 変更 · Backspace: レッスンの値 · Tab: 対象の画面 · P 閉じる";
+    /// The panel of a sim with no parameters to vary.
+    PANEL_NONE: "This sim has no parameters to change while it runs." => "このシミュレーションには実行中に変えられるパラメータがありません。";
+    /// The panel on a replay.
+    PANEL_REPLAY: "A replay is fixed: open its lesson to change parameters." => "リプレイは変更できません。パラメータを変えるにはレッスンを開いてください。";
+    /// Help: the map brush.
+    HELP_BRUSH: "M map brush: drag paints walls, right-drag clears, Z / X raise / lower the cell under the mouse (each stroke recorded)" => "M 地図ブラシ: ドラッグで壁、右ドラッグで消去、Z / X でマウス下のマスを上げる / 下げる (すべて記録)";
+    /// The status line while the brush is on.
+    BRUSH_ON: "brush: drag paints walls, right-drag clears (M ends)" => "ブラシ: ドラッグで壁、右ドラッグで消去 (M で終了)";
     /// Help's footer.
     HELP_CLOSE: "H or Esc closes this help" => "H か Esc でヘルプを閉じる";
     /// The restart prompt.

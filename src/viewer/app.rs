@@ -6,6 +6,7 @@
 #![deny(clippy::float_arithmetic)]
 
 pub use super::layout::{Layout, NARRATION_PX, Run, Style, literal, unliteral, wrap, wrap_rich};
+use super::panel::Panel;
 use super::session::Session;
 use super::timeline::{Command, Mark, Timeline};
 use crate::bundled::BUNDLED;
@@ -147,6 +148,12 @@ pub enum Cmd {
     PickerOpen(Option<usize>),
     /// An intervention at the current tick.
     Intervene(Input),
+    /// The parameter panel: open or close it, choose a control, change a
+    /// value (a recorded [`Input::Set`]).
+    Panel(PanelCmd),
+    /// The map brush on or off (M; path and line lessons): the mouse
+    /// paints walls and heights, each cell a recorded [`Input::Ground`].
+    Brush,
     /// Save the session as a replay.
     Save(PathBuf),
     /// Record the session as a replay in memory, to be handed to the
@@ -162,6 +169,29 @@ pub enum Cmd {
     },
     /// Close the window.
     Quit,
+}
+
+/// What the parameter panel is asked to do.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PanelCmd {
+    /// Open or close it (P).
+    Toggle,
+    /// Select the control this many rows down (Up/Down while open).
+    Move(i32),
+    /// Step the selected control's value (`,` and `.`).
+    Step(i32),
+    /// Set control `control` to the value at `index` of its ladder (a
+    /// click or drag on its slider); selects it.
+    Set {
+        /// The control.
+        control: usize,
+        /// The value's index.
+        index: usize,
+    },
+    /// The selected control back to the lesson's value (Backspace).
+    Reset,
+    /// Changes go to the next pane: every pane, then each (Tab).
+    Pane,
 }
 
 /// How long the camera takes to ease to a beat's framing, in microseconds.
@@ -221,9 +251,41 @@ pub struct Player {
     traced: Vec<u32>,
     /// The camera pose easing is leaving, and the time left.
     ease: Option<(Pose, u64)>,
+    /// The parameter panel's controls and choices.
+    pub panel: Panel,
+    /// Whether the panel is shown.
+    pub panel_open: bool,
+    /// Whether the mouse paints the map (path and line lessons).
+    pub brush: bool,
 }
 
 impl Player {
+    /// Does what the panel is asked; a change of a value is the input
+    /// to make (it is refused, like any intervention, on a replay).
+    fn panel_change(&mut self, c: PanelCmd) -> Option<Input> {
+        let n = self.panel.controls.len();
+        let (inputs, tick) = (&self.session.inputs, self.session.tick());
+        match c {
+            PanelCmd::Toggle => self.panel_open = !self.panel_open,
+            PanelCmd::Move(d) if n > 0 => {
+                self.panel.selected =
+                    (self.panel.selected as i64 + i64::from(d)).rem_euclid(n as i64) as usize;
+            }
+            PanelCmd::Pane => self.panel.next_pane(),
+            PanelCmd::Step(by) if n > 0 => {
+                return self.panel.step(self.panel.selected, by, inputs, tick);
+            }
+            PanelCmd::Reset if n > 0 => return self.panel.reset(self.panel.selected, inputs, tick),
+            PanelCmd::Set { control, index } if control < n => {
+                self.panel.selected = control;
+                let now = self.panel.current(control, inputs, tick);
+                return (now != index).then(|| self.panel.set(control, index));
+            }
+            PanelCmd::Move(_) | PanelCmd::Step(_) | PanelCmd::Reset | PanelCmd::Set { .. } => {}
+        }
+        None
+    }
+
     /// A player at the session's first tick.
     pub fn new(session: Session) -> Player {
         let marks: Vec<Mark> = session
@@ -251,6 +313,7 @@ impl Player {
             w: 1,
             h: 1,
         });
+        let panel = Panel::of(&session.lesson, &session.source);
         let mut p = Player {
             session,
             timeline,
@@ -268,6 +331,9 @@ impl Player {
             beat: None,
             traced: Vec::new(),
             ease: None,
+            panel,
+            panel_open: false,
+            brush: false,
         };
         p.beat = p.timeline.beat();
         p.turn_camera();
@@ -1001,6 +1067,19 @@ impl App {
                 p.zoom = (p.zoom + step * d.signum()).clamp(ZOOM.0, ZOOM.1);
                 Ok(())
             }
+            Cmd::Brush => {
+                // Only a grid takes paint.
+                p.brush = !p.brush
+                    && matches!(
+                        p.session.sim().panes()[0],
+                        AnySim::Path(_) | AnySim::Line(_)
+                    );
+                Ok(())
+            }
+            Cmd::Panel(c) => match p.panel_change(c) {
+                Some(input) => return self.handle_player(Cmd::Intervene(input)),
+                None => Ok(()),
+            },
             Cmd::Intervene(_) if p.session.replay_file.is_some() => {
                 Err(tr!(Lang::of(p.lang.as_deref()), REPLAY_FIXED).to_owned())
             }
@@ -1044,6 +1123,26 @@ pub struct RenderOptions {
     pub text_scale: u16,
     /// The narration language (`None`: English).
     pub lang: Option<String>,
+    /// What-ifs made before the frame (`--input TICK:INPUT`), by the
+    /// tick they lead into, as the viewer would make them.
+    pub inputs: Vec<(u64, Input)>,
+    /// Whether the parameter panel is open.
+    pub panel: bool,
+}
+
+/// Makes each input at the tick before the one it leads into, in tick
+/// order, as a teacher in the window would: checked as the window checks
+/// them (a refusal names the input).
+fn make_inputs(p: &mut Player, inputs: &[(u64, Input)]) -> Result<(), String> {
+    let mut sorted = inputs.to_vec();
+    sorted.sort_by_key(|(t, _)| *t);
+    for (t, i) in sorted {
+        let at = |m: String| format!("--input {t}:{i}: {m}");
+        p.session.seek(t.saturating_sub(1), &[]).map_err(at)?;
+        p.session.intervene(i.clone(), &[]).map_err(at)?;
+    }
+    p.timeline.extend_to(p.session.last_tick());
+    Ok(())
 }
 
 /// The app `flockstep render` draws: `target` opened at a tick or beat,
@@ -1100,6 +1199,8 @@ pub fn prepare_render(
         ));
     }
     let mut p = Player::new(session);
+    make_inputs(&mut p, &o.inputs)?;
+    p.panel_open = o.panel;
     if let Some(s) = o.select {
         let n = match &p.session.sim().panes()[0] {
             AnySim::Flock(f) => crate::sim::Sim::state(&**f).boids.len(),

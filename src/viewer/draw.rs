@@ -55,7 +55,11 @@ pub fn compose(app: &App, w: i32, h: i32) -> Canvas {
             dividers(&mut cv, l);
             draw_legend(&mut cv, &scene, l);
             draw_status(&mut cv, app, p, l);
-            draw_side(&mut cv, &scene, p, l);
+            if p.panel_open {
+                super::panel::draw(&mut cv, p, l);
+            } else {
+                draw_side(&mut cv, &scene, p, l);
+            }
             draw_narration(&mut cv, p, &f);
             draw_scrub(&mut cv, p, l);
             if let Some(s) = &app.status {
@@ -725,6 +729,10 @@ fn draw_help(cv: &mut Canvas, app: &App, sim: &AnySim, l: &Layout) {
         }
         .into(),
     );
+    lines.push(tr!(lang, HELP_PANEL).into());
+    if matches!(&sim.panes()[0], AnySim::Path(_) | AnySim::Line(_)) {
+        lines.push(tr!(lang, HELP_BRUSH).into());
+    }
     lines.push(String::new());
     lines.push(tr!(lang, HELP_OVERLAYS).into());
     let names = overlays_of(sim.sim_name());

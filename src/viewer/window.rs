@@ -12,14 +12,15 @@
 //! window of the asked size, reads the pixels back (macroquad gives them
 //! bottom-up; they are flipped) and writes a PNG.
 
-use super::app::{App, Cmd, Layout, Screen};
+use super::app::{App, Cmd, Layout, PanelCmd, Screen};
 use super::batch::Batch;
 use super::canvas::{Canvas, Op};
 use super::draw::compose;
+use super::panel;
 use super::timeline::Command;
 use crate::i18n::Lang;
 use crate::scene;
-use crate::sim::{AnySim, Input, Sim as _};
+use crate::sim::{AnySim, Ground, Input, Sim as _};
 use crate::tr;
 use macroquad::prelude::*;
 use std::path::PathBuf;
@@ -591,8 +592,11 @@ fn player_input(
     }
     if app.error.is_none() {
         scrub_input(p, l, m, &mut cmds);
+        panel_input(p, l, m, ctrl, &mut cmds);
     }
-    if inside(cam.viewport) && app.error.is_none() {
+    if p.brush && inside(cam.viewport) && app.error.is_none() {
+        brush_input(sim, hover, &mut cmds);
+    } else if inside(cam.viewport) && app.error.is_none() {
         let at = SceneAt {
             pane,
             sim,
@@ -628,6 +632,9 @@ fn key_input(p: &super::app::Player, shift: bool, ctrl: bool) -> Vec<Cmd> {
     }
     if is_key_pressed(KeyCode::H) {
         cmds.push(Cmd::Help);
+    }
+    if is_key_pressed(KeyCode::M) && !ctrl {
+        cmds.push(Cmd::Brush);
     }
     if ctrl && is_key_pressed(KeyCode::S) {
         let base = &p.session.lesson.id;
@@ -703,6 +710,80 @@ fn scene_mouse(
             |b| b.vel,
         );
         cmds.push(Cmd::Intervene(Input::AddBoid { pos, vel }));
+    }
+}
+
+/// The parameter panel's keys (P opens it; while open ↑ ↓ choose, `,`
+/// `.` change, Backspace resets, Tab picks the pane) and its sliders (a
+/// press or drag on a track sets the value under the mouse).
+fn panel_input(p: &super::app::Player, l: &Layout, m: [i32; 2], ctrl: bool, cmds: &mut Vec<Cmd>) {
+    if is_key_pressed(KeyCode::P) && !ctrl {
+        cmds.push(Cmd::Panel(PanelCmd::Toggle));
+    }
+    if !p.panel_open {
+        return;
+    }
+    for (k, c) in [
+        (KeyCode::Up, PanelCmd::Move(-1)),
+        (KeyCode::Down, PanelCmd::Move(1)),
+        (KeyCode::Comma, PanelCmd::Step(-1)),
+        (KeyCode::Period, PanelCmd::Step(1)),
+    ] {
+        if pressed_or_repeat(k) {
+            cmds.push(Cmd::Panel(c));
+        }
+    }
+    if is_key_pressed(KeyCode::Backspace) {
+        cmds.push(Cmd::Panel(PanelCmd::Reset));
+    }
+    if is_key_pressed(KeyCode::Tab) {
+        cmds.push(Cmd::Panel(PanelCmd::Pane));
+    }
+    if !is_mouse_button_down(MouseButton::Left) {
+        return;
+    }
+    for r in panel::rects(&p.panel, l, Lang::of(p.lang.as_deref())) {
+        let t = r.track;
+        let slop = t.h / 2;
+        if m[0] >= t.x - slop
+            && m[0] <= t.x + t.w + slop
+            && m[1] >= t.y - slop
+            && m[1] < t.y + t.h + slop
+        {
+            let len = p.panel.controls[r.control].values.len();
+            cmds.push(Cmd::Panel(PanelCmd::Set {
+                control: r.control,
+                index: panel::index_at(t, m[0], len),
+            }));
+        }
+    }
+}
+
+/// The map brush: a press or drag paints the cell under the mouse a wall
+/// (left) or clears it to open ground (right); Z and X raise and lower
+/// its height. A cell already so is left alone, so a stroke records each
+/// cell it changes once.
+fn brush_input(sim: &AnySim, hover: Option<crate::sim::Cell>, cmds: &mut Vec<Cmd>) {
+    let Some(at) = hover else { return };
+    let grid = match sim {
+        AnySim::Path(s) => &s.config().grid,
+        AnySim::Line(s) => &s.config().grid,
+        _ => return,
+    };
+    let height = grid.height_at(at);
+    let to = if is_mouse_button_down(MouseButton::Left) {
+        (!grid.is_wall(at)).then_some(Ground::Wall)
+    } else if is_mouse_button_down(MouseButton::Right) {
+        grid.is_wall(at).then_some(Ground::Open(0))
+    } else if is_key_pressed(KeyCode::Z) {
+        height.filter(|h| *h < 9).map(|h| Ground::Open(h + 1))
+    } else if is_key_pressed(KeyCode::X) {
+        height.filter(|h| *h > 0).map(|h| Ground::Open(h - 1))
+    } else {
+        None
+    };
+    if let Some(to) = to {
+        cmds.push(Cmd::Intervene(Input::Ground { at, to }));
     }
 }
 
@@ -831,21 +912,30 @@ fn drag_end(p: &super::app::Player, cam: &scene::Camera, m: [i32; 2], cmds: &mut
             if let (Some((_, a)), Some((_, b))) = (
                 scene::tile_cell_at(sim, cam, from),
                 scene::tile_cell_at(sim, cam, m),
-            ) && a == ps.config().goal
-            {
-                cmds.push(Cmd::Intervene(Input::MoveGoal { to: b }));
+            ) {
+                if a == ps.config().goal {
+                    cmds.push(Cmd::Intervene(Input::MoveGoal { to: b }));
+                } else if a == ps.config().start {
+                    cmds.push(Cmd::Intervene(Input::MoveStart { to: b }));
+                }
             }
         }
         AnySim::Line(ls) => {
             if let (Some(a), Some(b)) = (
                 scene::line_cell_at(sim, cam, from),
                 scene::line_cell_at(sim, cam, m),
-            ) && let Some(t) = ls.state().targets.iter().position(|&t| t == a)
-            {
-                cmds.push(Cmd::Intervene(Input::MoveTarget {
-                    target: t as u32,
-                    to: b,
-                }));
+            ) {
+                if let Some(t) = ls.state().targets.iter().position(|&t| t == a) {
+                    cmds.push(Cmd::Intervene(Input::MoveTarget {
+                        target: t as u32,
+                        to: b,
+                    }));
+                } else if let Some(c) = ls.state().chasers.iter().position(|c| c.pos == a) {
+                    cmds.push(Cmd::Intervene(Input::MoveChaser {
+                        chaser: c as u32,
+                        to: b,
+                    }));
+                }
             }
         }
         AnySim::Flock(_) => {
