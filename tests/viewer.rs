@@ -974,3 +974,140 @@ fn variants_show_side_by_side_and_the_clicked_pane_has_the_panels() {
     let titled: Vec<String> = hashes.iter().map(|h| hash(h)).collect();
     assert_eq!(called, titled);
 }
+
+/// The parameter panel without a window: a change is an input at the
+/// current tick; the flock flies differently from then on; scrubbing back
+/// shows the lesson as written and forward the change again; the panel
+/// shows the value in force at each tick; the saved replay verifies; a
+/// replay refuses changes.
+#[test]
+fn the_panel_changes_a_weight_mid_run_and_the_run_replays() {
+    use flockstep::viewer::app::PanelCmd;
+    let id = "flock-weights";
+    let refs = reference(id, 60);
+    let mut app = open(id);
+    app.handle(Cmd::Panel(PanelCmd::Toggle));
+    assert!(app.player().unwrap().panel_open);
+    app.handle(Cmd::Time(Command::Scrub(30)));
+    let c = app
+        .player()
+        .unwrap()
+        .panel
+        .controls
+        .iter()
+        .position(|c| c.key == "w_cohesion")
+        .unwrap();
+    for _ in 0..c {
+        app.handle(Cmd::Panel(PanelCmd::Move(1)));
+    }
+    let before = app
+        .player()
+        .unwrap()
+        .panel
+        .current(c, &Default::default(), 30);
+    app.handle(Cmd::Panel(PanelCmd::Step(1)));
+    assert!(app.error.is_none(), "{:?}", app.error);
+    let p = app.player().unwrap();
+    assert_eq!(p.session.intervention_ticks(), [31]);
+    let Input::Set { pane, key, value } = &p.session.inputs[&31][0] else {
+        panic!("{:?}", p.session.inputs)
+    };
+    assert_eq!((pane, key.as_str()), (&None, "w_cohesion"));
+    assert_eq!(p.panel.controls[c].values[before + 1], *value);
+    assert_eq!(p.panel.current(c, &p.session.inputs, 30), before + 1);
+    app.handle(Cmd::Time(Command::Scrub(60)));
+    let changed = tick_and_hash(&app).1;
+    assert_ne!(changed, refs[60], "the flocks fly differently");
+    app.handle(Cmd::Time(Command::Scrub(20)));
+    assert_eq!(
+        tick_and_hash(&app),
+        (20, refs[20]),
+        "before the change: the lesson"
+    );
+    let p = app.player().unwrap();
+    assert_eq!(p.panel.current(c, &p.session.inputs, 20), before);
+    app.handle(Cmd::Time(Command::Scrub(60)));
+    assert_eq!(
+        tick_and_hash(&app),
+        (60, changed),
+        "forward again: the change"
+    );
+    // Reset makes a second change back to the lesson's value.
+    app.handle(Cmd::Panel(PanelCmd::Reset));
+    let p = app.player().unwrap();
+    assert_eq!(p.session.intervention_ticks(), [31, 61]);
+    // Saved, it verifies and lists both changes.
+    let file = temp("panel.fsr");
+    app.handle(Cmd::Save(file.clone()));
+    assert!(app.error.is_none(), "{:?}", app.error);
+    let mut r = Replay::open(&file).unwrap();
+    assert!(matches!(
+        run::verify(&mut r, |_| {}),
+        Ok(Verdict::Match { .. })
+    ));
+    let listed: Vec<(u64, String)> = r
+        .frames()
+        .flat_map(|f| {
+            let f = f.unwrap();
+            f.inputs.into_iter().map(move |i| (f.tick, i.to_string()))
+        })
+        .collect();
+    assert_eq!(listed.len(), 2, "{listed:?}");
+    assert_eq!(listed[0].0, 31);
+    // A replay's panel makes no change.
+    let mut replay = App::new();
+    replay.open(&file.display().to_string(), &[]);
+    replay.handle(Cmd::Panel(PanelCmd::Toggle));
+    replay.handle(Cmd::Panel(PanelCmd::Step(1)));
+    assert!(replay.error.is_some(), "a replay is fixed");
+}
+
+/// The brush paints a wall across a search's way, and the search goes
+/// round it; an out-of-range value from the panel is refused with the
+/// lesson's message.
+#[test]
+fn painting_a_wall_restarts_the_search_round_it() {
+    use flockstep::sim::Ground;
+    let mut app = open("path-open-list");
+    app.handle(Cmd::Brush);
+    assert!(app.player().unwrap().brush);
+    app.handle(Cmd::Time(Command::Scrub(5)));
+    for y in 0..5 {
+        if y == 2 {
+            continue;
+        }
+        app.handle(Cmd::Intervene(Input::Ground {
+            at: Cell::new(4, y),
+            to: Ground::Wall,
+        }));
+        assert!(app.error.is_none(), "{:?}", app.error);
+    }
+    app.handle(Cmd::Time(Command::Scrub(200)));
+    let AnySim::Path(ps) = app.player().unwrap().session.sim() else {
+        panic!()
+    };
+    assert!(ps.config().grid.is_wall(Cell::new(4, 0)));
+    let path =
+        flockstep::sim::Sim::state(ps).searches[0].path(ps.config().grid.width(), ps.config().goal);
+    assert!(!path.is_empty(), "found");
+    assert!(
+        path.contains(&Cell::new(4, 2)),
+        "through the only gap: {path:?}"
+    );
+    // A wall on the goal is refused, and the run is unchanged.
+    let goal = ps.config().goal;
+    let before = tick_and_hash(&app);
+    app.handle(Cmd::Intervene(Input::Ground {
+        at: goal,
+        to: Ground::Wall,
+    }));
+    assert!(
+        app.error
+            .as_deref()
+            .is_some_and(|e| e.contains("inside a wall")),
+        "{:?}",
+        app.error
+    );
+    app.error = None;
+    assert_eq!(tick_and_hash(&app), before);
+}

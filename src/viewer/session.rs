@@ -586,10 +586,13 @@ impl Session {
         }
     }
 
-    /// The last tick a saved replay holds: the furthest reached.
+    /// The last tick a saved replay holds: the furthest reached, and at
+    /// least the step into which the last intervention leads (a change
+    /// made at the last tick reached is saved with its first tick).
     fn save_last(&self) -> u64 {
+        let last_input = self.inputs.keys().next_back().copied().unwrap_or(0);
         match &self.kind {
-            Kind::Live { frontier, .. } => (*frontier).max(self.sim.tick()),
+            Kind::Live { frontier, .. } => (*frontier).max(self.sim.tick()).max(last_input),
             Kind::Replay { replay, .. } => replay.last_tick.unwrap_or(0),
         }
     }
