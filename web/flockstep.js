@@ -21,6 +21,8 @@
         panic: null,
         // The last download offered: { name, size }.
         lastDownload: null,
+        // The last link made with the Share button.
+        lastLink: null,
     };
     window.flockstep = state;
 
@@ -67,6 +69,8 @@
         };
         set("open", page.open, page.open_tip);
         set("save", page.save, page.save_tip);
+        set("save-lesson", page.save_lesson, page.save_lesson_tip);
+        set("share", page.share, page.share_tip);
         const hint = document.querySelector("header .hint");
         if (hint) hint.textContent = page.hint;
     }
@@ -128,6 +132,12 @@
             const m = text(ptr, len);
             if (kind === 2) {
                 document.title = m;
+            } else if (kind === 3) {
+                // A link to the what-if: shown, and copied where allowed.
+                const link = location.origin + location.pathname + m;
+                state.lastLink = link;
+                say(link, "");
+                if (navigator.clipboard) navigator.clipboard.writeText(link).catch(() => {});
             } else if (kind === 1) {
                 state.panic = m;
                 document.body.dataset.flockstep = "stopped";
@@ -156,6 +166,17 @@
                 wasm_exports.flockstep_save();
                 focusCanvas();
             });
+        }
+        for (const [id, call] of [
+            ["save-lesson", "flockstep_save_lesson"],
+            ["share", "flockstep_share"],
+        ]) {
+            const b = $(id);
+            if (b)
+                b.addEventListener("click", () => {
+                    wasm_exports[call]();
+                    focusCanvas();
+                });
         }
         // Right-drag orbits the 3-D tank, as on the desktop: no context
         // menu over the canvas.
@@ -199,10 +220,11 @@
             const t = new TextEncoder().encode(tag);
             wasm_exports.flockstep_set_lang(put(t), t.length, asked ? 1 : 0);
         }
-        const lesson = new URLSearchParams(location.search).get("lesson");
-        if (lesson) {
-            const id = new TextEncoder().encode(lesson);
-            wasm_exports.flockstep_open_lesson(put(id), id.length);
+        // ?lesson=ID, with what-ifs (set=, i=, w=) and a beat: the viewer
+        // reads the whole query (src/viewer/link.rs).
+        if (new URLSearchParams(location.search).get("lesson")) {
+            const q = new TextEncoder().encode(location.search);
+            wasm_exports.flockstep_open_link(put(q), q.length);
         }
         focusCanvas();
     }

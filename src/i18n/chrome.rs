@@ -121,6 +121,18 @@ super::messages! {
     DOWNLOADING: "downloading {0} ({1} bytes): your browser saves it in its downloads folder" => "{0} をダウンロード中 ({1} バイト): ブラウザーのダウンロードフォルダーに保存されます";
     /// A session that could not be saved.
     SAVE_FAILED: "could not save the session: {0}" => "実行を保存できませんでした: {0}";
+    /// A what-if saved as a lesson.
+    SAVED_LESSON: "saved the what-if as the lesson {0}: flockstep view {0}" => "この what-if をレッスン {0} として保存しました: flockstep view {0}";
+    /// A what-if lesson offered as a download.
+    DOWNLOADING_LESSON: "downloading the what-if as the lesson {0}: open it with the Open button" => "what-if をレッスン {0} としてダウンロード中: 「開く」ボタンで開けます";
+    /// Saving a what-if as a lesson failed.
+    SAVE_LESSON_FAILED: "could not save the what-if as a lesson: {0}" => "what-if をレッスンとして保存できませんでした: {0}";
+    /// A link made to share the what-if.
+    SHARED: "link to this what-if copied: {0}" => "この what-if へのリンクをコピーしました: {0}";
+    /// A link cannot name a lesson that is not bundled.
+    SHARE_NOT_BUNDLED: "a link opens bundled lessons only; save this what-if as a lesson instead (Ctrl+L)" => "リンクで開けるのは同梱のレッスンだけです。代わりにレッスンとして保存してください (Ctrl+L)";
+    /// A link that does not open.
+    LINK_BAD: "the link does not open: {0}" => "リンクを開けません: {0}";
     /// The web page's Open button.
     WEB_OPEN: "Open replay or lesson…" => "リプレイかレッスンを開く…";
     /// The Open button's tip.
@@ -129,6 +141,14 @@ super::messages! {
     WEB_SAVE: "Download replay" => "リプレイをダウンロード";
     /// The Download button's tip.
     WEB_SAVE_TIP: "Download the session as a replay (.fsr) — Ctrl+S" => "この実行をリプレイ (.fsr) としてダウンロード — Ctrl+S";
+    /// The web page's Save-as-lesson button.
+    WEB_SAVE_LESSON: "Save as lesson" => "レッスンとして保存";
+    /// Its tooltip.
+    WEB_SAVE_LESSON_TIP: "Download this what-if (parameters and map as changed) as a lesson (.toml) — Ctrl+L" => "この what-if (変えたパラメータと地図) をレッスン (.toml) としてダウンロード — Ctrl+L";
+    /// The web page's Share button.
+    WEB_SHARE: "Share link" => "リンクを共有";
+    /// Its tooltip.
+    WEB_SHARE_TIP: "Copy a link that reopens this what-if" => "この what-if を開き直すリンクをコピー";
     /// The web page's hint.
     WEB_HINT: "or drop a file on the page · H for keys · Esc back to the lessons" => "またはファイルをページにドロップ · H でキー一覧 · Esc でレッスン一覧へ";
     /// A replay cannot be changed.

@@ -51,7 +51,7 @@ pub use line::{
     cell_at as line_cell_at, cell_center as line_cell_center, chaser_color, walk_color,
 };
 pub use panes::{focused_pane, pane_at, pane_camera, pane_tiles, short_hash};
-pub use path::{search_tiles, tile_cell_at};
+pub use path::{search_tiles, tile_cell_at, tile_map_at};
 pub use summary::{color_name, shape_color};
 
 /// A colour: red, green, blue, alpha.

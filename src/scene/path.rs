@@ -94,6 +94,16 @@ pub fn tile_cell_at(sim: &AnySim, cam: &Camera, at: P) -> Option<(usize, Cell)> 
     None
 }
 
+/// Where search `search`'s map is drawn: its top-left corner and the
+/// size of a cell, in pixels (cell (x, y) spans `cell` pixels from
+/// `origin + (x, y) · cell`).
+pub fn tile_map_at(sim: &AnySim, cam: &Camera, search: usize) -> Option<(P, i32)> {
+    let AnySim::Path(s) = sim else { return None };
+    let t = *search_tiles(s.config().searches.len(), cam.viewport).get(search)?;
+    let (cell, o) = layout(&s.config().grid, t, cam, title_h(s.config(), cam));
+    Some((o, cell))
+}
+
 fn center(o: P, cell: i32, c: Cell) -> P {
     [o[0] + c.x * cell + cell / 2, o[1] + c.y * cell + cell / 2]
 }

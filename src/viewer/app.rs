@@ -14,6 +14,7 @@ use crate::i18n::Lang;
 use crate::lesson::Lesson;
 use crate::lesson::sims;
 use crate::num::{Angle, Fx, Vec3};
+use crate::replay::live;
 use crate::replay::run::Source;
 use crate::scene::{self, Camera, View, Viewport};
 use crate::sim::{AnySim, Cell, Input};
@@ -159,6 +160,12 @@ pub enum Cmd {
     /// Record the session as a replay in memory, to be handed to the
     /// user under this file name (the web build's download).
     Download(String),
+    /// Save the what-if (the lesson with the parameters, map and moves in
+    /// force) as a new lesson file (Ctrl+L).
+    SaveLesson(PathBuf),
+    /// The same, handed to the user under this name (the web build's
+    /// download).
+    DownloadLesson(String),
     /// Open a file given as bytes (dropped on the window or picked on the
     /// web page): a replay or a lesson, told apart as on the command line.
     OpenFile {
@@ -828,7 +835,7 @@ impl App {
     }
 
     /// Shows a passing remark for [`STATUS_US`].
-    fn remark(&mut self, text: String) {
+    pub fn remark(&mut self, text: String) {
         self.status = Some(text);
         self.status_left = STATUS_US;
     }
@@ -958,6 +965,103 @@ impl App {
         }
     }
 
+    /// The what-if as a lesson's text (see [`live::whatif_lesson`]).
+    fn whatif_text(&self) -> Result<String, String> {
+        let p = self.player().ok_or("no lesson is open")?;
+        live::whatif_lesson(
+            &p.session.source,
+            &p.session.inputs,
+            p.session.tick(),
+            p.session.sim(),
+        )
+        .map_err(|e| e.to_string())
+    }
+
+    /// Writes the what-if as a lesson to `path` (beside it first, renamed
+    /// when complete).
+    fn save_lesson(&mut self, path: Option<PathBuf>) {
+        let lang = Lang::of(self.lang.as_deref());
+        let Some(path) = path else { return };
+        let written = self.whatif_text().and_then(|text| {
+            let partial = path.with_extension("toml.partial");
+            std::fs::write(&partial, text)
+                .and_then(|()| std::fs::rename(&partial, &path))
+                .map_err(|e| format!("{}: {e}", path.display()))
+        });
+        match written {
+            Ok(()) => {
+                let shown = std::fs::canonicalize(&path).unwrap_or(path);
+                self.remark(tr!(lang, SAVED_LESSON, shown.display()));
+            }
+            Err(m) => self.error = Some(tr!(lang, SAVE_LESSON_FAILED, m)),
+        }
+    }
+
+    /// Offers the what-if as a lesson for the page to download as `name`.
+    fn save_lesson_as(&mut self, name: String) {
+        let lang = Lang::of(self.lang.as_deref());
+        match self.whatif_text() {
+            Ok(text) => {
+                self.remark(tr!(lang, DOWNLOADING_LESSON, name));
+                self.download = Some((name, text.into_bytes()));
+            }
+            Err(m) => self.error = Some(tr!(lang, SAVE_LESSON_FAILED, m)),
+        }
+    }
+
+    /// The link that reopens the what-if on the web page (its query), or
+    /// why there is none (a lesson that is not bundled, a replay).
+    pub fn share_link(&self) -> Result<String, String> {
+        let lang = Lang::of(self.lang.as_deref());
+        let p = self.player().ok_or("no lesson is open")?;
+        let id = &p.session.lesson.id;
+        if p.session.replay_file.is_some() || crate::bundled::find_bundled(id).is_none() {
+            return Err(tr!(lang, SHARE_NOT_BUNDLED).to_owned());
+        }
+        Ok(super::link::Link {
+            lesson: id.clone(),
+            beat: p.timeline.beat().map(|b| b + 1),
+            lang: p.lang.clone(),
+            sets: p.session.source.overrides.clone(),
+            inputs: p.session.inputs.clone(),
+        }
+        .query())
+    }
+
+    /// Opens what a link names: its lesson with its overrides, its inputs
+    /// made as a teacher would make them, at its beat; or says why not.
+    pub fn open_link(&mut self, query: &str) {
+        let lang = Lang::of(self.lang.as_deref());
+        let link = match super::link::Link::parse(query) {
+            Ok(l) => l,
+            Err(m) => {
+                self.error = Some(tr!(lang, LINK_BAD, m));
+                return;
+            }
+        };
+        if let Some(l) = &link.lang {
+            self.set_language(Some(l.clone()));
+        }
+        self.open(&link.lesson, &link.sets);
+        let Screen::Player(p) = &mut self.screen else {
+            return;
+        };
+        let inputs: Vec<(u64, Input)> = link
+            .inputs
+            .iter()
+            .flat_map(|(t, l)| l.iter().map(|i| (*t, i.clone())))
+            .collect();
+        let made = make_inputs(p, &inputs).and_then(|()| {
+            if let Some(b) = link.beat {
+                p.timeline.apply(Command::Beat(b - 1));
+            }
+            p.sync()
+        });
+        if let Err(m) = made {
+            self.error = Some(tr!(lang, LINK_BAD, m));
+        }
+    }
+
     /// Ends the camera's ease to the beat's framing at once: the picture
     /// a frame drawn after the ease shows (for `render --text` frames of
     /// several beats in a row, and tests).
@@ -993,6 +1097,8 @@ impl App {
         match cmd {
             Cmd::Save(path) => return self.save_session(path),
             Cmd::Download(name) => return self.download_session(name),
+            Cmd::SaveLesson(path) => return self.save_lesson(Some(path)),
+            Cmd::DownloadLesson(name) => return self.save_lesson_as(name),
             _ => {}
         }
         let Screen::Player(p) = &mut self.screen else {

@@ -13,6 +13,7 @@ mod batch;
 pub mod canvas;
 pub mod draw;
 pub mod layout;
+pub mod link;
 pub mod panel;
 pub mod session;
 pub use crate::scene::text;

@@ -114,16 +114,16 @@ impl Panel {
         let shown = self.shown() as u32;
         let last = inputs
             .range(..=tick + 1)
-            .flat_map(|(_, l)| l)
-            .filter_map(|input| match input {
+            .rev()
+            .flat_map(|(_, l)| l.iter().rev())
+            .find_map(|input| match input {
                 Input::Set { pane, key, value }
                     if *key == c.key && pane.is_none_or(|p| p == shown) =>
                 {
                     Some(value)
                 }
                 _ => None,
-            })
-            .last();
+            });
         match last {
             Some(v) => c
                 .values

@@ -34,6 +34,12 @@ pub enum PageEvent {
     },
     /// Download the session as a replay.
     Save,
+    /// Download the what-if as a lesson.
+    SaveLesson,
+    /// Make a link to the what-if and hand it to the page.
+    Share,
+    /// Open what a link names (the address's query: `?lesson=…&i=…`).
+    Link(String),
 }
 
 thread_local! {
@@ -204,4 +210,34 @@ pub unsafe extern "C" fn flockstep_set_lang(tag: *mut u8, tag_len: usize, asked:
 #[unsafe(no_mangle)]
 pub extern "C" fn flockstep_save() {
     push(PageEvent::Save);
+}
+
+/// The page's Save-as-lesson button: download the what-if as a lesson.
+#[unsafe(no_mangle)]
+pub extern "C" fn flockstep_save_lesson() {
+    push(PageEvent::SaveLesson);
+}
+
+/// The page's Share button: make a link to the what-if.
+#[unsafe(no_mangle)]
+pub extern "C" fn flockstep_share() {
+    push(PageEvent::Share);
+}
+
+/// The address's query (UTF-8, in a buffer from [`flockstep_alloc`],
+/// which this takes), to open what it names.
+///
+/// # Safety
+/// The buffer must come from [`flockstep_alloc`] with this length.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn flockstep_open_link(query: *mut u8, len: usize) {
+    // SAFETY: forwarded from the caller.
+    let q = unsafe { reclaim(query, len) };
+    push(PageEvent::Link(String::from_utf8_lossy(&q).into_owned()));
+}
+
+/// Hands the page a link's query to show and copy.
+pub fn shared(query: &str) {
+    // SAFETY: as in `report_error`.
+    unsafe { flockstep_js_message(3, query.as_ptr(), query.len()) }
 }

@@ -288,6 +288,21 @@ fn page_events(app: &mut App) {
                     app.error = Some(tr!(lang, WEB_SAVE_NOTHING).into());
                 }
             }
+            PageEvent::SaveLesson => {
+                if let Some(id) = app.player().map(|p| p.session.lesson.id.clone()) {
+                    app.handle(Cmd::DownloadLesson(format!("{id}-whatif.toml")));
+                } else {
+                    app.error = Some(tr!(lang, WEB_SAVE_NOTHING).into());
+                }
+            }
+            PageEvent::Share => match app.share_link() {
+                Ok(q) => {
+                    super::web::shared(&q);
+                    app.remark(tr!(lang, SHARED, q));
+                }
+                Err(m) => app.error = Some(m),
+            },
+            PageEvent::Link(q) => app.open_link(&q),
         }
     }
     if let Some((name, bytes)) = app.download.take() {
@@ -318,6 +333,10 @@ fn status_json(app: &App, l: &Layout, w: i32, h: i32) -> String {
         "open_tip": tr!(lang, WEB_OPEN_TIP),
         "save": tr!(lang, WEB_SAVE),
         "save_tip": tr!(lang, WEB_SAVE_TIP),
+        "save_lesson": tr!(lang, WEB_SAVE_LESSON),
+        "save_lesson_tip": tr!(lang, WEB_SAVE_LESSON_TIP),
+        "share": tr!(lang, WEB_SHARE),
+        "share_tip": tr!(lang, WEB_SHARE_TIP),
         "hint": tr!(lang, WEB_HINT),
     });
     let mut v = match app.player() {
@@ -335,6 +354,10 @@ fn status_json(app: &App, l: &Layout, w: i32, h: i32) -> String {
                 "scrub": [bar.x, bar.y, bar.w, bar.h],
                 "lang": app.lang,
                 "error": app.error,
+                "inputs": p.session.inputs.values().map(Vec::len).sum::<usize>(),
+                "brush": p.brush,
+                "map": map_status(p, l),
+                "panel": panel_status(p, l),
             })
         }
         None => serde_json::json!({
@@ -352,6 +375,41 @@ fn status_json(app: &App, l: &Layout, w: i32, h: i32) -> String {
     };
     v["page"] = page;
     v.to_string()
+}
+
+/// Where the first search's map is (a path lesson): `[x, y, cell]`.
+#[cfg(target_arch = "wasm32")]
+fn map_status(p: &super::app::Player, l: &Layout) -> serde_json::Value {
+    let cam = p.camera(l.scene, l.scale);
+    let pcam = scene::pane_camera(p.session.sim(), &cam, 0);
+    match scene::tile_map_at(&p.session.sim().panes()[0], &pcam, 0) {
+        Some((o, cell)) => serde_json::json!([o[0], o[1], cell]),
+        None => serde_json::Value::Null,
+    }
+}
+
+/// The parameter panel: open or not, and each slider shown (its key, its
+/// track, how many values, the one in force).
+#[cfg(target_arch = "wasm32")]
+fn panel_status(p: &super::app::Player, l: &Layout) -> serde_json::Value {
+    let lang = Lang::of(p.lang.as_deref());
+    let sliders: Vec<serde_json::Value> = if p.panel_open {
+        panel::rects(&p.panel, l, lang)
+            .iter()
+            .map(|r| {
+                let c = &p.panel.controls[r.control];
+                serde_json::json!({
+                    "key": c.key,
+                    "track": [r.track.x, r.track.y, r.track.w, r.track.h],
+                    "values": c.values,
+                    "now": p.panel.current(r.control, &p.session.inputs, p.session.tick()),
+                })
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
+    serde_json::json!({ "open": p.panel_open, "sliders": sliders })
 }
 
 /// The file name a session is saved under (`ID-session.fsr`; on the
@@ -635,6 +693,18 @@ fn key_input(p: &super::app::Player, shift: bool, ctrl: bool) -> Vec<Cmd> {
     }
     if is_key_pressed(KeyCode::M) && !ctrl {
         cmds.push(Cmd::Brush);
+    }
+    if ctrl && is_key_pressed(KeyCode::L) {
+        let base = format!("{}-whatif", p.session.lesson.id);
+        if cfg!(target_arch = "wasm32") {
+            cmds.push(Cmd::DownloadLesson(format!("{base}.toml")));
+        } else {
+            let path = std::iter::once(PathBuf::from(format!("{base}.toml")))
+                .chain((2..1000).map(|n| PathBuf::from(format!("{base}-{n}.toml"))))
+                .find(|f| !f.exists())
+                .unwrap_or_else(|| PathBuf::from(format!("{base}.toml")));
+            cmds.push(Cmd::SaveLesson(path));
+        }
     }
     if ctrl && is_key_pressed(KeyCode::S) {
         let base = &p.session.lesson.id;

@@ -232,6 +232,196 @@ pub fn sets(inputs: &BTreeMap<u64, Vec<Input>>) -> Vec<(u64, &Input)> {
         .collect()
 }
 
+/// The lesson a what-if makes: the lesson of `source` with, from tick 0,
+/// the parameters in force after `inputs` up to `tick` (every change of a
+/// parameter, in order), the map as painted (its cells written out as a
+/// `map`) and a path's start and goal where they were moved — as TOML
+/// text that loads ([`Lesson::parse`]) and plays. Its id is `ID-whatif`,
+/// its title says it is a what-if, and its one beat lists the changes.
+/// Positions a run reached (boids, chasers) are not edits: the new lesson
+/// starts where the old one did.
+pub fn whatif_lesson(
+    source: &Source,
+    inputs: &BTreeMap<u64, Vec<Input>>,
+    tick: u64,
+    sim: &AnySim,
+) -> Result<String, LessonError> {
+    let lesson = source.lesson()?;
+    let shape = Shape::of(&lesson, source);
+    let fail = |message: String| LessonError {
+        kind: crate::lesson::LessonErrorKind::Set,
+        file: source.file.clone(),
+        line: 0,
+        column: 0,
+        message,
+    };
+    let mut doc: toml::Table =
+        toml::from_str(&source.text).map_err(|e| fail(format!("the lesson does not read: {e}")))?;
+    let mut scenario = match doc.remove("scenario") {
+        Some(toml::Value::Table(t)) => t,
+        _ => return Err(fail("the lesson has no [scenario] table".into())),
+    };
+    let made: Vec<&Input> = inputs.range(..=tick + 1).flat_map(|(_, l)| l).collect();
+    let mut said = Vec::new();
+    for o in source
+        .overrides
+        .iter()
+        .map(|s| Override::parse(s))
+        .collect::<Result<Vec<_>, _>>()?
+    {
+        put(&mut scenario, &o.path, &o.value).map_err(&fail)?;
+    }
+    for i in made.iter().filter(|i| is_set(i)) {
+        for o in shape.overrides(&lesson, i)? {
+            put(&mut scenario, &o.path, &o.value).map_err(&fail)?;
+        }
+        said.push(i.to_string());
+    }
+    edit_places(&mut scenario, &made, sim, &mut said);
+    // The what-if must load before it is offered.
+    let text = lesson_toml(doc, scenario, &lesson.id, &said).map_err(&fail)?;
+    Lesson::parse(&text, &format!("{}-whatif.toml", lesson.id))?;
+    Ok(text)
+}
+
+/// Writes the painted map and the moved start and goal into `scenario`.
+fn edit_places(scenario: &mut toml::Table, made: &[&Input], sim: &AnySim, said: &mut Vec<String>) {
+    let painted = made.iter().any(|i| matches!(i, Input::Ground { .. }));
+    let first = &sim.panes()[0];
+    let grid = match first {
+        AnySim::Path(s) => Some(&s.config().grid),
+        AnySim::Line(s) => Some(&s.config().grid),
+        _ => None,
+    };
+    if let (true, Some(g)) = (painted, grid) {
+        for key in ["width", "height", "levels", "walls"] {
+            scenario.remove(key);
+        }
+        if matches!(first, AnySim::Path(_)) {
+            scenario.remove("seed");
+        }
+        scenario.insert("map".into(), toml::Value::String(g.to_ascii()));
+        said.push("the map as painted".into());
+    }
+    if let AnySim::Path(s) = first {
+        let cell = |c: crate::sim::Cell| {
+            toml::Value::Array(vec![i64::from(c.x).into(), i64::from(c.y).into()])
+        };
+        for (key, moved, at) in [
+            (
+                "start",
+                made.iter().any(|i| matches!(i, Input::MoveStart { .. })),
+                s.config().start,
+            ),
+            (
+                "goal",
+                made.iter().any(|i| matches!(i, Input::MoveGoal { .. })),
+                s.config().goal,
+            ),
+        ] {
+            if moved {
+                scenario.insert(key.into(), cell(at));
+                said.push(format!("{key} at {at}"));
+            }
+        }
+    }
+}
+
+/// Sets `path` (dotted, list indices included) of `table` to `value` as
+/// `--set` reads it (TOML, or a bare word as a string).
+fn put(table: &mut toml::Table, path: &[String], value: &str) -> Result<(), String> {
+    let parsed: toml::Value = toml::from_str::<toml::Table>(&format!("v = {value}"))
+        .ok()
+        .and_then(|mut t| t.remove("v"))
+        .unwrap_or_else(|| toml::Value::String(value.to_owned()));
+    let mut root = toml::Value::Table(core::mem::take(table));
+    let done = put_in(&mut root, path, parsed);
+    if let toml::Value::Table(t) = root {
+        *table = t;
+    }
+    done
+}
+
+fn put_in(at: &mut toml::Value, path: &[String], value: toml::Value) -> Result<(), String> {
+    let (head, rest) = path.split_first().ok_or("an empty key")?;
+    let next = match at {
+        toml::Value::Table(t) if rest.is_empty() => {
+            t.insert(head.clone(), value);
+            return Ok(());
+        }
+        toml::Value::Table(t) => t
+            .entry(head.clone())
+            .or_insert_with(|| toml::Value::Table(toml::Table::new())),
+        toml::Value::Array(items) => {
+            let len = items.len();
+            let item = head
+                .parse::<usize>()
+                .ok()
+                .and_then(|i| items.get_mut(i))
+                .ok_or_else(|| format!("`{head}` is not an index into a list of {len}"))?;
+            if rest.is_empty() {
+                *item = value;
+                return Ok(());
+            }
+            item
+        }
+        _ => return Err(format!("`{head}` is inside a value that is not a table")),
+    };
+    put_in(next, rest, value)
+}
+
+/// The new lesson's text: `[lesson]` (a new id and title), `[scenario]`,
+/// and one beat that says what changed.
+fn lesson_toml(
+    mut doc: toml::Table,
+    scenario: toml::Table,
+    id: &str,
+    said: &[String],
+) -> Result<String, String> {
+    let mut meta = match doc.remove("lesson") {
+        Some(toml::Value::Table(t)) => t,
+        _ => return Err("the lesson has no [lesson] table".into()),
+    };
+    let title = meta
+        .get("title")
+        .and_then(toml::Value::as_str)
+        .unwrap_or(id)
+        .to_owned();
+    meta.insert("id".into(), format!("{id}-whatif").into());
+    meta.insert("title".into(), format!("What if: {title}").into());
+    meta.remove("title_translations");
+    meta.remove("course");
+    meta.remove("predict_title");
+    meta.remove("predict_title_translations");
+    let changes = if said.is_empty() {
+        "nothing yet".to_owned()
+    } else {
+        said.join("; ")
+    };
+    let mut beat = toml::Table::new();
+    beat.insert("at".into(), 0.into());
+    beat.insert("pause".into(), true.into());
+    beat.insert(
+        "text".into(),
+        format!(
+            "What if? The lesson `{id}` from the start with: {changes}. Press Space and watch."
+        )
+        .into(),
+    );
+    let mut out = String::new();
+    for (name, value) in [
+        ("lesson", toml::Value::Table(meta)),
+        ("scenario", toml::Value::Table(scenario)),
+        ("beat", toml::Value::Array(vec![toml::Value::Table(beat)])),
+    ] {
+        let mut one = toml::Table::new();
+        one.insert(name.into(), value);
+        out.push_str(&toml::to_string_pretty(&one).map_err(|e| e.to_string())?);
+        out.push('\n');
+    }
+    Ok(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
