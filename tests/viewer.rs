@@ -1111,3 +1111,88 @@ fn painting_a_wall_restarts_the_search_round_it() {
     app.error = None;
     assert_eq!(tick_and_hash(&app), before);
 }
+
+/// A what-if saved as a lesson loads and plays from tick 0 with the
+/// parameters, map and start as changed; a link to it reopens the same
+/// run, input for input, at the same beat.
+#[test]
+fn a_whatif_saves_as_a_lesson_and_shares_as_a_link() {
+    use flockstep::sim::Ground;
+    let mut app = open("path-heuristics");
+    app.handle(Cmd::Time(Command::Scrub(20)));
+    let wall = Cell::new(12, 6);
+    app.handle(Cmd::Intervene(Input::Ground {
+        at: wall,
+        to: Ground::Wall,
+    }));
+    app.handle(Cmd::Intervene(Input::Ground {
+        at: Cell::new(12, 7),
+        to: Ground::Wall,
+    }));
+    app.handle(Cmd::Intervene(Input::MoveStart {
+        to: Cell::new(3, 12),
+    }));
+    app.handle(Cmd::Intervene(Input::Set {
+        pane: Some(3),
+        key: "heuristic_weight".into(),
+        value: "3".into(),
+    }));
+    assert!(app.error.is_none(), "{:?}", app.error);
+    app.handle(Cmd::Time(Command::Scrub(40)));
+    let file = temp("whatif.toml");
+    app.handle(Cmd::SaveLesson(file.clone()));
+    assert!(app.error.is_none(), "{:?}", app.error);
+    let text = std::fs::read_to_string(&file).unwrap();
+    let lesson = flockstep::lesson::Lesson::parse(&text, "whatif.toml").unwrap();
+    assert_eq!(lesson.id, "path-heuristics-whatif");
+    let AnySim::Path(ps) = AnySim::new(&lesson.scenario).unwrap() else {
+        panic!()
+    };
+    let cfg = ps.config();
+    assert!(cfg.grid.is_wall(wall) && cfg.grid.is_wall(Cell::new(12, 7)));
+    assert_eq!(cfg.start, Cell::new(3, 12));
+    assert_eq!(cfg.searches[3].heuristic.weight, Fx::from_int(3));
+    assert_eq!(
+        cfg.searches[2].heuristic.weight,
+        Fx::ONE,
+        "only search 3 changed"
+    );
+    let AnySim::Path(was) = app.player().unwrap().session.sim() else {
+        panic!()
+    };
+    assert_eq!(
+        cfg.grid,
+        was.config().grid,
+        "the map as painted, heights and all"
+    );
+
+    // The link: the same inputs, the same state at the same beat.
+    app.handle(Cmd::Time(Command::NextBeat));
+    let (tick, hash) = tick_and_hash(&app);
+    let query = app.share_link().unwrap();
+    assert!(
+        query.starts_with("?lesson=path-heuristics&beat="),
+        "{query}"
+    );
+    assert!(
+        query.contains("w=21:12,6;12,7"),
+        "a stroke is written compactly: {query}"
+    );
+    let mut other = App::new();
+    other.open_link(&query);
+    assert!(other.error.is_none(), "{:?}", other.error);
+    let p = other.player().unwrap();
+    assert_eq!(p.session.inputs, app.player().unwrap().session.inputs);
+    assert_eq!(tick_and_hash(&other), (tick, hash));
+    // A broken link says why.
+    let mut broken = App::new();
+    broken.open_link("?lesson=path-heuristics&i=5:wall:999,1");
+    assert!(
+        broken
+            .error
+            .as_deref()
+            .is_some_and(|e| e.contains("--input 5:wall:999,1") && e.contains("off the")),
+        "{:?}",
+        broken.error
+    );
+}

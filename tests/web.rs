@@ -406,6 +406,58 @@ fn headless_chromium_shows_the_picker_plays_saves_and_reports_bad_files_as_the_d
     if r["wheel"]["shown"].as_u64().unwrap() < 25 {
         assert_eq!(r["wheel"]["scrolled"], true, "the wheel: {}", r["wheel"]);
     }
+    // A what-if with the mouse (issue 45): the stroke and the slider are
+    // inputs that part the run from the lesson; scrubbing back before the
+    // slider's change shows the run before it, forward again the change;
+    // the download verifies with every input; the shared link reopens
+    // the same state at the same tick.
+    let w = &r["whatif"];
+    let (plain, painted, changed) = (&w["plain"], &w["painted"], &w["changed"]);
+    assert_eq!(plain[0], painted[0], "{w}");
+    assert_ne!(plain[1], painted[1], "the walls changed the run: {w}");
+    assert!(
+        painted[2].as_u64().unwrap() >= 4,
+        "the stroke painted walls: {w}"
+    );
+    assert_eq!(
+        changed[2].as_u64(),
+        painted[2].as_u64().map(|n| n + 1),
+        "{w}"
+    );
+    assert_eq!(
+        w["now"].as_u64().unwrap() + 1,
+        w["slider"]["values"].as_array().unwrap().len() as u64,
+        "the slider's last value: {w}"
+    );
+    assert_eq!(
+        w["back"],
+        serde_json::json!([painted[0], painted[1]]),
+        "{w}"
+    );
+    assert_eq!(
+        w["again"],
+        serde_json::json!([changed[0], changed[1]]),
+        "{w}"
+    );
+    let mut saved = Replay::open(Path::new(w["download"].as_str().unwrap())).unwrap();
+    assert!(
+        matches!(verify(&mut saved, |_| {}), Ok(Verdict::Match { .. })),
+        "{w}"
+    );
+    let kept: usize = saved.frames().map(|f| f.unwrap().inputs.len()).sum();
+    assert_eq!(kept as u64, changed[2].as_u64().unwrap(), "{w}");
+    assert!(
+        w["link"]
+            .as_str()
+            .unwrap()
+            .contains("?lesson=path-heuristics"),
+        "{w}"
+    );
+    assert_eq!(
+        w["reopened"],
+        serde_json::json!([changed[0], changed[1], changed[2], null]),
+        "the link reopens the same run: {w}"
+    );
     // ?lesson=…&lang=ja: the lesson, narrated in Japanese, with the font
     // fetched beside the page, still within the first-frame budget.
     assert_eq!(r["ja"]["lesson"], "line-error-term", "{}", r["ja"]);

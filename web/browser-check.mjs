@@ -22,7 +22,9 @@
 //    it in the page's file picker (the downloaded replay, dropped back,
 //    plays first), and collects the error the viewer
 //    shows; saves OUT/error.png after the last;
-// 5. prints one JSON object: timings, titles, the download, the errors.
+// 5. opens ?lesson=…&lang=ja; then a what-if: a brush stroke and a
+//    slider click, its download and its share link opened afresh;
+// 6. prints one JSON object: timings, titles, the download, the errors.
 //
 // The protocol runs over Chromium's --remote-debugging-pipe (no port, no
 // WebSocket). CHROMIUM names the browser binary (default: chromium).
@@ -370,6 +372,90 @@ try {
         htmlLang: await js("document.documentElement.lang"),
     };
     await shot("ja.png");
+
+    // 6. A what-if with the mouse: a brush stroke (M, then a drag over
+    // the first search's map) paints walls, a click at the far end of a
+    // parameter slider (P) changes the heuristic; the state hash moves
+    // and the input count grows; Ctrl+S downloads the run; Share makes a
+    // link that, opened afresh, reopens the same run.
+    await page("Page.navigate", { url: url + "?lesson=path-heuristics&lang=en" });
+    await waitFor("document.body && document.body.dataset.flockstep === 'ready'", "the page for a what-if");
+    await waitFor("(s => s && s.screen === 'player' && s.map)(window.flockstep.status())", "path-heuristics", 30000);
+    await js("document.getElementById('glcanvas').focus()");
+    await sleep(500);
+    const steps = async (code, name, vk, n) => {
+        for (let i = 0; i < n; i++) await key(code, name, vk);
+    };
+    await steps("ArrowRight", "ArrowRight", 39, 5);
+    const plain = await status();
+    await steps("ArrowLeft", "ArrowLeft", 37, 2);
+    await key("KeyM", "m", 77);
+    const [mx, my, cell] = (await status()).map;
+    const at = (cx, cy) => [mx + cx * cell + Math.floor(cell / 2), my + cy * cell + Math.floor(cell / 2)];
+    const [left, top] = await js(
+        "(() => { const b = document.getElementById('glcanvas').getBoundingClientRect(); return [b.left, b.top]; })()",
+    );
+    const mouse = (type, [x, y], buttons) =>
+        page("Input.dispatchMouseEvent", { type, x: left + x, y: top + y, button: buttons ? "left" : "none", buttons, clickCount: 1 });
+    await mouse("mouseMoved", at(12, 5), 0);
+    await sleep(150);
+    await mouse("mousePressed", at(12, 5), 1);
+    for (let y = 5; y <= 9; y++) {
+        await mouse("mouseMoved", at(12, y), 1);
+        await sleep(200);
+    }
+    await mouse("mouseReleased", at(12, 9), 0);
+    await sleep(300);
+    await key("KeyM", "m", 77);
+    await steps("ArrowRight", "ArrowRight", 39, 2);
+    const painted = await status();
+    await key("KeyP", "p", 80);
+    const slider = (await status()).panel.sliders.find((s) => s.key === "heuristic");
+    if (!slider) fail("the panel shows no heuristic slider: " + JSON.stringify((await status()).panel));
+    const [sx, sy, sw, sh] = slider.track;
+    await click(sx + sw - 1, sy + Math.floor(sh / 2));
+    await sleep(400);
+    await steps("ArrowRight", "ArrowRight", 39, 2);
+    const changed = await status();
+    await steps("ArrowLeft", "ArrowLeft", 37, 2);
+    const back = await status();
+    await steps("ArrowRight", "ArrowRight", 39, 2);
+    const again = await status();
+    result.whatif = {
+        plain: [plain.tick, plain.hash],
+        painted: [painted.tick, painted.hash, painted.inputs],
+        slider: { values: slider.values, was: slider.now },
+        now: changed.panel.sliders.find((s) => s.key === "heuristic").now,
+        changed: [changed.tick, changed.hash, changed.inputs],
+        back: [back.tick, back.hash],
+        again: [again.tick, again.hash],
+    };
+    await shot("whatif.png");
+    await js("window.flockstep.lastDownload = null");
+    await key("KeyS", "s", 83, true);
+    const name = (await waitFor("window.flockstep.lastDownload", "the what-if's download", 30000)).name;
+    for (let i = 0; ; i++) {
+        if (readdirSync(downloads).includes(name)) {
+            result.whatif.download = join(downloads, name);
+            break;
+        }
+        if (i > 100) fail("the what-if download never reached " + downloads);
+        await sleep(100);
+    }
+    await js("document.getElementById('share').click()");
+    const link = await waitFor("window.flockstep.lastLink", "the share link", 30000);
+    result.whatif.link = link;
+    await page("Page.navigate", { url: "about:blank" });
+    await page("Page.navigate", { url: link });
+    await waitFor("document.body && document.body.dataset.flockstep === 'ready'", "the shared link's page");
+    await waitFor(
+        `(s => s && s.screen === 'player' && s.inputs === ${changed.inputs})(window.flockstep.status())`,
+        "the shared what-if with its inputs",
+        30000,
+    );
+    await sleep(300);
+    const reopened = await status();
+    result.whatif.reopened = [reopened.tick, reopened.hash, reopened.inputs, reopened.error];
 } catch (e) {
     if (!e.done) result.failure = String(e.message ?? e);
 } finally {

@@ -1021,6 +1021,7 @@ impl App {
         Ok(super::link::Link {
             lesson: id.clone(),
             beat: p.timeline.beat().map(|b| b + 1),
+            tick: Some(p.session.tick()),
             lang: p.lang.clone(),
             sets: p.session.source.overrides.clone(),
             inputs: p.session.inputs.clone(),
@@ -1054,6 +1055,9 @@ impl App {
         let made = make_inputs(p, &inputs).and_then(|()| {
             if let Some(b) = link.beat {
                 p.timeline.apply(Command::Beat(b - 1));
+            }
+            if let Some(t) = link.tick {
+                p.timeline.apply(Command::Scrub(t));
             }
             p.sync()
         });

@@ -1,6 +1,6 @@
 //! A what-if as a link: the web page's address query that reopens a
 //! lesson with its `--set` overrides, every recorded input and the beat
-//! shown — `?lesson=ID&beat=N&lang=TAG&set=KEY=VALUE&i=TICK:INPUT…`. An
+//! shown — `?lesson=ID&beat=N&tick=T&lang=TAG&set=KEY=VALUE&i=TICK:INPUT…`. An
 //! input is written in its text form ([`Input::parse`]); a stroke's walls
 //! at one tick share one `w=TICK:X,Y;X,Y;…` (a painted wall is the most
 //! common input, and a stroke has many). Values are percent-encoded where
@@ -16,6 +16,8 @@ pub struct Link {
     pub lesson: String,
     /// The beat shown, 1-based.
     pub beat: Option<usize>,
+    /// The tick shown (after the beat's: a moment inside it).
+    pub tick: Option<u64>,
     /// The narration language.
     pub lang: Option<String>,
     /// `--set KEY=VALUE` overrides.
@@ -30,6 +32,9 @@ impl Link {
         let mut parts = vec![format!("lesson={}", encode(&self.lesson))];
         if let Some(b) = self.beat {
             parts.push(format!("beat={b}"));
+        }
+        if let Some(t) = self.tick {
+            parts.push(format!("tick={t}"));
         }
         if let Some(l) = &self.lang {
             parts.push(format!("lang={}", encode(l)));
@@ -86,6 +91,12 @@ impl Link {
                         .filter(|b| *b >= 1)
                         .ok_or_else(|| format!("beat={v}: a beat is 1 or more"))?;
                     link.beat = Some(b);
+                }
+                "tick" => {
+                    let t = v
+                        .parse::<u64>()
+                        .map_err(|_| format!("tick={v}: not a tick"))?;
+                    link.tick = Some(t);
                 }
                 "set" => link.sets.push(v),
                 "i" => {
@@ -205,6 +216,7 @@ mod tests {
         let link = Link {
             lesson: "path-heuristics".into(),
             beat: Some(3),
+            tick: Some(41),
             lang: Some("ja".into()),
             sets: vec!["seed=9".into()],
             inputs,

@@ -16,6 +16,7 @@
 //! the viewer's seeks — goes through [`apply_tick`], so they agree.
 
 use super::run::Source;
+use crate::lesson::node::{Kind, Node};
 use crate::lesson::schema::{Param, Ty};
 use crate::lesson::{Lesson, LessonError, Override};
 use crate::sim::{AnySim, Input, Scenario, SimError};
@@ -157,12 +158,12 @@ impl Shape {
     }
 }
 
-/// Whether the lesson text's `[scenario]` has a list of tables `name`.
+/// Whether the lesson text's `[scenario]` has a list `name`.
 fn has_list(text: &str, name: &str) -> bool {
-    toml::from_str::<toml::Table>(text).is_ok_and(|t| {
-        t.get("scenario")
+    read(text).is_some_and(|doc| {
+        doc.get("scenario")
             .and_then(|s| s.get(name))
-            .is_some_and(toml::Value::is_array)
+            .is_some_and(|v| matches!(v, W::Array(_)))
     })
 }
 
@@ -255,37 +256,138 @@ pub fn whatif_lesson(
         column: 0,
         message,
     };
-    let mut doc: toml::Table =
-        toml::from_str(&source.text).map_err(|e| fail(format!("the lesson does not read: {e}")))?;
-    let mut scenario = match doc.remove("scenario") {
-        Some(toml::Value::Table(t)) => t,
-        _ => return Err(fail("the lesson has no [scenario] table".into())),
-    };
+    let mut doc = read(&source.text).ok_or_else(|| fail("the lesson does not read".into()))?;
     let made: Vec<&Input> = inputs.range(..=tick + 1).flat_map(|(_, l)| l).collect();
     let mut said = Vec::new();
-    for o in source
+    let mut overrides = source
         .overrides
         .iter()
         .map(|s| Override::parse(s))
-        .collect::<Result<Vec<_>, _>>()?
-    {
-        put(&mut scenario, &o.path, &o.value).map_err(&fail)?;
-    }
+        .collect::<Result<Vec<_>, _>>()?;
     for i in made.iter().filter(|i| is_set(i)) {
-        for o in shape.overrides(&lesson, i)? {
-            put(&mut scenario, &o.path, &o.value).map_err(&fail)?;
-        }
+        overrides.extend(shape.overrides(&lesson, i)?);
         said.push(i.to_string());
     }
-    edit_places(&mut scenario, &made, sim, &mut said);
+    let scenario = doc
+        .get_mut("scenario")
+        .ok_or_else(|| fail("the lesson has no [scenario] table".into()))?;
+    for o in &overrides {
+        scenario
+            .put(&o.path, parse_value(&o.value))
+            .map_err(&fail)?;
+    }
+    edit_places(scenario, &made, sim, &mut said);
+    let text = lesson_toml(doc, &lesson.id, &said).map_err(&fail)?;
     // The what-if must load before it is offered.
-    let text = lesson_toml(doc, scenario, &lesson.id, &said).map_err(&fail)?;
     Lesson::parse(&text, &format!("{}-whatif.toml", lesson.id))?;
     Ok(text)
 }
 
+/// A TOML value as the what-if lesson writes it back: a float keeps the
+/// decimal it was written with.
+#[derive(Clone, Debug, PartialEq)]
+enum W {
+    Int(i64),
+    Float(String),
+    Bool(bool),
+    Str(String),
+    Array(Vec<W>),
+    Table(Vec<(String, W)>),
+}
+
+impl W {
+    /// The value tree of a parsed node, floats read from `src`.
+    fn of(n: &Node, src: &str) -> W {
+        match &n.kind {
+            Kind::Int(i) => W::Int(*i),
+            Kind::Float => W::Float(src.get(n.span.clone()).unwrap_or("0.0").trim().to_owned()),
+            Kind::Bool(b) => W::Bool(*b),
+            Kind::Str(s) => W::Str(s.clone()),
+            Kind::Array(a) => W::Array(a.iter().map(|n| W::of(n, src)).collect()),
+            Kind::Table(t) => W::Table(
+                t.iter()
+                    .map(|(k, _, n)| (k.clone(), W::of(n, src)))
+                    .collect(),
+            ),
+        }
+    }
+
+    fn get(&self, key: &str) -> Option<&W> {
+        match self {
+            W::Table(t) => t.iter().find(|(k, _)| k == key).map(|(_, v)| v),
+            _ => None,
+        }
+    }
+
+    fn get_mut(&mut self, key: &str) -> Option<&mut W> {
+        match self {
+            W::Table(t) => t.iter_mut().find(|(k, _)| k == key).map(|(_, v)| v),
+            _ => None,
+        }
+    }
+
+    /// Sets `key` of a table (added last when new).
+    fn insert(&mut self, key: &str, value: W) {
+        if let Some(v) = self.get_mut(key) {
+            *v = value;
+        } else if let W::Table(t) = self {
+            t.push((key.to_owned(), value));
+        }
+    }
+
+    fn remove(&mut self, key: &str) {
+        if let W::Table(t) = self {
+            t.retain(|(k, _)| k != key);
+        }
+    }
+
+    /// Sets `path` (dotted, list indices included), as `--set` does.
+    fn put(&mut self, path: &[String], value: W) -> Result<(), String> {
+        let (head, rest) = path.split_first().ok_or("an empty key")?;
+        if let W::Array(items) = self {
+            let len = items.len();
+            let item = head
+                .parse::<usize>()
+                .ok()
+                .and_then(|i| items.get_mut(i))
+                .ok_or_else(|| format!("`{head}` is not an index into a list of {len}"))?;
+            return if rest.is_empty() {
+                *item = value;
+                Ok(())
+            } else {
+                item.put(rest, value)
+            };
+        }
+        if !matches!(self, W::Table(_)) {
+            return Err(format!("`{head}` is inside a value that is not a table"));
+        }
+        if rest.is_empty() {
+            self.insert(head, value);
+            return Ok(());
+        }
+        if self.get(head).is_none() {
+            self.insert(head, W::Table(Vec::new()));
+        }
+        self.get_mut(head).expect("just made").put(rest, value)
+    }
+}
+
+/// A lesson text's value tree, or `None` if it is not TOML.
+fn read(text: &str) -> Option<W> {
+    let node: Node = toml::from_str(text).ok()?;
+    Some(W::of(&node, text))
+}
+
+/// A `--set` value: TOML, or a bare word as a string.
+fn parse_value(value: &str) -> W {
+    let doc = format!("v = {value}");
+    read(&doc)
+        .and_then(|t| t.get("v").cloned())
+        .unwrap_or_else(|| W::Str(value.to_owned()))
+}
+
 /// Writes the painted map and the moved start and goal into `scenario`.
-fn edit_places(scenario: &mut toml::Table, made: &[&Input], sim: &AnySim, said: &mut Vec<String>) {
+fn edit_places(scenario: &mut W, made: &[&Input], sim: &AnySim, said: &mut Vec<String>) {
     let painted = made.iter().any(|i| matches!(i, Input::Ground { .. }));
     let first = &sim.panes()[0];
     let grid = match first {
@@ -300,13 +402,10 @@ fn edit_places(scenario: &mut toml::Table, made: &[&Input], sim: &AnySim, said: 
         if matches!(first, AnySim::Path(_)) {
             scenario.remove("seed");
         }
-        scenario.insert("map".into(), toml::Value::String(g.to_ascii()));
+        scenario.insert("map", W::Str(g.to_ascii()));
         said.push("the map as painted".into());
     }
     if let AnySim::Path(s) = first {
-        let cell = |c: crate::sim::Cell| {
-            toml::Value::Array(vec![i64::from(c.x).into(), i64::from(c.y).into()])
-        };
         for (key, moved, at) in [
             (
                 "start",
@@ -320,106 +419,138 @@ fn edit_places(scenario: &mut toml::Table, made: &[&Input], sim: &AnySim, said: 
             ),
         ] {
             if moved {
-                scenario.insert(key.into(), cell(at));
+                let cell = W::Array(vec![W::Int(i64::from(at.x)), W::Int(i64::from(at.y))]);
+                scenario.insert(key, cell);
                 said.push(format!("{key} at {at}"));
             }
         }
     }
 }
 
-/// Sets `path` (dotted, list indices included) of `table` to `value` as
-/// `--set` reads it (TOML, or a bare word as a string).
-fn put(table: &mut toml::Table, path: &[String], value: &str) -> Result<(), String> {
-    let parsed: toml::Value = toml::from_str::<toml::Table>(&format!("v = {value}"))
-        .ok()
-        .and_then(|mut t| t.remove("v"))
-        .unwrap_or_else(|| toml::Value::String(value.to_owned()));
-    let mut root = toml::Value::Table(core::mem::take(table));
-    let done = put_in(&mut root, path, parsed);
-    if let toml::Value::Table(t) = root {
-        *table = t;
-    }
-    done
-}
-
-fn put_in(at: &mut toml::Value, path: &[String], value: toml::Value) -> Result<(), String> {
-    let (head, rest) = path.split_first().ok_or("an empty key")?;
-    let next = match at {
-        toml::Value::Table(t) if rest.is_empty() => {
-            t.insert(head.clone(), value);
-            return Ok(());
-        }
-        toml::Value::Table(t) => t
-            .entry(head.clone())
-            .or_insert_with(|| toml::Value::Table(toml::Table::new())),
-        toml::Value::Array(items) => {
-            let len = items.len();
-            let item = head
-                .parse::<usize>()
-                .ok()
-                .and_then(|i| items.get_mut(i))
-                .ok_or_else(|| format!("`{head}` is not an index into a list of {len}"))?;
-            if rest.is_empty() {
-                *item = value;
-                return Ok(());
-            }
-            item
-        }
-        _ => return Err(format!("`{head}` is inside a value that is not a table")),
-    };
-    put_in(next, rest, value)
-}
-
 /// The new lesson's text: `[lesson]` (a new id and title), `[scenario]`,
 /// and one beat that says what changed.
-fn lesson_toml(
-    mut doc: toml::Table,
-    scenario: toml::Table,
-    id: &str,
-    said: &[String],
-) -> Result<String, String> {
-    let mut meta = match doc.remove("lesson") {
-        Some(toml::Value::Table(t)) => t,
-        _ => return Err("the lesson has no [lesson] table".into()),
+fn lesson_toml(mut doc: W, id: &str, said: &[String]) -> Result<String, String> {
+    let meta = doc
+        .get_mut("lesson")
+        .ok_or("the lesson has no [lesson] table")?;
+    let title = match meta.get("title") {
+        Some(W::Str(t)) => t.clone(),
+        _ => id.to_owned(),
     };
-    let title = meta
-        .get("title")
-        .and_then(toml::Value::as_str)
-        .unwrap_or(id)
-        .to_owned();
-    meta.insert("id".into(), format!("{id}-whatif").into());
-    meta.insert("title".into(), format!("What if: {title}").into());
-    meta.remove("title_translations");
-    meta.remove("course");
-    meta.remove("predict_title");
-    meta.remove("predict_title_translations");
+    meta.insert("id", W::Str(format!("{id}-whatif")));
+    meta.insert("title", W::Str(format!("What if: {title}")));
+    for key in [
+        "title_translations",
+        "course",
+        "predict_title",
+        "predict_title_translations",
+    ] {
+        meta.remove(key);
+    }
     let changes = if said.is_empty() {
         "nothing yet".to_owned()
     } else {
         said.join("; ")
     };
-    let mut beat = toml::Table::new();
-    beat.insert("at".into(), 0.into());
-    beat.insert("pause".into(), true.into());
-    beat.insert(
-        "text".into(),
-        format!(
-            "What if? The lesson `{id}` from the start with: {changes}. Press Space and watch."
-        )
-        .into(),
-    );
+    let beat = W::Table(vec![
+        ("at".into(), W::Int(0)),
+        ("pause".into(), W::Bool(true)),
+        (
+            "text".into(),
+            W::Str(format!(
+                "What if? The lesson `{id}` from the start with: {changes}. Press Space and watch."
+            )),
+        ),
+        (
+            "translations".into(),
+            W::Table(vec![(
+                "ja".into(),
+                W::Str(format!(
+                    "もしも? レッスン `{id}` を最初から、次の変更で: {changes}。Space を押して見てください。"
+                )),
+            )]),
+        ),
+    ]);
     let mut out = String::new();
-    for (name, value) in [
-        ("lesson", toml::Value::Table(meta)),
-        ("scenario", toml::Value::Table(scenario)),
-        ("beat", toml::Value::Array(vec![toml::Value::Table(beat)])),
-    ] {
-        let mut one = toml::Table::new();
-        one.insert(name.into(), value);
-        out.push_str(&toml::to_string_pretty(&one).map_err(|e| e.to_string())?);
-        out.push('\n');
+    for (header, key) in [("[lesson]", "lesson"), ("[scenario]", "scenario")] {
+        section(&mut out, header, doc.get(key).ok_or("a table is missing")?);
     }
+    section(&mut out, "[[beat]]", &beat);
     Ok(out)
+}
+
+/// Writes a table under `header`: its values `key = value`, each list of
+/// tables (a lesson's variants or searches) as `[[header.key]]` sections
+/// after them. (A small writer of the values lessons hold: the toml
+/// crate's own would add a tenth to the web module.)
+fn section(out: &mut String, header: &str, t: &W) {
+    let W::Table(entries) = t else { return };
+    out.push_str(header);
+    out.push('\n');
+    let is_tables = |v: &W| matches!(v, W::Array(a) if !a.is_empty() && a.iter().all(|i| matches!(i, W::Table(_))));
+    for (k, v) in entries.iter().filter(|(_, v)| !is_tables(v)) {
+        out.push_str(&format!("{} = {}\n", key(k), value(v)));
+    }
+    out.push('\n');
+    let name = header.trim_matches(|c| c == '[' || c == ']');
+    for (k, v) in entries.iter().filter(|(_, v)| is_tables(v)) {
+        if let W::Array(items) = v {
+            for item in items {
+                section(out, &format!("[[{name}.{}]]", key(k)), item);
+            }
+        }
+    }
+}
+
+/// A key, quoted unless bare.
+fn key(k: &str) -> String {
+    if !k.is_empty()
+        && k.chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+    {
+        k.to_owned()
+    } else {
+        quoted(k)
+    }
+}
+
+/// A basic string: `"`, `\` and control characters escaped.
+fn quoted(s: &str) -> String {
+    let mut q = String::from("\"");
+    for c in s.chars() {
+        match c {
+            '"' => q.push_str("\\\""),
+            '\\' => q.push_str("\\\\"),
+            '\n' => q.push_str("\\n"),
+            '\t' => q.push_str("\\t"),
+            c if c.is_control() => q.push_str(&format!("\\u{:04X}", c as u32)),
+            c => q.push(c),
+        }
+    }
+    q.push('"');
+    q
+}
+
+/// A value on one line, but a string of several lines (a map) as a
+/// multi-line string.
+fn value(v: &W) -> String {
+    match v {
+        W::Str(s) if s.contains('\n') && !s.contains("\"\"\"") && !s.contains('\\') => {
+            format!("\"\"\"\n{s}\"\"\"")
+        }
+        W::Str(s) => quoted(s),
+        W::Int(i) => i.to_string(),
+        W::Float(f) => f.clone(),
+        W::Bool(b) => b.to_string(),
+        W::Array(a) => format!("[{}]", a.iter().map(value).collect::<Vec<_>>().join(", ")),
+        W::Table(t) => {
+            let items: Vec<String> = t
+                .iter()
+                .map(|(k, v)| format!("{} = {}", key(k), value(v)))
+                .collect();
+            format!("{{ {} }}", items.join(", "))
+        }
+    }
 }
 
 #[cfg(test)]
@@ -433,6 +564,22 @@ mod tests {
         Param::flag("b", false),
         Param::new("list", Ty::Tables(&NESTED)),
     ];
+
+    #[test]
+    fn the_lesson_writer_reads_back() {
+        let text = "[lesson]\nid = \"a\"\nt = \"say \\\"hi\\\" \\\\ \\u0001\"\nm = \"\"\"\n12\n#3\n\"\"\"\n\
+                    x = [[1, 2], [3, 4]]\nf = 0.35\ng = 2.0\nb = true\nc = { ja = \"猫\" }\n\
+                    [[lesson.list]]\nk = 1\n[[lesson.list]]\nk = 2.50\n";
+        let t = read(text).unwrap();
+        let mut out = String::new();
+        section(&mut out, "[lesson]", t.get("lesson").unwrap());
+        assert_eq!(read(&out), Some(t), "{out}");
+        assert!(
+            out.contains("m = \"\"\"\n12\n#3\n\"\"\""),
+            "a map stays a picture: {out}"
+        );
+        assert!(out.contains("k = 2.50"), "a decimal as written: {out}");
+    }
 
     #[test]
     fn only_varied_keys_change_while_running() {
