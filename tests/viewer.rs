@@ -1196,3 +1196,46 @@ fn a_whatif_saves_as_a_lesson_and_shares_as_a_link() {
         broken.error
     );
 }
+
+/// A beat that invites a what-if opens the panel on its control, for the
+/// pane it highlights; once the class changes that key, the narration
+/// adds what to look for; the search at weight 2 finds the route around.
+#[test]
+fn a_beat_invites_a_what_if_and_says_what_to_see_after() {
+    use flockstep::viewer::app::PanelCmd;
+    let mut app = open("path-uphill-weight");
+    app.handle(Cmd::Time(Command::Beat(6)));
+    let p = app.player().unwrap();
+    assert!(p.panel_open, "the invitation opens the panel");
+    let c = p.panel.selected;
+    assert_eq!(p.panel.controls[c].key, "uphill_weight");
+    assert_eq!((p.panel.invited, p.panel.pane), (Some(c), Some(1)));
+    let before = p.narration();
+    assert!(!before.contains("tie rule"), "{before}");
+    // Down to 2 from the lesson's 10 (the ladder 0, 1, 2, …, 9, 10).
+    for _ in 0..8 {
+        app.handle(Cmd::Panel(PanelCmd::Step(-1)));
+    }
+    let p = app.player().unwrap();
+    let Input::Set { pane, key, value } = p.session.inputs.values().flatten().last().unwrap()
+    else {
+        panic!()
+    };
+    assert_eq!(
+        (pane, key.as_str(), value.as_str()),
+        (&Some(1), "uphill_weight", "2")
+    );
+    assert!(p.narration().contains("tie rule"), "{}", p.narration());
+    app.handle(Cmd::Time(Command::Scrub(240)));
+    let AnySim::Path(ps) = app.player().unwrap().session.sim() else {
+        panic!()
+    };
+    let s = flockstep::sim::Sim::state(ps);
+    let path = s.searches[1].path(ps.config().grid.width(), ps.config().goal);
+    assert_eq!(path.len(), 20, "19 moves around the hill: {path:?}");
+    let heights: Vec<u8> = path
+        .iter()
+        .map(|c| ps.config().grid.height_at(*c).unwrap())
+        .collect();
+    assert!(heights.iter().all(|h| *h == 0), "no climb: {heights:?}");
+}

@@ -344,6 +344,7 @@ impl Player {
         };
         p.beat = p.timeline.beat();
         p.turn_camera();
+        p.invite();
         p.traced = p.watch();
         if !p.traced.is_empty() {
             // The session explained its first tick for no boid in
@@ -406,10 +407,19 @@ impl Player {
 
     /// The narration shown: the beat's text in the chosen language (or
     /// English), or the lesson's summary before the first beat.
-    pub fn narration(&self) -> &str {
+    pub fn narration(&self) -> String {
+        let lang = self.lang.as_deref();
         match self.beat() {
-            Some(b) => b.text_in(self.lang.as_deref()),
-            None => self.session.lesson.summary_in(self.lang.as_deref()),
+            // Once the class tried the beat's what-if, what to look for.
+            Some(b) if self.tried() && b.after.is_some() => {
+                format!(
+                    "{}\n\n{}",
+                    b.text_in(lang),
+                    b.after_in(lang).unwrap_or_default()
+                )
+            }
+            Some(b) => b.text_in(lang).to_owned(),
+            None => self.session.lesson.summary_in(lang).to_owned(),
         }
     }
 
@@ -443,11 +453,14 @@ impl Player {
             crate::sim::Scenario::Path(_) => "search",
             _ => "pane",
         };
+        let (changed, params) = self.changed_params();
         for (i, p) in lesson.panes.iter().enumerate() {
-            names.insert(
-                format!("{kind}:{i}"),
-                p.name_in(self.lang.as_deref()).to_owned(),
-            );
+            let mut title = p.name_in(self.lang.as_deref()).to_owned();
+            // A pane whose parameters a what-if changed says so.
+            if let Some(c) = changed.get(i).filter(|c| !c.is_empty()) {
+                title = format!("{title} → {}", c.join(", "));
+            }
+            names.insert(format!("{kind}:{i}"), title);
         }
         View {
             overlays: self.overlays(),
@@ -474,7 +487,7 @@ impl Player {
                         .collect()
                 })
                 .unwrap_or_default(),
-            params: lesson.params.clone(),
+            params,
             tile: 0,
         }
     }
@@ -594,6 +607,7 @@ impl Player {
             self.page = 0;
             self.side_scroll = 0;
             self.turn_camera();
+            self.invite();
             if self.target_pose() != from {
                 self.ease = Some((from, EASE_US));
             }
@@ -615,6 +629,82 @@ impl Player {
             self.retrace()?;
         }
         self.refresh_history()
+    }
+
+    /// The parameters the what-ifs changed by the coming step, per pane
+    /// (`KEY = VALUE`, the last change of each key), and each pane's
+    /// parameters with those values (what a callout's `{param.KEY}`
+    /// shows).
+    fn changed_params(&self) -> (Vec<Vec<String>>, Vec<BTreeMap<String, String>>) {
+        let mut params = self.session.lesson.params.clone();
+        let mut changed: Vec<BTreeMap<String, String>> = vec![BTreeMap::new(); params.len()];
+        let sets = self
+            .session
+            .inputs
+            .range(..=self.session.tick() + 1)
+            .flat_map(|(_, l)| l);
+        for i in sets {
+            let Input::Set { pane, key, value } = i else {
+                continue;
+            };
+            let shown = value.trim_matches('"').to_owned();
+            for (k, (c, p)) in changed.iter_mut().zip(params.iter_mut()).enumerate() {
+                if pane.is_none_or(|p| p as usize == k) {
+                    c.insert(key.clone(), shown.clone());
+                    p.insert(key.clone(), shown.clone());
+                }
+            }
+        }
+        let changed = changed
+            .into_iter()
+            .map(|c| c.into_iter().map(|(k, v)| format!("{k} = {v}")).collect())
+            .collect();
+        (changed, params)
+    }
+
+    /// A beat that invites a what-if (`try = "KEY"`) opens the parameter
+    /// panel on that control and marks it; the next beat's invitation
+    /// (or none) replaces it.
+    fn invite(&mut self) {
+        let key = self.beat().and_then(|b| b.try_key.clone());
+        self.panel.invited = key.and_then(|k| self.panel.controls.iter().position(|c| c.key == k));
+        if let Some(i) = self.panel.invited {
+            self.panel.selected = i;
+            self.panel_open = true;
+            // A beat that highlights one pane (or search) invites a change
+            // there.
+            let panes: Vec<u32> = self
+                .beat()
+                .map(|b| {
+                    b.highlight
+                        .iter()
+                        .filter_map(|h| {
+                            h.strip_prefix("search:")
+                                .or_else(|| h.strip_prefix("pane:"))
+                        })
+                        .filter_map(|n| n.parse().ok())
+                        .collect()
+                })
+                .unwrap_or_default();
+            if let [one] = panes[..]
+                && one < self.panel.panes
+            {
+                self.panel.pane = Some(one);
+            }
+        }
+    }
+
+    /// Whether the class has tried the beat's what-if: changed its `try`
+    /// key by the coming step.
+    pub fn tried(&self) -> bool {
+        let Some(key) = self.beat().and_then(|b| b.try_key.as_deref()) else {
+            return false;
+        };
+        self.session
+            .inputs
+            .range(..=self.session.tick() + 1)
+            .flat_map(|(_, l)| l)
+            .any(|i| matches!(i, Input::Set { key: k, .. } if k == key))
     }
 
     /// Turns the 3-D camera as the beat shown asks (the first beat too);
@@ -1499,7 +1589,7 @@ impl App {
                 all.push(line);
             }
         }
-        all.extend(wrap_rich(p.narration(), width, &measure));
+        all.extend(wrap_rich(&p.narration(), width, &measure));
         let max = Layout::narration_max_lines(w, h, self.text_scale).max(2) as usize;
         let (per_page, pages) = if all.len() <= max {
             (max, 1)

@@ -45,6 +45,8 @@ pub struct Panel {
     pub pane: Option<u32>,
     /// How many panes the lesson has (variants, or a path's searches).
     pub panes: u32,
+    /// The control the beat invites the class to try (`try = "KEY"`).
+    pub invited: Option<usize>,
 }
 
 impl Panel {
@@ -97,6 +99,7 @@ impl Panel {
             selected: 0,
             pane: None,
             panes: panes as u32,
+            invited: None,
         }
     }
 
@@ -330,7 +333,8 @@ pub fn rects(panel: &Panel, l: &Layout, lang: Lang) -> Vec<ControlRect> {
     let line = i32::from(size) * 13 / 10;
     let each = control_h(l);
     let foot = foot_lines(panel, l, lang).len() as i32 * line;
-    let room = ((area.h - 2 * line - foot - 2 * pad) / each).max(1) as usize;
+    // Heading, and a line under the controls for the "more" mark.
+    let room = ((area.h - 3 * line - foot - 2 * pad) / each).max(1) as usize;
     let n = panel.controls.len();
     let first = panel
         .selected
@@ -422,20 +426,16 @@ pub fn draw(cv: &mut Canvas, p: &Player, l: &Layout) {
         draw_control(cv, (panel, *r), (inputs, tick), (size, l), lang);
     }
     let hidden = panel.controls.len() - shown.len();
-    if hidden > 0 {
-        let more = format!(
-            "{}{hidden} …",
-            if shown.first().is_some_and(|r| r.control > 0) {
-                "↑ "
-            } else {
-                "↓ "
-            }
-        );
+    if let (true, Some(last)) = (hidden > 0, shown.last()) {
+        // Under the last control shown: more are a key press away.
+        let up = shown.first().is_some_and(|r| r.control > 0);
+        let more = format!("{} {hidden} …", if up { "↑" } else { "↓" });
         let w = measure(&more, size);
+        let y = last.track.y + last.track.h + line;
         cv.text(
             Role::More,
             &more,
-            [area.x + area.w - pad - w, area.y + pad + line],
+            [area.x + area.w - pad - w, y],
             size,
             color::DIM,
         );
@@ -462,6 +462,17 @@ fn draw_control(
     let own = c.lesson[panel.shown().min(c.lesson.len() - 1)];
     let selected = r.control == panel.selected;
     let ink = if selected { color::ORANGE } else { color::TEXT };
+    if panel.invited == Some(r.control) {
+        // The beat's what-if: framed, so the class sees which control.
+        let pad = l.px(4);
+        let frame = Viewport {
+            x: r.row.x - pad,
+            y: r.row.y - pad,
+            w: r.row.w + 2 * pad,
+            h: r.track.y + r.track.h - r.row.y + 2 * pad,
+        };
+        cv.outline(frame, l.px(3).max(2), color::SELECTED);
+    }
     let base = r.row.y + r.row.h - l.px(4);
     let key = if selected {
         format!("▶ {}", c.key)

@@ -286,9 +286,28 @@ pub struct Beat {
     pub title: Option<String>,
     /// The beat's title in other languages, by language tag.
     pub title_translations: BTreeMap<String, String>,
+    /// A parameter the class is invited to change here (`try =
+    /// "w_cohesion"`): one its sim varies while it runs. The viewer opens
+    /// its parameter panel on this control.
+    pub try_key: Option<String>,
+    /// What the narration adds once the class has changed `try_key`: the
+    /// outcome to look for.
+    pub after: Option<String>,
+    /// `after` in other languages, by language tag.
+    pub after_translations: BTreeMap<String, String>,
 }
 
 impl Beat {
+    /// What the narration adds once the class tried the beat's what-if,
+    /// in `lang` (else in English).
+    pub fn after_in(&self, lang: Option<&str>) -> Option<&str> {
+        let a = self.after.as_deref()?;
+        Some(
+            lang.and_then(|l| self.after_translations.get(l))
+                .map_or(a, String::as_str),
+        )
+    }
+
     /// The beat's own title in `lang` (else in English), if it has one.
     pub fn title_in(&self, lang: Option<&str>) -> Option<&str> {
         let t = self.title.as_deref()?;
@@ -420,6 +439,12 @@ struct RawBeat {
     title: Option<String>,
     #[serde(default)]
     title_translations: BTreeMap<Spanned<String>, String>,
+    #[serde(default, rename = "try")]
+    try_key: Option<Spanned<String>>,
+    #[serde(default)]
+    after: Option<Spanned<String>>,
+    #[serde(default)]
+    after_translations: BTreeMap<Spanned<String>, String>,
 }
 
 /// Marks a node and everything inside it as coming from `--set` number `i`.
@@ -685,6 +710,8 @@ fn beat(
         (&b.question, &b.question_translations),
         &translations,
     )?;
+    let (try_key, after, after_translations) =
+        invitation(ctx, i, &b, (scenario, reg), &translations)?;
     let langs: Vec<&String> = translations.keys().collect();
     let callouts = callout::check(ctx, b.callouts, (scenario, params), &langs, reg)?;
     let title_translations = lang_table(ctx, b.title_translations)?;
@@ -705,7 +732,82 @@ fn beat(
         callouts,
         title: b.title,
         title_translations,
+        try_key,
+        after,
+        after_translations,
     })
+}
+
+/// A beat's what-if: the key it invites the class to change (one its sim
+/// varies while running) and what to look for after, in every language
+/// the narration is in (and only those).
+fn invitation(
+    ctx: &Ctx,
+    i: usize,
+    b: &RawBeat,
+    (scenario, reg): (&Scenario, &dyn Registration),
+    translations: &BTreeMap<String, String>,
+) -> Result<(Option<String>, Option<String>, BTreeMap<String, String>), LessonError> {
+    let Some(key) = &b.try_key else {
+        if let Some(a) = &b.after {
+            return Err(ctx.at(
+                a.span().start,
+                format!(
+                    "beat {} says what to see `after` but names nothing to `try`",
+                    i + 1
+                ),
+            ));
+        }
+        return Ok((None, None, BTreeMap::new()));
+    };
+    if !crate::replay::live::varies(reg.params(), key.get_ref()) {
+        return Err(ctx.at(
+            key.span().start,
+            format!(
+                "beat {}: `try = \"{}\"` is not a parameter a class can change while a {} sim runs; these are: {}",
+                i + 1,
+                key.get_ref(),
+                reg.name(),
+                crate::replay::live::vary_keys(reg.params(), crate::replay::live::model_of(scenario))
+                    .join(", ")
+            ),
+        ));
+    }
+    let after = match &b.after {
+        Some(a) if a.get_ref().trim().is_empty() => {
+            return Err(ctx.at(a.span().start, format!("beat {}'s `after` is empty", i + 1)));
+        }
+        a => a.as_ref().map(|a| a.get_ref().clone()),
+    };
+    let mut out = BTreeMap::new();
+    for (lang, text) in &b.after_translations {
+        if after.is_none() || !translations.contains_key(lang.get_ref()) {
+            return Err(ctx.at(
+                lang.span().start,
+                format!(
+                    "beat {} translates `after` into `{}`, but {}",
+                    i + 1,
+                    lang.get_ref(),
+                    if after.is_none() {
+                        "has no `after`"
+                    } else {
+                        "its narration is not in it"
+                    }
+                ),
+            ));
+        }
+        out.insert(lang.get_ref().clone(), text.clone());
+    }
+    if let (Some(a), Some(missing)) = (
+        &b.after,
+        translations.keys().find(|l| !out.contains_key(*l)),
+    ) {
+        return Err(ctx.at(
+            a.span().start,
+            format!("beat {}'s narration is in `{missing}` but its `after` is not (add after_translations)", i + 1),
+        ));
+    }
+    Ok((Some(key.get_ref().clone()), after, out))
 }
 
 /// A raw beat's question and its translations.

@@ -531,3 +531,41 @@ text = "Hello."
             .all(|s| s.moves == crate::sim::path::Moves::Eight)
     );
 }
+
+#[test]
+fn a_beat_invites_a_what_if_on_a_varied_key() {
+    let invite = "pause = true\ntry = \"eye_height\"\nafter = \"Look.\"\nafter_translations = { ja = \"見て。\" }\n";
+    let src = GOOD.replace("pause = true\n", invite);
+    let l = Lesson::parse(&src, "t.toml").unwrap();
+    assert_eq!(l.beats[0].try_key.as_deref(), Some("eye_height"));
+    assert_eq!(l.beats[0].after_in(Some("ja")), Some("見て。"));
+    assert_eq!(l.beats[0].after_in(None), Some("Look."));
+    for (bad, says, line) in [
+        (
+            "try = \"seed\"\n",
+            "`try = \"seed\"` is not a parameter a class can change while a line sim runs; these are: chasers.N.recompute_every_tick, eye_height",
+            "try",
+        ),
+        (
+            "after = \"Look.\"\n",
+            "says what to see `after` but names nothing to `try`",
+            "after",
+        ),
+        (
+            "try = \"eye_height\"\nafter = \"Look.\"\n",
+            "narration is in `ja` but its `after` is not",
+            "after",
+        ),
+        (
+            "try = \"eye_height\"\nafter = \" \"\n",
+            "beat 1's `after` is empty",
+            "after",
+        ),
+    ] {
+        let src = GOOD.replace("pause = true\n", &format!("pause = true\n{bad}"));
+        let e = err(&src);
+        assert!(e.message.contains(says), "{bad}: {e}");
+        let at = src.lines().position(|l| l.starts_with(line)).unwrap() + 1;
+        assert_eq!(e.line, at, "{bad}: the line of `{line}`: {e}");
+    }
+}
