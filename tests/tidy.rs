@@ -271,7 +271,8 @@ fn identifiers() -> Vec<&'static str> {
         "world", "boid", "obstacle", "chaser", "target", "cell", "search", "pane", "start", "goal",
         "entity", "rule", "blocker", "flock", "line", "screen", "player", "picker", "lesson",
         "tick", "last", "beat", "tabs", "scrub", "lang", "error", "picked", "rows", "sim", "id",
-        "en", "ja", "page", "open", "save", "hint",
+        "en", "ja", "page", "open", "save", "hint", "share", "inputs", "brush", "map", "panel",
+        "key", "track", "values", "now", "sliders", "true", "false", "set",
     ]);
     v
 }
@@ -294,8 +295,8 @@ fn has_words(lit: &str) -> bool {
     let t = s.trim();
     let token = !t.contains(' ')
         && t.chars()
-            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || "_:.-".contains(c));
-    let marked = t.chars().any(|c| "_:.-".contains(c) || c.is_ascii_digit());
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || "_:.-=".contains(c));
+    let marked = t.chars().any(|c| "_:.-=".contains(c) || c.is_ascii_digit());
     if token && (marked || s == lit && identifiers().contains(&t)) {
         return false;
     }
@@ -347,6 +348,7 @@ fn words_on_screen_come_from_the_catalogue() {
     assert!(has_words("hash {}"));
     assert!(has_words("{name} walked {steps}"));
     assert!(!has_words("boid:{i}"));
+    assert!(!has_words("lesson={}"));
     assert!(!has_words("{0} = {1} + {2}"));
     let found = literals(
         "let a = \"one two\"; // \"three four\"\n// in English\nx(\"hidden words\");\n#[cfg(test)]\nlet b = \"after tests\";",

@@ -83,14 +83,13 @@ fn a_brush_stroke_and_a_slider_drag_are_recorded_and_replay() {
     app.handle(Cmd::Panel(PanelCmd::Toggle));
     let p = app.player().unwrap();
     let l = app.framed(W, H).layout;
-    let lang = flockstep::i18n::Lang::En;
     let h = p
         .panel
         .controls
         .iter()
         .position(|c| c.key == "heuristic")
         .unwrap();
-    let r = panel::rects(&p.panel, &l, lang)
+    let r = panel::rects(p, &l)
         .into_iter()
         .find(|r| r.control == h)
         .expect("the heuristic's slider is shown");
@@ -107,8 +106,8 @@ fn a_brush_stroke_and_a_slider_drag_are_recorded_and_replay() {
         r#"set -e
 "{bin}" view {id} --lang en & V=$!
 W=$(xdotool search --sync --onlyvisible --name '^flockstep$' | head -1)
-xdotool windowmove $W 0 0; xdotool windowfocus $W || true; sleep 2.5
-mv() {{ xdotool mousemove --window $W $1 $2; sleep 0.25; }}
+xdotool windowmove $W 0 0; xdotool windowfocus $W || true; sleep 5
+mv() {{ xdotool mousemove --window $W $1 $2; sleep 0.4; }}
 xdotool key m; sleep 0.4
 mv {fx} {fy}; xdotool mousedown 1; sleep 0.3
 for i in 1 2 3 4 5 6 7 8; do mv {fx} $(( {fy} + ({ty} - {fy}) * i / 8 )); done
@@ -116,9 +115,9 @@ xdotool mouseup 1; sleep 0.3
 xdotool key m; sleep 0.3; xdotool key p; sleep 0.4
 mv {sx} {sy}; xdotool mousedown 1; sleep 0.4; xdotool mouseup 1; sleep 0.4
 # Save, and wait for the file (a busy machine draws slowly).
-for i in $(seq 1 40); do
+for i in $(seq 1 120); do
     [ -e {id}-session-1.fsr ] && break
-    [ $i = 1 ] || [ $i = 20 ] && xdotool key ctrl+s
+    [ $i = 1 ] || [ $i = 40 ] || [ $i = 80 ] && xdotool key ctrl+s
     sleep 0.25
 done
 sleep 0.5

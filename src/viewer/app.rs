@@ -1057,6 +1057,7 @@ impl App {
 
     /// The what-if as a lesson's text (see [`live::whatif_lesson`]).
     fn whatif_text(&self) -> Result<String, String> {
+        // in English: a diagnosis, as the command line gives it
         let p = self.player().ok_or("no lesson is open")?;
         live::whatif_lesson(
             &p.session.source,
@@ -1103,6 +1104,7 @@ impl App {
     /// why there is none (a lesson that is not bundled, a replay).
     pub fn share_link(&self) -> Result<String, String> {
         let lang = Lang::of(self.lang.as_deref());
+        // in English: a diagnosis, as the command line gives it
         let p = self.player().ok_or("no lesson is open")?;
         let id = &p.session.lesson.id;
         if p.session.replay_file.is_some() || crate::bundled::find_bundled(id).is_none() {
@@ -1337,6 +1339,7 @@ fn make_inputs(p: &mut Player, inputs: &[(u64, Input)]) -> Result<(), String> {
     let mut sorted = inputs.to_vec();
     sorted.sort_by_key(|(t, _)| *t);
     for (t, i) in sorted {
+        // in English: a diagnosis, as the command line gives it
         let at = |m: String| format!("--input {t}:{i}: {m}");
         p.session.seek(t.saturating_sub(1), &[]).map_err(at)?;
         p.session.intervene(i.clone(), &[]).map_err(at)?;

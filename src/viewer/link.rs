@@ -80,6 +80,7 @@ impl Link {
             .filter(|p| !p.is_empty())
         {
             let (k, v) = part.split_once('=').unwrap_or((part, ""));
+            // in English: a link's diagnosis, as the command line gives it
             let v = decode(v).ok_or_else(|| format!("`{part}` is not percent-encoded text"))?;
             match k {
                 "lesson" => link.lesson = v,
@@ -89,12 +90,14 @@ impl Link {
                         .parse::<usize>()
                         .ok()
                         .filter(|b| *b >= 1)
+                        // in English: a link's diagnosis, as the command line gives it
                         .ok_or_else(|| format!("beat={v}: a beat is 1 or more"))?;
                     link.beat = Some(b);
                 }
                 "tick" => {
                     let t = v
                         .parse::<u64>()
+                        // in English: a link's diagnosis, as the command line gives it
                         .map_err(|_| format!("tick={v}: not a tick"))?;
                     link.tick = Some(t);
                 }
@@ -117,6 +120,7 @@ impl Link {
             }
         }
         if link.lesson.is_empty() {
+            // in English: a link's diagnosis, as the command line gives it
             return Err("the link names no lesson (?lesson=ID)".into());
         }
         Ok(link)
@@ -137,11 +141,13 @@ fn is_wall(i: &Input) -> bool {
 fn tick_and(v: &str) -> Result<(u64, &str), String> {
     let (t, rest) = v
         .split_once(':')
+        // in English: a link's diagnosis, as the command line gives it
         .ok_or_else(|| format!("`{v}` is not TICK:…"))?;
     let t: u64 = t
         .parse()
         .ok()
         .filter(|t| *t >= 1)
+        // in English: a link's diagnosis, as the command line gives it
         .ok_or_else(|| format!("`{t}` is not a tick of 1 or more"))?;
     Ok((t, rest))
 }

@@ -294,17 +294,42 @@ pub struct ControlRect {
     pub track: Viewport,
 }
 
+/// `text` wrapped to the panel's width.
+fn wrapped(text: &str, l: &Layout) -> Vec<String> {
+    let size = l.font(18);
+    let inner = l.side.w - 2 * l.px(12);
+    wrap_rich(&literal(text), inner, &|s| measure(s, size))
+        .iter()
+        .map(|r| unliteral(&r.iter().map(|r| r.text.as_str()).collect::<String>()))
+        .collect()
+}
+
+/// The panel's heading (where changes go), wrapped.
+fn heading(p: &Player, l: &Layout) -> Vec<String> {
+    let lang = Lang::of(p.lang.as_deref());
+    let panel = &p.panel;
+    let target = match panel.pane {
+        _ if panel.panes < 2 => tr!(lang, PANEL_ONE).to_owned(),
+        None => tr!(lang, PANEL_ALL).to_owned(),
+        Some(i) => {
+            let name = p
+                .session
+                .lesson
+                .panes
+                .get(i as usize)
+                .map_or(String::new(), |n| n.name_in(p.lang.as_deref()).to_owned());
+            tr!(lang, PANEL_PANE, i + 1, name)
+        }
+    };
+    wrapped(&tr!(lang, PANEL_TITLE, target), l)
+}
+
 /// The lines at the panel's foot: the selected control's help and the
 /// keys, wrapped to the panel's width.
 fn foot_lines(panel: &Panel, l: &Layout, lang: Lang) -> Vec<(String, Rgba)> {
-    let size = l.font(18);
-    let inner = l.side.w - 2 * l.px(12);
     let mut out = Vec::new();
     let mut add = |text: &str, ink: Rgba| {
-        for r in wrap_rich(&literal(text), inner, &|s| measure(s, size)) {
-            let s: String = r.iter().map(|r| r.text.as_str()).collect();
-            out.push((unliteral(&s), ink));
-        }
+        out.extend(wrapped(text, l).into_iter().map(|s| (s, ink)));
     };
     if let Some(c) = panel.controls.get(panel.selected) {
         add(c.param.help.get(lang_tag(lang)), color::TEXT);
@@ -327,14 +352,16 @@ fn control_h(l: &Layout) -> i32 {
 
 /// The controls the panel has room for in the side panel's area (above
 /// its foot), the selected one always among them, each with its place.
-pub fn rects(panel: &Panel, l: &Layout, lang: Lang) -> Vec<ControlRect> {
+pub fn rects(p: &Player, l: &Layout) -> Vec<ControlRect> {
+    let (panel, lang) = (&p.panel, Lang::of(p.lang.as_deref()));
     let area = l.side;
     let (pad, size) = (l.px(12), l.font(18));
     let line = i32::from(size) * 13 / 10;
     let each = control_h(l);
     let foot = foot_lines(panel, l, lang).len() as i32 * line;
-    // Heading, and a line under the controls for the "more" mark.
-    let room = ((area.h - 3 * line - foot - 2 * pad) / each).max(1) as usize;
+    let top = heading(p, l).len() as i32 * line;
+    // The heading, and a line under the controls for the "more" mark.
+    let room = ((area.h - top - 2 * line - foot - 2 * pad) / each).max(1) as usize;
     let n = panel.controls.len();
     let first = panel
         .selected
@@ -343,7 +370,7 @@ pub fn rects(panel: &Panel, l: &Layout, lang: Lang) -> Vec<ControlRect> {
     (first..n.min(first + room))
         .enumerate()
         .map(|(k, i)| {
-            let y = area.y + pad + line + l.px(8) + k as i32 * each;
+            let y = area.y + pad + top + l.px(8) + k as i32 * each;
             ControlRect {
                 control: i,
                 row: Viewport {
@@ -384,26 +411,11 @@ pub fn draw(cv: &mut Canvas, p: &Player, l: &Layout) {
     let line = i32::from(size) * 13 / 10;
     let x = area.x + pad;
     let panel = &p.panel;
-    let target = match panel.pane {
-        _ if panel.panes < 2 => tr!(lang, PANEL_ONE).to_owned(),
-        None => tr!(lang, PANEL_ALL).to_owned(),
-        Some(i) => {
-            let name = p
-                .session
-                .lesson
-                .panes
-                .get(i as usize)
-                .map_or(String::new(), |n| n.name_in(p.lang.as_deref()).to_owned());
-            tr!(lang, PANEL_PANE, i + 1, name)
-        }
-    };
-    cv.text(
-        Role::Panel,
-        &tr!(lang, PANEL_TITLE, target),
-        [x, area.y + pad + line],
-        size,
-        color::SKY,
-    );
+    let mut y = area.y + pad + line;
+    for h in heading(p, l) {
+        cv.text(Role::Panel, &h, [x, y], size, color::SKY);
+        y += line;
+    }
     let note = if p.session.replay_file.is_some() {
         Some(tr!(lang, PANEL_REPLAY))
     } else if panel.controls.is_empty() {
@@ -411,17 +423,12 @@ pub fn draw(cv: &mut Canvas, p: &Player, l: &Layout) {
     } else {
         None
     };
-    if let Some(n) = note {
-        cv.text(
-            Role::Panel,
-            n,
-            [x, area.y + pad + 3 * line],
-            size,
-            color::TEXT,
-        );
+    for n in note.map(|n| wrapped(n, l)).unwrap_or_default() {
+        y += line;
+        cv.text(Role::Panel, &n, [x, y], size, color::TEXT);
     }
     let (inputs, tick) = (&p.session.inputs, p.session.tick());
-    let shown = rects(panel, l, lang);
+    let shown = rects(p, l);
     for r in &shown {
         draw_control(cv, (panel, *r), (inputs, tick), (size, l), lang);
     }

@@ -392,9 +392,8 @@ fn map_status(p: &super::app::Player, l: &Layout) -> serde_json::Value {
 /// track, how many values, the one in force).
 #[cfg(target_arch = "wasm32")]
 fn panel_status(p: &super::app::Player, l: &Layout) -> serde_json::Value {
-    let lang = Lang::of(p.lang.as_deref());
     let sliders: Vec<serde_json::Value> = if p.panel_open {
-        panel::rects(&p.panel, l, lang)
+        panel::rects(p, l)
             .iter()
             .map(|r| {
                 let c = &p.panel.controls[r.control];
@@ -812,7 +811,7 @@ fn panel_input(p: &super::app::Player, l: &Layout, m: [i32; 2], ctrl: bool, cmds
     if !is_mouse_button_down(MouseButton::Left) {
         return;
     }
-    for r in panel::rects(&p.panel, l, Lang::of(p.lang.as_deref())) {
+    for r in panel::rects(p, l) {
         let t = r.track;
         let slop = t.h / 2;
         if m[0] >= t.x - slop

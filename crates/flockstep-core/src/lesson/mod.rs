@@ -738,6 +738,9 @@ fn beat(
     })
 }
 
+/// A beat's `try` key, its `after` and the translations of `after`.
+type Invitation = (Option<String>, Option<String>, BTreeMap<String, String>);
+
 /// A beat's what-if: the key it invites the class to change (one its sim
 /// varies while running) and what to look for after, in every language
 /// the narration is in (and only those).
@@ -747,7 +750,7 @@ fn invitation(
     b: &RawBeat,
     (scenario, reg): (&Scenario, &dyn Registration),
     translations: &BTreeMap<String, String>,
-) -> Result<(Option<String>, Option<String>, BTreeMap<String, String>), LessonError> {
+) -> Result<Invitation, LessonError> {
     let Some(key) = &b.try_key else {
         if let Some(a) = &b.after {
             return Err(ctx.at(

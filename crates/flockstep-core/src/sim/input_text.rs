@@ -74,8 +74,19 @@ fn vector(v: Vec3) -> String {
 }
 
 impl Input {
-    /// Reads an input's text (see [the module](self)), or says what is
-    /// wrong with it.
+    /// Reads an input's text, or says what is wrong with it; the text
+    /// [`Input`]'s `Display` writes reads back as the same input:
+    ///
+    /// | input | text |
+    /// |---|---|
+    /// | [`Input::Set`] | `set:KEY=VALUE` (every pane), `set:PANE:KEY=VALUE` |
+    /// | [`Input::Ground`] | `wall:X,Y`, `ground:X,Y=H` (open ground of height `H`) |
+    /// | [`Input::MoveGoal`] | `goal:X,Y` |
+    /// | [`Input::MoveStart`] | `start:X,Y` |
+    /// | [`Input::MoveTarget`] | `target:I:X,Y` |
+    /// | [`Input::MoveChaser`] | `chaser:I:X,Y` |
+    /// | [`Input::AddBoid`] | `boid:X,Y[,Z]:VX,VY[,VZ]` |
+    /// | [`Input::MoveObstacle`] | `obstacle:I:X,Y[,Z]` |
     pub fn parse(text: &str) -> Result<Input, String> {
         let (kind, rest) = text
             .split_once(':')
