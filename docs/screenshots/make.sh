@@ -15,6 +15,16 @@ out=docs/screenshots
 "$fs" render path-open-list --tick 12 --size 1280x720 -o "$out/path.png" \
     --overlay heights --overlay walls --overlay open --overlay closed --overlay g \
     --overlay h --overlay f --overlay parents --overlay current --overlay open_list
+# What if? The parameter panel after alignment was raised to 8 at tick
+# 300 in every pane of flock-weights, at the end of the run.
+"$fs" render flock-weights --tick 900 --input 300:set:w_alignment=8 --panel --size 1280x720 \
+    -o "$out/whatif-panel.png"
+# The brush: a wall painted across path-heuristics at tick 40, every
+# search going round it.
+walls=()
+for y in $(seq 0 12); do walls+=(--input "40:wall:14,$y"); done
+"$fs" render path-heuristics --tick 499 "${walls[@]}" --brush --size 1280x720 \
+    --overlay heights --overlay walls --overlay closed --overlay path -o "$out/whatif-paint.png"
 # Line of sight over the hill, with its side view.
 "$fs" render line-of-sight --beat 4 --size 1280x720 -o "$out/line.png"
 # A user's own sim (examples/flow-field) in the default scene: the
@@ -34,4 +44,4 @@ shots=$(mktemp -d)
 node web/browser-check.mjs target/web "$shots" >/dev/null
 cp "$shots/lesson.png" "$out/web.png"
 rm -rf "$shots"
-echo "wrote $out/flock.png $out/path.png $out/line.png $out/flow-field.png $out/seek-flee.png $out/web.png"
+echo "wrote $out/flock.png $out/whatif-panel.png $out/whatif-paint.png $out/path.png $out/line.png $out/flow-field.png $out/seek-flee.png $out/web.png"

@@ -220,6 +220,9 @@ pub struct RenderArgs {
     /// Show the parameter panel (P in the viewer) instead of the side panel
     #[arg(long)]
     pub panel: bool,
+    /// Show the map brush on (M in the viewer; path and line lessons)
+    #[arg(long)]
+    pub brush: bool,
     /// Draw and time N frames first, then print mean/median/worst frame time (measures the GPU or llvmpipe)
     #[arg(long, value_name = "N", default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=100_000))]
     pub time_frames: u32,
@@ -533,6 +536,7 @@ impl RenderArgs {
             lang: english_is_none(self.lang),
             inputs: self.inputs,
             panel: self.panel,
+            brush: self.brush,
         };
         let out = RenderOut {
             png: self.output,

@@ -1330,6 +1330,8 @@ pub struct RenderOptions {
     pub inputs: Vec<(u64, Input)>,
     /// Whether the parameter panel is open.
     pub panel: bool,
+    /// Whether the map brush is on (path and line lessons).
+    pub brush: bool,
 }
 
 /// Makes each input at the tick before the one it leads into, in tick
@@ -1403,7 +1405,14 @@ pub fn prepare_render(
     }
     let mut p = Player::new(session);
     make_inputs(&mut p, &o.inputs)?;
-    p.panel_open = o.panel;
+    p.panel_open = p.panel_open || o.panel;
+    if o.brush {
+        p.brush = true;
+        if !matches!(p.session.sim().panes()[0], AnySim::Path(_) | AnySim::Line(_)) {
+            // in English: a flockstep render argument refused on the command line
+            return Err(format!("--brush: a {sim} lesson has no map to paint"));
+        }
+    }
     if let Some(s) = o.select {
         let n = match &p.session.sim().panes()[0] {
             AnySim::Flock(f) => crate::sim::Sim::state(&**f).boids.len(),

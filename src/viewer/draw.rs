@@ -147,6 +147,10 @@ fn draw_status(cv: &mut Canvas, app: &App, p: &Player, l: &Layout) {
     if app.intervened() {
         left = tr!(lang, STATUS_YOUR_RUN, first_change(p), left);
     }
+    if p.brush {
+        // What the mouse does now comes first.
+        left = format!("{} · {left}", tr!(lang, BRUSH_ON));
+    }
     let room = l.top.w - 3 * m - rw;
     // An engineer's figure, dropped first when there is no room, and
     // held back while the class predicts (it would tell two runs apart).
