@@ -218,11 +218,7 @@ const LISTED_INPUTS: usize = 24;
 /// `info`'s lines on the inputs: each with the tick it leads into, in the
 /// syntax `record --input` takes.
 fn inputs_listing<R: std::io::Read + std::io::Seek>(r: &mut Replay<R>) -> Result<String, Failure> {
-    let mut all = Vec::new();
-    for f in r.frames() {
-        let f = f?;
-        all.extend(f.inputs.into_iter().map(|i| (f.tick, i)));
-    }
+    let all = all_inputs(r)?;
     let mut s = String::new();
     if all.is_empty() {
         let _ = writeln!(s, "inputs       none: the lesson as written");
@@ -238,6 +234,42 @@ fn inputs_listing<R: std::io::Read + std::io::Seek>(r: &mut Replay<R>) -> Result
         );
     }
     Ok(s)
+}
+
+/// Every input of a replay with the tick it leads into, in order.
+fn all_inputs<R: std::io::Read + std::io::Seek>(
+    r: &mut Replay<R>,
+) -> Result<Vec<(u64, Input)>, ReplayError> {
+    let mut all = Vec::new();
+    for f in r.frames() {
+        let f = f?;
+        all.extend(f.inputs.into_iter().map(|i| (f.tick, i)));
+    }
+    Ok(all)
+}
+
+/// Where two runs' inputs part: the first tick at which they differ,
+/// with each side's inputs there (`none` for none).
+fn inputs_part(a: &[(u64, Input)], b: &[(u64, Input)]) -> Option<String> {
+    let at = |list: &[(u64, Input)], t: u64| -> String {
+        let here: Vec<String> = list
+            .iter()
+            .filter(|(k, _)| *k == t)
+            .map(|(_, i)| i.to_string())
+            .collect();
+        if here.is_empty() {
+            "none".to_owned()
+        } else {
+            here.join(" ")
+        }
+    };
+    let ticks: std::collections::BTreeSet<u64> = a.iter().chain(b).map(|(t, _)| *t).collect();
+    let t = ticks.into_iter().find(|&t| at(a, t) != at(b, t))?;
+    Some(format!(
+        "the inputs part at tick {t}: a makes {}, b {}",
+        at(a, t),
+        at(b, t)
+    ))
 }
 
 /// `flockstep info`.
@@ -439,6 +471,17 @@ pub fn verify(files: &[PathBuf]) -> Result<String, Failure> {
                 diverged += 1;
                 let _ = writeln!(out, "{name}: DIVERGES from today's code");
                 out.push_str(&run::report(&d, "recorded", "now"));
+                // The what-ifs the run had made by then, which today's code
+                // re-made too: where to look when one of them is the cause.
+                let made: Vec<String> = all_inputs(&mut r)
+                    .unwrap_or_default()
+                    .into_iter()
+                    .filter(|(t, _)| *t <= d.tick)
+                    .map(|(t, i)| format!("{t}:{i}"))
+                    .collect();
+                if !made.is_empty() {
+                    let _ = writeln!(out, "inputs up to tick {}: {}", d.tick, made.join(" "));
+                }
             }
             Ok(Verdict::Length { .. }) => unreachable!("verify compares one file"),
             Err(e) => errors.push(e.to_string()),
@@ -513,6 +556,9 @@ pub fn diff(a: &Path, b: &Path) -> Result<String, Failure> {
             "recorded by flockstep {} (a) and {} (b)",
             ma.flockstep, mb.flockstep
         );
+    }
+    if let Some(part) = inputs_part(&all_inputs(&mut ra)?, &all_inputs(&mut rb)?) {
+        let _ = writeln!(out, "{part}");
     }
     out = printable(&out);
     let verdict = run::diff(&mut ra, &mut rb)?;

@@ -1408,7 +1408,10 @@ pub fn prepare_render(
     p.panel_open = p.panel_open || o.panel;
     if o.brush {
         p.brush = true;
-        if !matches!(p.session.sim().panes()[0], AnySim::Path(_) | AnySim::Line(_)) {
+        if !matches!(
+            p.session.sim().panes()[0],
+            AnySim::Path(_) | AnySim::Line(_)
+        ) {
             // in English: a flockstep render argument refused on the command line
             return Err(format!("--brush: a {sim} lesson has no map to paint"));
         }
