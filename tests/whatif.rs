@@ -281,6 +281,11 @@ fn refusals_say_what_a_lesson_would() {
             "one pane, not a pane 1",
         ),
         (
+            "line-chase-arc",
+            set(Some(1), "chasers.0.recompute_every_tick", "true"),
+            "changes every pane at once in a lesson with variants",
+        ),
+        (
             "path-heuristics",
             set(None, "w_cohesion", "1"),
             "`w_cohesion` does not change while a path sim runs",
@@ -328,4 +333,31 @@ fn a_change_is_checked_with_the_changes_before_it() {
         alone.is_err(),
         "desired_speed 8 is above the lesson's max_speed"
     );
+}
+
+#[test]
+fn a_chaser_switch_changes_every_pane_of_a_lesson_with_variants() {
+    let src = source("line-chase-arc", &[]);
+    let on = set(None, "chasers.0.recompute_every_tick", "true");
+    let states = recorded(&src, 60, &at(&[(3, on)]));
+    let plain = recorded(&src, 60, &BTreeMap::new());
+    assert_eq!(states[2], plain[2]);
+    for pane in 0..plain[60].panes().len() {
+        let chaser = |s: &AnyState| match &s.panes()[pane] {
+            AnyState::Line(l) => (l.chasers[0], l.chasers[1].pos),
+            _ => panic!("line"),
+        };
+        let parted = (3..=60).find(|&t| chaser(&states[t]).0 != chaser(&plain[t]).0);
+        assert!(
+            parted.is_some(),
+            "pane {pane}: chaser 0 recomputes from tick 3"
+        );
+        for t in 0..=60 {
+            assert_eq!(
+                chaser(&states[t]).1,
+                chaser(&plain[t]).1,
+                "pane {pane}: chaser 1, tick {t}"
+            );
+        }
+    }
 }

@@ -91,6 +91,7 @@ impl Panel {
                 param: p,
             });
         }
+        controls.extend(chaser_switches(lesson));
         // The keys the lesson itself sets are what it is about: first.
         let set_here = |c: &Control| lesson.params.iter().any(|m| m.contains_key(&c.key));
         controls.sort_by_key(|c| !set_here(c));
@@ -181,6 +182,48 @@ impl Panel {
             Some(_) => None,
         };
     }
+}
+
+/// A line lesson's varied keys inside its `chasers` tables (today the
+/// only sim with varied keys in a list of tables): one switch a chaser,
+/// `chasers.N.recompute_every_tick`, with each pane's chaser's value.
+fn chaser_switches(lesson: &Lesson) -> Vec<Control> {
+    let Some(Ty::Tables(inner)) = lesson
+        .sim
+        .params()
+        .iter()
+        .find(|p| p.key == "chasers")
+        .map(|p| p.ty)
+    else {
+        return Vec::new();
+    };
+    let Some(param) = inner
+        .iter()
+        .find(|q| q.key == "recompute_every_tick" && q.vary)
+    else {
+        return Vec::new();
+    };
+    let panes: Vec<&crate::sim::line::LineConfig> = lesson
+        .scenario
+        .panes()
+        .iter()
+        .filter_map(|s| match s {
+            crate::sim::Scenario::Line(c) => Some(c),
+            _ => None,
+        })
+        .collect();
+    let chasers = panes.first().map_or(0, |c| c.chasers.len());
+    (0..chasers)
+        .map(|i| Control {
+            key: format!("chasers.{i}.recompute_every_tick"),
+            values: vec!["false".into(), "true".into()],
+            lesson: panes
+                .iter()
+                .map(|c| usize::from(c.chasers.get(i).is_some_and(|c| c.recompute_every_tick)))
+                .collect(),
+            param,
+        })
+        .collect()
 }
 
 /// Whether the lesson takes `key` = `value` in every pane.
@@ -486,7 +529,6 @@ fn draw_control(
     } else {
         c.key.clone()
     };
-    cv.text(Role::Panel, &key, [r.row.x, base], size, ink);
     let value = c.values[now].trim_matches('"').to_owned();
     let shown = if now == own {
         value
@@ -497,6 +539,9 @@ fn draw_control(
         )
     };
     let w = measure(&shown, size);
+    // The value always shows; a long key gives way (cut, marked so).
+    let room = r.row.w - w - l.px(12);
+    cv.text_fit(Role::Panel, &key, [r.row.x, base], (size, room), ink);
     cv.text(
         Role::Panel,
         &shown,
@@ -617,6 +662,25 @@ mod tests {
         let last = p.set(h, 99);
         inputs.insert(7, vec![last]);
         assert!(p.step(h, 1, &inputs, 6).is_none());
+    }
+
+    #[test]
+    fn a_line_lesson_gets_a_switch_a_chaser() {
+        let (l, s) = lesson("line-chase-arc");
+        let p = Panel::of(&l, &s);
+        let keys: Vec<&str> = p.controls.iter().map(|c| c.key.as_str()).collect();
+        assert!(keys.contains(&"eye_height"), "{keys:?}");
+        assert!(keys.contains(&"chasers.0.recompute_every_tick"), "{keys:?}");
+        let c = p
+            .controls
+            .iter()
+            .position(|c| c.key == "chasers.0.recompute_every_tick")
+            .unwrap();
+        let change = p.set(c, 1 - p.current(c, &BTreeMap::new(), 0));
+        assert!(
+            live::scenario_with(&s, &[], &change).is_ok(),
+            "the lesson takes {change}"
+        );
     }
 
     #[test]

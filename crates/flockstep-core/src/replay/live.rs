@@ -146,8 +146,16 @@ impl Shape {
                 o
             })
         };
+        // A key inside a list of tables (`chasers.0.…`) lives in the
+        // scenario's own list, which every variant shares unless it writes
+        // its own: it changes every pane at once.
+        let nested = key.contains('.');
         match (self.lists, pane) {
             (None, None | Some(0)) => Ok(vec![one(String::new())?]),
+            (Some(("variants", _)), None) if nested => Ok(vec![one(String::new())?]),
+            (Some(("variants", _)), Some(_)) if nested => Err(refuse(format!(
+                "`{key}` changes every pane at once in a lesson with variants (Tab to every pane)"
+            ))),
             (None, Some(p)) => Err(refuse(format!("the lesson has one pane, not a pane {p}"))),
             (Some((list, n)), Some(p)) if *p as usize >= n => {
                 Err(refuse(format!("the lesson has {n} {list}, not a pane {p}")))
