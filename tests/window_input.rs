@@ -6,7 +6,7 @@
 //!
 //! Needs Xvfb (`xvfb-run`) and `xdotool`; skipped loudly without them,
 //! and failed instead under CI (`.ci/run` installs both), as the other
-//! window tests are.
+//! window tests are. Runs in release builds (`cargo test --release`).
 
 use flockstep::replay::Replay;
 use flockstep::replay::run::{self, Verdict};
@@ -70,6 +70,13 @@ fn cell_pixel(app: &App, cell: Cell) -> [i32; 2] {
 
 #[test]
 fn a_brush_stroke_and_a_slider_drag_are_recorded_and_replay() {
+    // Real key presses and drags race a real window: an unoptimised
+    // viewer under software OpenGL draws too slowly for the script's
+    // timing, so this runs in the release pass (`.ci/run` runs both).
+    if cfg!(debug_assertions) {
+        eprintln!("window input test: runs in release builds only");
+        return;
+    }
     if !tools() {
         return;
     }
