@@ -206,6 +206,7 @@ pub fn run(app: App) -> Result<(), String> {
             app.error = Some(e);
         }
         let mut shown_error: Option<String> = None;
+        let mut between = Between::new();
         loop {
             let (w, h) = (screen_width() as i32, screen_height() as i32);
             let framed = app.framed(w, h);
@@ -225,7 +226,8 @@ pub fn run(app: App) -> Result<(), String> {
                 }
             }
             page_events(&mut app);
-            input(&mut app, &layout);
+            between.catch_up();
+            input(&mut app, &layout, &mut between);
             // Real time in whole microseconds; the timeline keeps remainders.
             let us = (get_frame_time().clamp(0.0, 0.5) * 1_000_000.0) as u64;
             app.handle(Cmd::Frame(us));
@@ -531,9 +533,57 @@ fn write_png(img: &Image, out: &std::path::Path) -> Result<(), String> {
     std::fs::rename(&tmp, out).map_err(io)
 }
 
+/// What the window's events said between two frames that the keyboard
+/// and mouse state at the frame no longer says: a quick Ctrl+S on a slow
+/// frame has let go of Ctrl before the frame reads the keyboard, and a
+/// fast brush stroke crosses cells between two frames' mouse positions.
+struct Between {
+    subscriber: usize,
+    /// Keys pressed this frame with Ctrl held, as their events said.
+    ctrl: Vec<KeyCode>,
+    /// The cell the brush changed last frame, while a button stays down.
+    stroke: Option<crate::sim::Cell>,
+}
+
+impl Between {
+    fn new() -> Self {
+        Self {
+            subscriber: macroquad::input::utils::register_input_subscriber(),
+            ctrl: Vec::new(),
+            stroke: None,
+        }
+    }
+
+    /// Reads the events since the last frame.
+    fn catch_up(&mut self) {
+        self.ctrl.clear();
+        let id = self.subscriber;
+        macroquad::input::utils::repeat_all_miniquad_input(self, id);
+    }
+
+    /// `k` was pressed with Ctrl held.
+    fn ctrl(&self, k: KeyCode) -> bool {
+        self.ctrl.contains(&k)
+    }
+
+    /// `k` was pressed without Ctrl.
+    fn plain(&self, k: KeyCode) -> bool {
+        is_key_pressed(k) && !self.ctrl(k)
+    }
+}
+
+impl macroquad::miniquad::EventHandler for Between {
+    fn update(&mut self) {}
+    fn draw(&mut self) {}
+    fn key_down_event(&mut self, k: KeyCode, mods: macroquad::miniquad::KeyMods, repeat: bool) {
+        if mods.ctrl && !repeat {
+            self.ctrl.push(k);
+        }
+    }
+}
+
 /// Keys and mouse → commands.
-fn input(app: &mut App, l: &Layout) {
-    let ctrl = is_key_down(KeyCode::LeftControl) || is_key_down(KeyCode::RightControl);
+fn input(app: &mut App, l: &Layout, between: &mut Between) {
     let (mx, my) = mouse_position();
     let m = [mx as i32, my as i32];
     if is_key_pressed(KeyCode::Escape) {
@@ -547,7 +597,7 @@ fn input(app: &mut App, l: &Layout) {
     if is_key_pressed(KeyCode::Minus) || is_key_pressed(KeyCode::KpSubtract) {
         app.handle(Cmd::TextScale(-1));
     }
-    if is_key_pressed(KeyCode::L) && !ctrl {
+    if between.plain(KeyCode::L) {
         app.handle(Cmd::Language);
     }
     if app.prompt.is_some() {
@@ -561,7 +611,7 @@ fn input(app: &mut App, l: &Layout) {
     match &app.screen {
         Screen::Picker => picker_input(app, l, m),
         Screen::Player(p) => {
-            let cmds = player_input(app, p, l, m, ctrl);
+            let cmds = player_input(app, p, l, m, between);
             for cmd in cmds {
                 app.handle(cmd);
             }
@@ -613,7 +663,7 @@ fn player_input(
     p: &super::app::Player,
     l: &Layout,
     m: [i32; 2],
-    ctrl: bool,
+    between: &mut Between,
 ) -> Vec<Cmd> {
     let shift = is_key_down(KeyCode::LeftShift) || is_key_down(KeyCode::RightShift);
     let d3 = matches!(&p.session.sim().panes()[0], AnySim::Flock(f) if f.config().dims == 3);
@@ -624,7 +674,7 @@ fn player_input(
         &p.session.sim().panes()[0],
         scene::pane_camera(p.session.sim(), &cam, 0),
     ));
-    let mut cmds = key_input(p, shift, ctrl);
+    let mut cmds = key_input(p, shift, between);
     if d3 {
         orbit_input(shift, &mut cmds);
     }
@@ -649,10 +699,14 @@ fn player_input(
     }
     if app.error.is_none() {
         scrub_input(p, l, m, &mut cmds);
-        panel_input(p, l, m, ctrl, &mut cmds);
+        panel_input(p, l, m, between, &mut cmds);
     }
-    if p.brush && inside(cam.viewport) && app.error.is_none() {
-        brush_input(sim, hover, &mut cmds);
+    let brushing = p.brush && inside(cam.viewport) && app.error.is_none();
+    if !brushing {
+        between.stroke = None;
+    }
+    if brushing {
+        brush_input(sim, hover, &mut between.stroke, &mut cmds);
     } else if inside(cam.viewport) && app.error.is_none() {
         let at = SceneAt {
             pane,
@@ -667,7 +721,7 @@ fn player_input(
 }
 
 /// The keys a player presses: time, help, save, overlays.
-fn key_input(p: &super::app::Player, shift: bool, ctrl: bool) -> Vec<Cmd> {
+fn key_input(p: &super::app::Player, shift: bool, between: &Between) -> Vec<Cmd> {
     let keys = [
         (KeyCode::Space, Command::TogglePlay),
         (KeyCode::PageDown, Command::NextBeat),
@@ -690,10 +744,10 @@ fn key_input(p: &super::app::Player, shift: bool, ctrl: bool) -> Vec<Cmd> {
     if is_key_pressed(KeyCode::H) {
         cmds.push(Cmd::Help);
     }
-    if is_key_pressed(KeyCode::M) && !ctrl {
+    if between.plain(KeyCode::M) {
         cmds.push(Cmd::Brush);
     }
-    if ctrl && is_key_pressed(KeyCode::L) {
+    if between.ctrl(KeyCode::L) {
         let base = format!("{}-whatif", p.session.lesson.id);
         if cfg!(target_arch = "wasm32") {
             cmds.push(Cmd::DownloadLesson(format!("{base}.toml")));
@@ -705,7 +759,7 @@ fn key_input(p: &super::app::Player, shift: bool, ctrl: bool) -> Vec<Cmd> {
             cmds.push(Cmd::SaveLesson(path));
         }
     }
-    if ctrl && is_key_pressed(KeyCode::S) {
+    if between.ctrl(KeyCode::S) {
         let base = &p.session.lesson.id;
         if cfg!(target_arch = "wasm32") {
             cmds.push(Cmd::Download(save_name(base)));
@@ -717,11 +771,9 @@ fn key_input(p: &super::app::Player, shift: bool, ctrl: bool) -> Vec<Cmd> {
             cmds.push(Cmd::Save(path));
         }
     }
-    if !ctrl {
-        for (i, k) in OVERLAY_CODES.iter().enumerate() {
-            if is_key_pressed(*k) {
-                cmds.push(Cmd::ToggleOverlay(i));
-            }
+    for (i, k) in OVERLAY_CODES.iter().enumerate() {
+        if between.plain(*k) {
+            cmds.push(Cmd::ToggleOverlay(i));
         }
     }
     cmds
@@ -785,8 +837,14 @@ fn scene_mouse(
 /// The parameter panel's keys (P opens it; while open ↑ ↓ choose, `,`
 /// `.` change, Backspace resets, Tab picks the pane) and its sliders (a
 /// press or drag on a track sets the value under the mouse).
-fn panel_input(p: &super::app::Player, l: &Layout, m: [i32; 2], ctrl: bool, cmds: &mut Vec<Cmd>) {
-    if is_key_pressed(KeyCode::P) && !ctrl {
+fn panel_input(
+    p: &super::app::Player,
+    l: &Layout,
+    m: [i32; 2],
+    between: &Between,
+    cmds: &mut Vec<Cmd>,
+) {
+    if between.plain(KeyCode::P) {
         cmds.push(Cmd::Panel(PanelCmd::Toggle));
     }
     if !p.panel_open {
@@ -808,7 +866,8 @@ fn panel_input(p: &super::app::Player, l: &Layout, m: [i32; 2], ctrl: bool, cmds
     if is_key_pressed(KeyCode::Tab) {
         cmds.push(Cmd::Panel(PanelCmd::Pane));
     }
-    if !is_mouse_button_down(MouseButton::Left) {
+    // A press and release between two frames still sets the value.
+    if !held(MouseButton::Left) {
         return;
     }
     for r in panel::rects(p, l) {
@@ -829,22 +888,50 @@ fn panel_input(p: &super::app::Player, l: &Layout, m: [i32; 2], ctrl: bool, cmds
 }
 
 /// The map brush: a press or drag paints the cell under the mouse a wall
-/// (left) or clears it to open ground (right); Z and X raise and lower
-/// its height. A cell already so is left alone, so a stroke records each
-/// cell it changes once.
-fn brush_input(sim: &AnySim, hover: Option<crate::sim::Cell>, cmds: &mut Vec<Cmd>) {
-    let Some(at) = hover else { return };
+/// (left) or clears it to open ground (right), and every cell on the line
+/// from the one it changed last frame, so a fast stroke leaves no gaps;
+/// Z and X raise and lower its height. A cell already so is left alone,
+/// so a stroke records each cell it changes once.
+fn brush_input(
+    sim: &AnySim,
+    hover: Option<crate::sim::Cell>,
+    stroke: &mut Option<crate::sim::Cell>,
+    cmds: &mut Vec<Cmd>,
+) {
     let grid = match sim {
         AnySim::Path(s) => &s.config().grid,
         AnySim::Line(s) => &s.config().grid,
         _ => return,
     };
+    let (left, right) = (held(MouseButton::Left), held(MouseButton::Right));
+    let Some(at) = hover.filter(|_| left || right) else {
+        *stroke = None;
+        return key_brush(grid, hover, cmds);
+    };
+    let from = stroke.filter(|s| grid.contains(*s)).unwrap_or(at);
+    // The line's cells exclude its start: the stroke's first cell is `at`.
+    let first = stroke.is_none().then_some(at);
+    for c in first
+        .into_iter()
+        .chain(crate::sim::line::bresenham::cells(from, at))
+    {
+        let to = if left {
+            (!grid.is_wall(c)).then_some(Ground::Wall)
+        } else {
+            grid.is_wall(c).then_some(Ground::Open(0))
+        };
+        if let Some(to) = to {
+            cmds.push(Cmd::Intervene(Input::Ground { at: c, to }));
+        }
+    }
+    *stroke = Some(at);
+}
+
+/// Z and X raise and lower the height of the cell under the brush.
+fn key_brush(grid: &crate::sim::Grid, hover: Option<crate::sim::Cell>, cmds: &mut Vec<Cmd>) {
+    let Some(at) = hover else { return };
     let height = grid.height_at(at);
-    let to = if is_mouse_button_down(MouseButton::Left) {
-        (!grid.is_wall(at)).then_some(Ground::Wall)
-    } else if is_mouse_button_down(MouseButton::Right) {
-        grid.is_wall(at).then_some(Ground::Open(0))
-    } else if is_key_pressed(KeyCode::Z) {
+    let to = if is_key_pressed(KeyCode::Z) {
         height.filter(|h| *h < 9).map(|h| Ground::Open(h + 1))
     } else if is_key_pressed(KeyCode::X) {
         height.filter(|h| *h > 0).map(|h| Ground::Open(h - 1))
@@ -918,7 +1005,7 @@ fn scrub_input(p: &super::app::Player, l: &Layout, m: [i32; 2], cmds: &mut Vec<C
             cmds.push(Cmd::Time(Command::Beat(i)));
         }
         Some(_) => {}
-        None if is_mouse_button_down(MouseButton::Left) => {
+        None if held(MouseButton::Left) => {
             let t = l.scrub_tick(m[0], p.session.first_tick(), p.timeline.last());
             if t != p.timeline.tick() {
                 cmds.push(Cmd::Time(Command::Scrub(t)));
@@ -926,6 +1013,12 @@ fn scrub_input(p: &super::app::Player, l: &Layout, m: [i32; 2], cmds: &mut Vec<C
         }
         None => {}
     }
+}
+
+/// The button is down, or was pressed since the last frame (a click
+/// quicker than a slow frame is down and up again before the frame).
+fn held(b: MouseButton) -> bool {
+    is_mouse_button_down(b) || is_mouse_button_pressed(b)
 }
 
 /// A key press, repeated while the key is held (after 0.4 s, every 50 ms):
