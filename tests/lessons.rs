@@ -3,10 +3,11 @@
 
 use flockstep::bundled::BUNDLED;
 use flockstep::lesson::Lesson;
+use flockstep::replay::live::LessonRun;
 use flockstep::sim::flock::FlockSim;
 use flockstep::sim::line::{LineEvent, LineSim};
 use flockstep::sim::path::PathSim;
-use flockstep::sim::{AnySim, NoTrace, Scenario, Sim};
+use flockstep::sim::{NoTrace, Scenario, Sim};
 use std::fmt::Write as _;
 
 fn lessons() -> Vec<Lesson> {
@@ -14,6 +15,12 @@ fn lessons() -> Vec<Lesson> {
         .iter()
         .map(|b| Lesson::parse(b.source(), b.path).unwrap_or_else(|e| panic!("{e}")))
         .collect()
+}
+
+/// A bundled lesson as it plays, with its own inputs.
+fn played(l: &Lesson) -> LessonRun {
+    let source = flockstep::bundled::source(&l.id, &[]).unwrap();
+    LessonRun::new(&source, &Default::default()).unwrap()
 }
 
 fn line_sim(l: &Lesson) -> LineSim {
@@ -132,17 +139,14 @@ fn every_beat_is_translated_into_japanese() {
 fn golden_hashes() {
     let mut out = String::new();
     for l in lessons() {
-        let mut sim = AnySim::new(&l.scenario).unwrap();
-        let _ = write!(out, "{:<26} tick 0 {:#018x}", l.id, sim.state_hash());
-        while sim.tick() < l.ticks {
-            sim.step();
-        }
-        let _ = write!(out, "  tick {} {:#018x}", l.ticks, sim.state_hash());
+        // The lesson as it plays: its own inputs too.
+        let mut run = played(&l);
+        let _ = write!(out, "{:<26} tick 0 {:#018x}", l.id, run.sim.state_hash());
+        run.step_to(l.ticks).unwrap();
+        let _ = write!(out, "  tick {} {:#018x}", l.ticks, run.sim.state_hash());
         let end = l.ticks.max(500);
-        while sim.tick() < end {
-            sim.step();
-        }
-        let _ = writeln!(out, "  tick {end} {:#018x}", sim.state_hash());
+        run.step_to(end).unwrap();
+        let _ = writeln!(out, "  tick {end} {:#018x}", run.sim.state_hash());
     }
     insta::assert_snapshot!("golden_hashes", out);
 }
@@ -152,12 +156,11 @@ fn golden_hashes() {
 #[test]
 fn per_beat_state() {
     for l in lessons() {
-        let mut sim = AnySim::new(&l.scenario).unwrap();
+        let mut run = played(&l);
         let mut out = String::new();
         for (i, b) in l.beats.iter().enumerate() {
-            while sim.tick() < b.at {
-                sim.step();
-            }
+            run.step_to(b.at).unwrap();
+            let sim = &run.sim;
             let words: Vec<&str> = b.text.split_whitespace().take(12).collect();
             let _ = writeln!(
                 out,

@@ -462,10 +462,63 @@ fn what_ifs_are_recorded_listed_and_compared() {
     for (arg, says) in [
         ("0:set:fov=3", "at tick 1 or later"),
         ("5:jump:1,2", "`jump` is not an input"),
-        ("x:wall:1,2", "is not a tick count"),
+        ("x:wall:1,2", "is not a tick"),
     ] {
         let o = flockstep(&["record", "flock-weights", "-o", &refused, "--input", arg]);
         assert_eq!(o.status.code(), Some(2), "{arg}");
         assert!(text(&o.stderr).contains(says), "{arg}: {}", text(&o.stderr));
     }
+}
+
+/// A lesson's own inputs through the command line: `record` makes them,
+/// `info` marks them, `run` plays them too (the same final hash), and a
+/// lesson file with a bad one is refused with its line and column.
+#[test]
+fn a_lessons_own_inputs_through_the_cli() {
+    let d = Dir::new("lesson-inputs");
+    let rec = d.file("u.fsr");
+    let o = flockstep(&["record", "path-unreachable", "-o", &rec]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    let hash = text(&o.stdout)
+        .lines()
+        .find_map(|l| l.strip_prefix("hash      ").map(str::to_owned))
+        .unwrap();
+    let info = text(&flockstep(&["info", &rec]).stdout);
+    assert!(
+        info.contains("input        121:set:max_climb=5   (the lesson's own)\n"),
+        "{info}"
+    );
+    let run = text(&flockstep(&["run", "path-unreachable"]).stdout);
+    assert!(run.contains(&format!("hash    {hash}")), "{run}\n{hash}");
+    // A class's change is checked after the lesson's own at its tick.
+    let o = flockstep(&[
+        "record",
+        "path-unreachable",
+        "-o",
+        &d.file("v.fsr"),
+        "--input",
+        "121:set:max_drop=10",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        text(&o.stderr).contains("--input 121:set:max_drop=10:"),
+        "{}",
+        text(&o.stderr)
+    );
+    let bad = d.file("bad.toml");
+    let src = flockstep::bundled::source("path-unreachable", &[])
+        .unwrap()
+        .text;
+    std::fs::write(
+        &bad,
+        src.replace("121:set:max_climb=5", "121:set:max_climb=12"),
+    )
+    .unwrap();
+    let o = flockstep(&["record", &bad, "-o", &d.file("w.fsr")]);
+    assert_eq!(o.status.code(), Some(2));
+    let e = text(&o.stderr);
+    assert!(
+        e.contains(":10:11: input `121:set:max_climb=12`: --set max_climb=12: `max_climb` = 12 is out of range: expected 0..=9"),
+        "{e}"
+    );
 }

@@ -1014,7 +1014,12 @@ fn the_panel_changes_a_weight_mid_run_and_the_run_replays() {
     };
     assert_eq!((pane, key.as_str()), (&None, "w_cohesion"));
     assert_eq!(p.panel.controls[c].values[before + 1], *value);
-    assert_eq!(p.panel.current(c, &p.session.inputs, 30), before + 1);
+    assert_eq!(p.session.in_force_until(), 31, "the change shows at once");
+    assert_eq!(
+        p.panel
+            .current(c, &p.session.inputs, p.session.in_force_until()),
+        before + 1
+    );
     app.handle(Cmd::Time(Command::Scrub(60)));
     let changed = tick_and_hash(&app).1;
     assert_ne!(changed, refs[60], "the flocks fly differently");

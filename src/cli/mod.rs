@@ -10,7 +10,7 @@ use crate::sim::line::{Line, Step};
 use crate::sim::path::{
     CostRule, Heuristic, HeuristicKind, Moves, PathEvent, SearchConfig, Status, TieBreak,
 };
-use crate::sim::{AnySim, Cell, Grid, Input, NoTrace};
+use crate::sim::{Cell, Grid, Input, NoTrace};
 use clap::{Parser, Subcommand};
 use std::fmt::Write as _;
 use std::io::Write as _;
@@ -351,16 +351,13 @@ pub fn parse_ticks(s: &str) -> Result<u64, String> {
 /// Parses `TICK:INPUT` (see [`Input::parse`]); the tick is 1 or later,
 /// the tick whose step the input comes before.
 pub fn parse_input(s: &str) -> Result<(u64, Input), String> {
-    let Some((tick, input)) = s.split_once(':') else {
+    let (tick, input) = Input::parse_timed(s)?;
+    if tick > MAX_TICKS {
         return Err(format!(
-            "`{s}` is not TICK:INPUT (such as 300:set:w_cohesion=0)"
+            "`{s}`: tick {tick} is more than the limit of {MAX_TICKS} ticks"
         ));
-    };
-    let tick = parse_ticks(tick)?;
-    if tick == 0 {
-        return Err("an input comes before a tick's step, so at tick 1 or later".into());
     }
-    Ok((tick, Input::parse(input)?))
+    Ok((tick, input))
 }
 
 /// Parses `X,Y` into a cell, with a message that says which half is wrong.
@@ -747,11 +744,19 @@ fn run(
     narrate: bool,
     lang: Option<&str>,
 ) -> Result<String, Failure> {
-    let overrides = set
-        .iter()
-        .map(|s| Override::parse(s).map_err(|e| bad(e.to_string())))
-        .collect::<Result<Vec<_>, _>>()?;
-    let lesson = load_lesson(arg, &overrides)?;
+    for s in set {
+        Override::parse(s).map_err(|e| bad(e.to_string()))?;
+    }
+    let (text, file) = lesson_source(arg)?;
+    let source = crate::replay::run::Source {
+        file,
+        text,
+        overrides: set.to_vec(),
+    };
+    // The lesson's own inputs are made as the recorder makes them.
+    let mut run = crate::replay::live::LessonRun::new(&source, &Default::default())
+        .map_err(|e| bad(e.to_string()))?;
+    let lesson = run.lesson().clone();
     let ticks = ticks.unwrap_or(lesson.ticks);
     if ticks > MAX_TICKS {
         return Err(bad(format!(
@@ -772,11 +777,11 @@ fn run(
             lesson.id
         )));
     }
-    let mut sim = AnySim::new(&lesson.scenario).map_err(|m| bad(format!("{arg}: {m}")))?;
     let mut out = String::new();
     let mut next_beat = 0;
     let start = Instant::now();
     loop {
+        let sim = &run.sim;
         if narrate {
             while next_beat < lesson.beats.len() && lesson.beats[next_beat].at <= sim.tick() {
                 let b = &lesson.beats[next_beat];
@@ -803,8 +808,9 @@ fn run(
         if sim.tick() >= ticks {
             break;
         }
-        sim.step();
+        run.step().map_err(|e| bad(e.to_string()))?;
     }
+    let sim = &run.sim;
     let secs = start.elapsed().as_secs_f64();
     let rate = if secs > 0.0 {
         format!("{:.0}", sim.tick() as f64 / secs)

@@ -2,7 +2,7 @@
 //! [`crate::replay`].
 
 use super::{Failure, bad, lesson_source};
-use crate::lesson::{MAX_TICKS, Override};
+use crate::lesson::{Lesson, MAX_TICKS, Override};
 use crate::replay::live;
 use crate::replay::run::{self, Source, Verdict};
 use crate::replay::{End, Replay, ReplayError, fields};
@@ -57,7 +57,7 @@ pub fn record(
         overrides: set,
     };
     let lesson = source.lesson().map_err(|e| bad(e.to_string()))?;
-    let inputs = checked_inputs(&source, input_args)?;
+    let inputs = checked_inputs(&source, &lesson, input_args)?;
     let ticks = ticks.unwrap_or(lesson.ticks);
     if ticks > MAX_TICKS {
         return Err(bad(format!(
@@ -195,19 +195,29 @@ pub fn printable(s: &str) -> String {
 /// The `--input`s by tick, in the order given within a tick; every
 /// change of a parameter checked against the lesson (with the changes
 /// before it) before anything is simulated.
+/// The `--input`s by tick, their changes of a parameter checked with
+/// every change before them (the lesson's own too) before anything runs.
 fn checked_inputs(
     source: &Source,
+    lesson: &Lesson,
     args: Vec<(u64, Input)>,
 ) -> Result<BTreeMap<u64, Vec<Input>>, Failure> {
     let mut inputs: BTreeMap<u64, Vec<Input>> = BTreeMap::new();
     for (tick, input) in args {
         inputs.entry(tick).or_default().push(input);
     }
-    let sets = live::sets(&inputs);
+    let all = live::merged(lesson, &inputs);
+    let sets = live::sets(&all);
     for (k, (tick, set)) in sets.iter().enumerate() {
         let earlier: Vec<&Input> = sets[..k].iter().map(|(_, i)| *i).collect();
-        live::scenario_with(source, &earlier, set)
-            .map_err(|e| bad(format!("--input {tick}:{set}: {e}")))?;
+        live::scenario_with(source, &earlier, set).map_err(|e| {
+            let whose = if inputs.get(tick).is_some_and(|l| l.contains(set)) {
+                "--input"
+            } else {
+                "the lesson's input"
+            };
+            bad(format!("{whose} {tick}:{set}: {e}"))
+        })?;
     }
     Ok(inputs)
 }
@@ -219,12 +229,24 @@ const LISTED_INPUTS: usize = 24;
 /// syntax `record --input` takes.
 fn inputs_listing<R: std::io::Read + std::io::Seek>(r: &mut Replay<R>) -> Result<String, Failure> {
     let all = all_inputs(r)?;
+    // The recorded lesson's own inputs lead each tick's list.
+    let mut own = Source::of(&r.meta)
+        .lesson()
+        .map(|l| l.scripted())
+        .unwrap_or_default();
     let mut s = String::new();
     if all.is_empty() {
         let _ = writeln!(s, "inputs       none: the lesson as written");
     }
     for (tick, i) in all.iter().take(LISTED_INPUTS) {
-        let _ = writeln!(s, "input        {tick}:{i}");
+        let mine = own.get_mut(tick).filter(|l| l.first() == Some(i));
+        let whose = if let Some(l) = mine {
+            l.remove(0);
+            "   (the lesson's own)"
+        } else {
+            ""
+        };
+        let _ = writeln!(s, "input        {tick}:{i}{whose}");
     }
     if all.len() > LISTED_INPUTS {
         let _ = writeln!(

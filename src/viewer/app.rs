@@ -271,7 +271,7 @@ impl Player {
     /// to make (it is refused, like any intervention, on a replay).
     fn panel_change(&mut self, c: PanelCmd) -> Option<Input> {
         let n = self.panel.controls.len();
-        let (inputs, tick) = (&self.session.inputs, self.session.tick());
+        let (inputs, tick) = (self.session.applied(), self.session.in_force_until());
         match c {
             PanelCmd::Toggle => self.panel_open = !self.panel_open,
             PanelCmd::Move(d) if n > 0 => {
@@ -640,8 +640,8 @@ impl Player {
         let mut changed: Vec<BTreeMap<String, String>> = vec![BTreeMap::new(); params.len()];
         let sets = self
             .session
-            .inputs
-            .range(..=self.session.tick() + 1)
+            .applied()
+            .range(..=self.session.in_force_until())
             .flat_map(|(_, l)| l);
         for i in sets {
             let Input::Set { pane, key, value } = i else {
@@ -1061,7 +1061,7 @@ impl App {
         let p = self.player().ok_or("no lesson is open")?;
         live::whatif_lesson(
             &p.session.source,
-            &p.session.inputs,
+            p.session.applied(),
             p.session.tick(),
             p.session.sim(),
         )

@@ -111,13 +111,14 @@ impl Panel {
     }
 
     /// The index of control `i`'s value in force after the inputs up to
-    /// `tick + 1` (the coming step's): the last change of its key that
-    /// reached the shown pane, else the lesson's.
-    pub fn current(&self, i: usize, inputs: &BTreeMap<u64, Vec<Input>>, tick: u64) -> usize {
+    /// tick `until` (see [`super::session::Session::in_force_until`]):
+    /// the last change of its key that reached the shown pane, else the
+    /// lesson's.
+    pub fn current(&self, i: usize, inputs: &BTreeMap<u64, Vec<Input>>, until: u64) -> usize {
         let c = &self.controls[i];
         let shown = self.shown() as u32;
         let last = inputs
-            .range(..=tick + 1)
+            .range(..=until)
             .rev()
             .flat_map(|(_, l)| l.iter().rev())
             .find_map(|input| match input {
@@ -155,9 +156,9 @@ impl Panel {
         i: usize,
         by: i32,
         inputs: &BTreeMap<u64, Vec<Input>>,
-        tick: u64,
+        until: u64,
     ) -> Option<Input> {
-        let now = self.current(i, inputs, tick) as i64;
+        let now = self.current(i, inputs, until) as i64;
         let to = now + i64::from(by);
         let len = self.controls[i].values.len() as i64;
         (0..len).contains(&to).then(|| self.set(i, to as usize))
@@ -165,10 +166,10 @@ impl Panel {
 
     /// The change back to the lesson's value of control `i`, or nothing
     /// when it has it.
-    pub fn reset(&self, i: usize, inputs: &BTreeMap<u64, Vec<Input>>, tick: u64) -> Option<Input> {
+    pub fn reset(&self, i: usize, inputs: &BTreeMap<u64, Vec<Input>>, until: u64) -> Option<Input> {
         let c = &self.controls[i];
         let own = c.lesson[self.shown().min(c.lesson.len() - 1)];
-        (self.current(i, inputs, tick) != own).then(|| self.set(i, own))
+        (self.current(i, inputs, until) != own).then(|| self.set(i, own))
     }
 
     /// The next target: every pane, then each pane in turn.
@@ -470,7 +471,7 @@ pub fn draw(cv: &mut Canvas, p: &Player, l: &Layout) {
         y += line;
         cv.text(Role::Panel, &n, [x, y], size, color::TEXT);
     }
-    let (inputs, tick) = (&p.session.inputs, p.session.tick());
+    let (inputs, tick) = (p.session.applied(), p.session.in_force_until());
     let shown = rects(p, l);
     for r in &shown {
         draw_control(cv, (panel, *r), (inputs, tick), (size, l), lang);
@@ -641,7 +642,7 @@ mod tests {
         p.next_pane();
         assert_eq!(p.pane, Some(1));
         let mut inputs = BTreeMap::new();
-        let change = p.step(h, 1, &inputs, 5).unwrap();
+        let change = p.step(h, 1, &inputs, 6).unwrap();
         let Input::Set { pane, key, .. } = &change else {
             panic!()
         };
@@ -650,18 +651,18 @@ mod tests {
         let Input::Set { value, .. } = change else {
             panic!()
         };
-        assert_eq!(p.controls[h].values[p.current(h, &inputs, 5)], value);
+        assert_eq!(p.controls[h].values[p.current(h, &inputs, 6)], value);
         assert_eq!(
-            p.current(h, &inputs, 4),
+            p.current(h, &inputs, 5),
             p.controls[h].lesson[1],
             "before the change"
         );
-        assert!(p.reset(h, &inputs, 5).is_some());
-        assert!(p.reset(h, &BTreeMap::new(), 5).is_none());
+        assert!(p.reset(h, &inputs, 6).is_some());
+        assert!(p.reset(h, &BTreeMap::new(), 6).is_none());
         // Choices end: no step past the last.
         let last = p.set(h, 99);
         inputs.insert(7, vec![last]);
-        assert!(p.step(h, 1, &inputs, 6).is_none());
+        assert!(p.step(h, 1, &inputs, 7).is_none());
     }
 
     #[test]

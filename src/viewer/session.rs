@@ -157,8 +157,12 @@ pub struct Session {
     pub source: Source,
     /// The replay's file name, when this is one.
     pub replay_file: Option<String>,
-    /// Interventions by the tick they lead into.
+    /// Interventions by the tick they lead into: a class's (for a replay,
+    /// the recorded ones its lesson did not make itself).
     pub inputs: BTreeMap<u64, Vec<Input>>,
+    /// Every input the run makes: the lesson's own first at each tick,
+    /// then `inputs` ([`live::merged`]); what the sim is stepped with.
+    applied: BTreeMap<u64, Vec<Input>>,
     kind: Kind,
     sim: AnySim,
     explain: Explained,
@@ -185,6 +189,7 @@ impl Session {
         let sim = AnySim::new(&lesson.scenario).map_err(|m| format!("{}: {m}", source.file))?;
         let every = u64::from(run::auto_keyframe_every(&sim.snapshot()));
         Ok(Session {
+            applied: lesson.scripted(),
             lesson,
             source,
             replay_file: None,
@@ -247,10 +252,11 @@ impl Session {
         }
         let first = replay.first_tick;
         let mut s = Session {
+            inputs: live::made(&lesson, &inputs),
+            applied: inputs,
             lesson,
             source,
             replay_file: Some(name.to_owned()),
-            inputs,
             kind: Kind::Replay {
                 replay: Box::new(replay),
                 base: base.clone(),
@@ -315,7 +321,7 @@ impl Session {
         let next = probe.tick() + 1;
         if self.pre_applied != Some(next) {
             // Inputs were checked when they were made.
-            let _ = live::apply_tick(&mut probe, &self.source, &self.inputs, next);
+            let _ = live::apply_tick(&mut probe, &self.source, &self.applied, next);
         }
         self.explain = traced_step(&mut probe, watch);
         self.ahead = true;
@@ -393,7 +399,7 @@ impl Session {
                     self.sim = keep[k.min(keep.len() - 1)].clone();
                     self.pre_applied = None;
                 }
-                let inputs = &self.inputs;
+                let inputs = &self.applied;
                 let mut explain = Explained::None;
                 while self.sim.tick() < tick {
                     let next = self.sim.tick() + 1;
@@ -415,7 +421,7 @@ impl Session {
                 Ok(())
             }
             Kind::Replay { replay, base } => {
-                seek_replay(replay, (base, &self.source), &self.inputs, tick, watch).map(
+                seek_replay(replay, (base, &self.source), &self.applied, tick, watch).map(
                     |(sim, explain, note)| {
                         self.sim = sim;
                         self.explain = explain;
@@ -449,7 +455,7 @@ impl Session {
                         add(positions(&sim));
                     }
                     let next = sim.tick() + 1;
-                    let _ = live::apply_tick(&mut sim, &self.source, &self.inputs, next);
+                    let _ = live::apply_tick(&mut sim, &self.source, &self.applied, next);
                     sim.step();
                 }
             }
@@ -497,7 +503,7 @@ impl Session {
                         break;
                     }
                     let next = sim.tick() + 1;
-                    let _ = live::apply_tick(&mut sim, &self.source, &self.inputs, next);
+                    let _ = live::apply_tick(&mut sim, &self.source, &self.applied, next);
                     sim.step();
                 }
             }
@@ -527,19 +533,29 @@ impl Session {
             return Err("a replay cannot be changed; open its lesson to try things".into());
         };
         let t = self.sim.tick();
+        let mut inputs = self.inputs.clone();
+        inputs.retain(|&k, _| k <= t + 1);
+        // A later intervention at the same tick replaces nothing: both apply.
+        inputs.entry(t + 1).or_default().push(input);
+        let applied = live::merged(&self.lesson, &inputs);
         let mut probe = self.sim.clone();
-        self.inputs.retain(|&k, _| k <= t + 1);
-        let earlier: Vec<&Input> = live::sets(&self.inputs)
-            .into_iter()
-            .map(|(_, i)| i)
-            .collect();
-        live::apply(&mut probe, &self.source, &earlier, &input).map_err(|e| e.message)?;
-        if let Some(v) = self.inputs.get_mut(&(t + 1)) {
-            // A later intervention at the same tick replaces nothing: both apply.
-            v.push(input);
+        let list = applied.get(&(t + 1)).map_or(&[][..], Vec::as_slice);
+        if let (true, Some((input, before))) = (self.pre_applied == Some(t + 1), list.split_last())
+        {
+            // The tick's earlier inputs are applied already: this one last.
+            let earlier: Vec<&Input> = applied
+                .range(..=t)
+                .flat_map(|(_, l)| l)
+                .chain(before)
+                .filter(|i| matches!(i, Input::Set { .. }))
+                .collect();
+            live::apply(&mut probe, &self.source, &earlier, input).map_err(|e| e.message)?;
         } else {
-            self.inputs.insert(t + 1, vec![input]);
+            live::apply_tick(&mut probe, &self.source, &applied, t + 1)
+                .map_err(|(_, e)| e.message)?;
         }
+        self.inputs = inputs;
+        self.applied = applied;
         keep.truncate((t / *every) as usize + 1);
         *frontier = t;
         self.sim = probe;
@@ -555,6 +571,24 @@ impl Session {
     /// interventions apply (the timeline marks them).
     pub fn intervention_ticks(&self) -> Vec<u64> {
         self.inputs.keys().copied().collect()
+    }
+
+    /// The last tick whose inputs the shown sim has taken: the current
+    /// tick, or the next when a change made here was applied at once
+    /// (the next tick's inputs, the lesson's own among them, then are).
+    pub fn in_force_until(&self) -> u64 {
+        let t = self.sim.tick();
+        if self.pre_applied == Some(t + 1) {
+            t + 1
+        } else {
+            t
+        }
+    }
+
+    /// Every input the run makes, by the tick it leads into: the lesson's
+    /// own first at each tick, then the class's ([`Session::inputs`]).
+    pub fn applied(&self) -> &BTreeMap<u64, Vec<Input>> {
+        &self.applied
     }
 
     /// Records the session (ticks `0..=` the furthest reached, with every

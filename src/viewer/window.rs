@@ -403,7 +403,7 @@ fn panel_status(p: &super::app::Player, l: &Layout) -> serde_json::Value {
                     "key": c.key,
                     "track": [r.track.x, r.track.y, r.track.w, r.track.h],
                     "values": c.values,
-                    "now": p.panel.current(r.control, &p.session.inputs, p.session.tick()),
+                    "now": p.panel.current(r.control, p.session.applied(), p.session.in_force_until()),
                 })
             })
             .collect()

@@ -374,6 +374,28 @@ pub struct Lesson {
     pub predict_title: Option<String>,
     /// The predict title by language tag.
     pub predict_title_translations: BTreeMap<String, String>,
+    /// The inputs the lesson makes itself (`[lesson] inputs`), in tick
+    /// order.
+    pub inputs: Vec<Scripted>,
+}
+
+/// An input a lesson makes itself: `[lesson] inputs = ["300:set:w_cohesion=0",
+/// "40:wall:12,7"]`, each `TICK:INPUT` as `record --input` takes it. They
+/// are the lesson as written, a what-if the teacher scripted: made every
+/// time the lesson plays (in the viewer, by `record`, in the golden
+/// recordings), recorded in a replay's frames as any input is, each before
+/// any a class makes at the same tick. A change of a parameter is checked
+/// when the lesson loads, with the changes before it, as `--set` is.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Scripted {
+    /// The tick the input leads into (1 or later).
+    pub tick: u64,
+    /// The input.
+    pub input: crate::sim::Input,
+    /// Where the lesson file writes it: 1-based line and column.
+    pub line: usize,
+    /// See `line`.
+    pub column: usize,
 }
 
 #[derive(Deserialize)]
@@ -404,6 +426,8 @@ struct RawMeta {
     rate: Option<Spanned<i64>>,
     #[serde(default)]
     course: Option<Spanned<(String, i64)>>,
+    #[serde(default)]
+    inputs: Vec<Spanned<String>>,
 }
 
 #[derive(Deserialize)]
@@ -1056,6 +1080,42 @@ type Course = Option<(String, u32)>;
 
 /// The `[lesson]` table's checked `ticks`, `rate` and `course` (its `id`
 /// checked too).
+/// The lesson's `inputs`: each `TICK:INPUT` read, at a tick the lesson
+/// reaches, in tick order.
+fn scripted(ctx: &Ctx, raw: &[Spanned<String>], ticks: u64) -> Result<Vec<Scripted>, LessonError> {
+    let mut out: Vec<Scripted> = Vec::with_capacity(raw.len());
+    for (i, s) in raw.iter().enumerate() {
+        let at = s.span().start;
+        let (tick, input) = crate::sim::Input::parse_timed(s.get_ref())
+            .map_err(|m| ctx.at(at, format!("input {}: {m}", i + 1)))?;
+        if tick > ticks {
+            return Err(ctx.at(
+                at,
+                format!(
+                    "input {} leads into tick {tick}, after the lesson's last (`ticks` = {ticks})",
+                    i + 1
+                ),
+            ));
+        }
+        if let Some(prev) = out.last().map(|p| p.tick)
+            && tick < prev
+        {
+            return Err(ctx.at(
+                at,
+                format!("input {} is at tick {tick}, before the previous input (tick {prev}): inputs go in tick order", i + 1),
+            ));
+        }
+        let (line, column) = node::line_col(ctx.src, at);
+        out.push(Scripted {
+            tick,
+            input,
+            line,
+            column,
+        });
+    }
+    Ok(out)
+}
+
 fn checked_meta(ctx: &Ctx, meta: &RawMeta) -> Result<(u64, Option<u32>, Course), LessonError> {
     if !valid_id(meta.id.get_ref()) {
         return Err(ctx.at(
@@ -1279,8 +1339,22 @@ impl Lesson {
     }
 
     /// Parses a lesson, applies `--set` overrides to its scenario, and
-    /// checks the result.
+    /// checks the result (its own changes of a parameter too, each with
+    /// the ones before it).
     pub fn parse_with(
+        src: &str,
+        file: &str,
+        overrides: &[Override],
+    ) -> Result<Lesson, LessonError> {
+        let lesson = Lesson::parse_unscripted(src, file, overrides)?;
+        crate::replay::live::check_scripted(&lesson, src, file, overrides)?;
+        Ok(lesson)
+    }
+
+    /// [`Lesson::parse_with`] without checking the values of the lesson's
+    /// own changes of a parameter: what checking one of them, or a live
+    /// change, reads the lesson with.
+    pub(crate) fn parse_unscripted(
         src: &str,
         file: &str,
         overrides: &[Override],
@@ -1305,6 +1379,7 @@ impl Lesson {
         apply_overrides(&ctx, overrides, &mut scenario)?;
         let (scenario, reg, checked) = checked_scenario(&ctx, scenario)?;
         let beats = checked_beats(&ctx, raw.beat, ticks, (&scenario, &checked.params), reg)?;
+        let inputs = scripted(&ctx, &meta.inputs, ticks)?;
         Ok(Lesson {
             id: meta.id.into_inner(),
             title: meta.title,
@@ -1322,7 +1397,17 @@ impl Lesson {
             params: checked.params,
             predict_title: meta.predict_title,
             predict_title_translations: lang_table(&ctx, meta.predict_title_translations)?,
+            inputs,
         })
+    }
+
+    /// The lesson's own inputs by the tick they lead into, in order.
+    pub fn scripted(&self) -> BTreeMap<u64, Vec<crate::sim::Input>> {
+        let mut out: BTreeMap<u64, Vec<crate::sim::Input>> = BTreeMap::new();
+        for s in &self.inputs {
+            out.entry(s.tick).or_default().push(s.input.clone());
+        }
+        out
     }
 
     /// The title the status line shows on a question's beat: the

@@ -569,3 +569,68 @@ fn a_beat_invites_a_what_if_on_a_varied_key() {
         assert_eq!(e.line, at, "{bad}: the line of `{line}`: {e}");
     }
 }
+
+#[test]
+fn a_lessons_own_inputs_are_read_in_tick_order_and_checked_where_written() {
+    let with =
+        |list: &str| GOOD.replace("ticks = 10\n", &format!("ticks = 10\ninputs = [{list}]\n"));
+    let l = Lesson::parse(
+        &with(r#""3:set:eye_height=2", "3:wall:4,0", "7:target:0:5,1""#),
+        "t.toml",
+    )
+    .unwrap();
+    assert_eq!(
+        l.inputs
+            .iter()
+            .map(|s| (s.tick, s.input.to_string(), s.line, s.column))
+            .collect::<Vec<_>>(),
+        [
+            (3, "set:eye_height=2".to_owned(), 6, 11),
+            (3, "wall:4,0".to_owned(), 6, 33),
+            (7, "target:0:5,1".to_owned(), 6, 47),
+        ]
+    );
+    assert_eq!(l.scripted()[&3].len(), 2);
+    for (list, says, column) in [
+        (
+            r#""0:wall:1,1""#,
+            "input 1: `0:wall:1,1`: an input comes before a tick's step, so at tick 1 or later",
+            11,
+        ),
+        (
+            r#""11:wall:1,1""#,
+            "input 1 leads into tick 11, after the lesson's last (`ticks` = 10)",
+            11,
+        ),
+        (
+            r#""5:wall:1,1", "4:wall:1,2""#,
+            "input 2 is at tick 4, before the previous input (tick 5): inputs go in tick order",
+            25,
+        ),
+        (
+            r#""5:paint:1,1""#,
+            "input 1: `paint:1,1`: `paint` is not an input (set, wall",
+            11,
+        ),
+        (
+            r#""5:set:eye_height=99""#,
+            "input `5:set:eye_height=99`: --set eye_height=99: `eye_height` = 99 is out of range: expected 0..=9",
+            11,
+        ),
+        (
+            r#""5:set:seed=2""#,
+            "input `5:set:seed=2`: `seed` does not change while a line sim runs; the keys that do: chasers.N.recompute_every_tick, eye_height",
+            11,
+        ),
+    ] {
+        let e = err(&with(list));
+        assert!(
+            e.message.starts_with(says) || e.message.contains(says),
+            "{list}: {e}"
+        );
+        assert_eq!((e.line, e.column), (6, column), "{list}: {e}");
+    }
+    // Each change is checked with the ones before it, and with --set.
+    let o = [Override::parse("eye_height=1").unwrap()];
+    assert!(Lesson::parse_with(&with(r#""5:set:eye_height=3""#), "t.toml", &o).is_ok());
+}

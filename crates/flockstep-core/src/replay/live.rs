@@ -15,7 +15,7 @@
 //! Every place that applies a recorded input — the recorder, `verify`,
 //! the viewer's seeks — goes through [`apply_tick`], so they agree.
 
-use super::run::Source;
+use super::run::{RunError, Source};
 use crate::lesson::node::{Kind, Node};
 use crate::lesson::schema::{Param, Ty};
 use crate::lesson::{Lesson, LessonError, Override};
@@ -79,17 +79,131 @@ pub fn scenario_with(
     earlier: &[&Input],
     set: &Input,
 ) -> Result<Scenario, LessonError> {
-    let base = source.lesson()?;
-    let shape = Shape::of(&base, source);
     let mut overrides = source
         .overrides
         .iter()
         .map(|s| Override::parse(s))
         .collect::<Result<Vec<_>, _>>()?;
+    // The lesson's own changes were checked when it loaded.
+    let base = Lesson::parse_unscripted(&source.text, &source.file, &overrides)?;
+    let shape = Shape::of(&base, &source.text);
     for i in earlier.iter().copied().chain([set]) {
         overrides.extend(shape.overrides(&base, i)?);
     }
-    Ok(Lesson::parse_with(&source.text, &source.file, &overrides)?.scenario)
+    Ok(Lesson::parse_unscripted(&source.text, &source.file, &overrides)?.scenario)
+}
+
+/// Checks a lesson's own changes of a parameter ([`Lesson::inputs`]) as
+/// a live change is checked, each with the ones before it; an error names
+/// the input's place in the lesson file.
+pub(crate) fn check_scripted(
+    lesson: &Lesson,
+    src: &str,
+    file: &str,
+    overrides: &[Override],
+) -> Result<(), LessonError> {
+    let shape = Shape::of(lesson, src);
+    let mut with = overrides.to_vec();
+    for s in lesson.inputs.iter().filter(|s| is_set(&s.input)) {
+        let res = shape.overrides(lesson, &s.input).and_then(|o| {
+            with.extend(o);
+            Lesson::parse_unscripted(src, file, &with)
+        });
+        if let Err(e) = res {
+            return Err(LessonError {
+                kind: crate::lesson::LessonErrorKind::Invalid,
+                file: file.to_owned(),
+                line: s.line,
+                column: s.column,
+                message: format!("input `{}:{}`: {}", s.tick, s.input, e.message),
+            });
+        }
+    }
+    Ok(())
+}
+
+/// A lesson played as the recorder plays it: its sim, stepped with the
+/// lesson's own inputs and any others ([`merged`]), each applied just
+/// before the step into its tick. What `flockstep run`, the tests and
+/// anything else that steps a lesson without recording it use, so that
+/// a lesson with `inputs` runs the same everywhere.
+pub struct LessonRun {
+    /// The sim, at [`AnySim::tick`].
+    pub sim: AnySim,
+    source: Source,
+    lesson: Lesson,
+    inputs: BTreeMap<u64, Vec<Input>>,
+}
+
+impl LessonRun {
+    /// The lesson of `source` at tick 0, to be run with its own inputs
+    /// and `made`.
+    pub fn new(source: &Source, made: &BTreeMap<u64, Vec<Input>>) -> Result<LessonRun, RunError> {
+        let lesson = source.lesson()?;
+        let sim = AnySim::new(&lesson.scenario).map_err(|error| RunError::Sim {
+            file: source.file.clone(),
+            error,
+        })?;
+        Ok(LessonRun {
+            sim,
+            inputs: merged(&lesson, made),
+            source: source.clone(),
+            lesson,
+        })
+    }
+
+    /// The lesson it plays.
+    pub fn lesson(&self) -> &Lesson {
+        &self.lesson
+    }
+
+    /// One step: the inputs that lead into the next tick, then the step.
+    pub fn step(&mut self) -> Result<(), RunError> {
+        let tick = self.sim.tick() + 1;
+        apply_tick(&mut self.sim, &self.source, &self.inputs, tick).map_err(|(k, error)| {
+            super::run::input_error(&self.source, &self.lesson, tick, k, error)
+        })?;
+        self.sim.step();
+        Ok(())
+    }
+
+    /// Steps until tick `tick` (nothing when it is there or past it).
+    pub fn step_to(&mut self, tick: u64) -> Result<(), RunError> {
+        while self.sim.tick() < tick {
+            self.step()?;
+        }
+        Ok(())
+    }
+}
+
+/// Every input a run of `lesson` makes: at each tick the lesson's own
+/// ([`Lesson::inputs`]) first, then `made` (a class's, or `record
+/// --input`'s) in their order.
+pub fn merged(lesson: &Lesson, made: &BTreeMap<u64, Vec<Input>>) -> BTreeMap<u64, Vec<Input>> {
+    let mut all = lesson.scripted();
+    for (&t, list) in made {
+        all.entry(t).or_default().extend(list.iter().cloned());
+    }
+    all
+}
+
+/// The inputs of a recorded run that its lesson did not make itself: at
+/// each tick, the recorded list without the lesson's own, which lead it
+/// (the inverse of [`merged`]). A tick whose list does not start with the
+/// lesson's own keeps its whole list.
+pub fn made(lesson: &Lesson, recorded: &BTreeMap<u64, Vec<Input>>) -> BTreeMap<u64, Vec<Input>> {
+    let own = lesson.scripted();
+    let mut out = BTreeMap::new();
+    for (&t, list) in recorded {
+        let rest = match own.get(&t) {
+            Some(o) if list.starts_with(o) => &list[o.len()..],
+            _ => &list[..],
+        };
+        if !rest.is_empty() {
+            out.insert(t, rest.to_vec());
+        }
+    }
+    out
 }
 
 fn is_set(i: &Input) -> bool {
@@ -103,14 +217,14 @@ struct Shape {
 }
 
 impl Shape {
-    fn of(lesson: &Lesson, source: &Source) -> Shape {
+    fn of(lesson: &Lesson, text: &str) -> Shape {
         if let Scenario::Panes(p) = &lesson.scenario {
             return Shape {
                 lists: Some(("variants", p.len())),
             };
         }
         let searches = match &lesson.scenario {
-            Scenario::Path(c) if has_list(&source.text, "searches") => c.searches.len(),
+            Scenario::Path(c) if has_list(text, "searches") => c.searches.len(),
             _ => 0,
         };
         Shape {
@@ -246,7 +360,8 @@ pub fn sets(inputs: &BTreeMap<u64, Vec<Input>>) -> Vec<(u64, &Input)> {
 /// parameter, in order), the map as painted (its cells written out as a
 /// `map`) and a path's start and goal where they were moved — as TOML
 /// text that loads ([`Lesson::parse`]) and plays. Its id is `ID-whatif`,
-/// its title says it is a what-if, and its one beat lists the changes.
+/// its title says it is a what-if, and its one beat lists the changes;
+/// the lesson's own inputs after `tick` stay its inputs.
 /// Positions a run reached (boids, chasers) are not edits: the new lesson
 /// starts where the old one did.
 pub fn whatif_lesson(
@@ -256,7 +371,7 @@ pub fn whatif_lesson(
     sim: &AnySim,
 ) -> Result<String, LessonError> {
     let lesson = source.lesson()?;
-    let shape = Shape::of(&lesson, source);
+    let shape = Shape::of(&lesson, &source.text);
     let fail = |message: String| LessonError {
         kind: crate::lesson::LessonErrorKind::Set,
         file: source.file.clone(),
@@ -285,7 +400,14 @@ pub fn whatif_lesson(
             .map_err(&fail)?;
     }
     edit_places(scenario, &made, sim, &mut said);
-    let text = lesson_toml(doc, &lesson.id, &said).map_err(&fail)?;
+    // The lesson's own inputs still to come stay inputs of the what-if.
+    let later: Vec<W> = lesson
+        .inputs
+        .iter()
+        .filter(|s| s.tick > tick + 1)
+        .map(|s| W::Str(format!("{}:{}", s.tick, s.input)))
+        .collect();
+    let text = lesson_toml(doc, &lesson.id, &said, later).map_err(&fail)?;
     // The what-if must load before it is offered.
     Lesson::parse(&text, &format!("{}-whatif.toml", lesson.id))?;
     Ok(text)
@@ -437,7 +559,7 @@ fn edit_places(scenario: &mut W, made: &[&Input], sim: &AnySim, said: &mut Vec<S
 
 /// The new lesson's text: `[lesson]` (a new id and title), `[scenario]`,
 /// and one beat that says what changed.
-fn lesson_toml(mut doc: W, id: &str, said: &[String]) -> Result<String, String> {
+fn lesson_toml(mut doc: W, id: &str, said: &[String], later: Vec<W>) -> Result<String, String> {
     let meta = doc
         .get_mut("lesson")
         .ok_or("the lesson has no [lesson] table")?;
@@ -454,6 +576,11 @@ fn lesson_toml(mut doc: W, id: &str, said: &[String]) -> Result<String, String> 
         "predict_title_translations",
     ] {
         meta.remove(key);
+    }
+    if later.is_empty() {
+        meta.remove("inputs");
+    } else {
+        meta.insert("inputs", W::Array(later));
     }
     let changes = if said.is_empty() {
         "nothing yet".to_owned()

@@ -172,9 +172,31 @@ fn check_size(bytes: u64, at_least: &str, file: &str) -> Result<(), RunError> {
     Ok(())
 }
 
-/// Records ticks `0..=ticks` of a lesson into `w`: interventions from
-/// `inputs` (by the tick they lead into) are applied before that tick's
-/// step; `progress` is told each tick simulated.
+/// An input that did not apply at `tick` (the `k`th of the tick's list),
+/// a lesson's own named by its place in the lesson file.
+pub(crate) fn input_error(
+    source: &Source,
+    lesson: &Lesson,
+    tick: u64,
+    k: usize,
+    error: SimError,
+) -> RunError {
+    let own = lesson.inputs.iter().filter(|s| s.tick == tick).nth(k);
+    let error = match own {
+        Some(s) => error.context(format!(
+            "{}:{}:{}: the lesson's input `{tick}:{}`",
+            source.file, s.line, s.column, s.input
+        )),
+        None => error,
+    };
+    RunError::Input { tick, error }
+}
+
+/// Records ticks `0..=ticks` of a lesson into `w`: the lesson's own
+/// inputs ([`Lesson::inputs`]) and then the interventions from `inputs`
+/// (by the tick they lead into; see [`super::live::merged`]) are applied
+/// before that tick's step, and recorded; `progress` is told each tick
+/// simulated.
 ///
 /// The simulation runs on the calling thread; hashing, delta encoding,
 /// compression and writing run on one worker thread that takes the states
@@ -195,6 +217,7 @@ pub fn record<W: Write + Send>(
         &source.file,
     )?;
     let mut sim = new_sim(source, &lesson)?;
+    let inputs = &super::live::merged(&lesson, inputs);
     let bytes = state_bytes(&sim.snapshot());
     check_size(bytes, "", &source.file)?;
     let keyframe_every = keyframe_every.unwrap_or_else(|| keyframe_every_for(bytes));
@@ -229,8 +252,8 @@ pub fn record<W: Write + Send>(
                 Vec::new()
             } else {
                 let applied = inputs.get(&tick).cloned().unwrap_or_default();
-                if let Err((_, error)) = super::live::apply_tick(&mut sim, source, inputs, tick) {
-                    return Some(RunError::Input { tick, error });
+                if let Err((k, error)) = super::live::apply_tick(&mut sim, source, inputs, tick) {
+                    return Some(input_error(source, &lesson, tick, k, error));
                 }
                 sim.step();
                 applied

@@ -88,6 +88,36 @@ impl Input {
     /// | [`Input::AddBoid`] | `boid:X,Y[,Z]:VX,VY[,VZ]` |
     /// | [`Input::MoveObstacle`] | `obstacle:I:X,Y[,Z]` |
     pub fn parse(text: &str) -> Result<Input, String> {
+        Self::parse_kind(text)
+    }
+
+    /// Parses `TICK:INPUT` (such as `300:set:w_cohesion=0`), as `record
+    /// --input` and a lesson's `inputs` write it: the tick is the one the
+    /// input leads into, so 1 or later (an input comes before a tick's
+    /// step).
+    pub fn parse_timed(text: &str) -> Result<(u64, Input), String> {
+        let Some((tick, input)) = text.split_once(':') else {
+            return Err(format!(
+                "`{text}` is not TICK:INPUT (such as 300:set:w_cohesion=0)"
+            ));
+        };
+        let tick = match tick.trim().parse::<u64>() {
+            Ok(0) => {
+                return Err(format!(
+                    "`{text}`: an input comes before a tick's step, so at tick 1 or later"
+                ));
+            }
+            Ok(t) => t,
+            Err(_) => {
+                return Err(format!(
+                    "`{text}`: `{tick}` is not a tick (a whole number, 1 or more)"
+                ));
+            }
+        };
+        Ok((tick, Input::parse(input)?))
+    }
+
+    fn parse_kind(text: &str) -> Result<Input, String> {
         let (kind, rest) = text
             .split_once(':')
             .ok_or_else(|| format!("`{text}` is not KIND:ARGUMENTS ({KINDS})"))?;

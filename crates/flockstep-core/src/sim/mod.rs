@@ -441,7 +441,7 @@ impl AnySim {
             (AnySim::Line(s), Input::MoveChaser { chaser, to }) => s.move_chaser(*chaser, *to),
             (AnySim::Custom(s), i) => s.0.apply(i),
             (s, i) => Err(SimError::input(format!(
-                "{i:?} does not apply to a {} sim",
+                "`{i}` does not apply to a {} sim",
                 s.sim_name()
             ))),
         }
