@@ -55,7 +55,7 @@ pub enum Command {
     Render(RenderArgs),
     /// List the bundled lessons
     Lessons,
-    /// List a sim's scenario parameters — every key a lesson's [scenario] and --set take: type and range, default, unit, what it does
+    /// List a sim's scenario parameters — every key a lesson's scenario table and --set take: type and range, default, unit, what it does
     Params {
         /// The sim: flock, line, path or one registered by the program (none: every sim)
         sim: Option<String>,
