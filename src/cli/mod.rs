@@ -362,35 +362,7 @@ pub fn parse_input(s: &str) -> Result<(u64, Input), String> {
 
 /// Parses `X,Y` into a cell, with a message that says which half is wrong.
 pub fn parse_cell(s: &str) -> Result<Cell, String> {
-    let Some((x, y)) = s.split_once(',') else {
-        return Err("expected X,Y (two integers separated by a comma, such as 3,-4)".into());
-    };
-    let coord = |name: &str, v: &str| -> Result<i32, String> {
-        let v = v.trim();
-        match v.parse::<i64>() {
-            Ok(n) => i32::try_from(n).map_err(|_| {
-                format!(
-                    "{name} coordinate {n} is out of range ({}..={})",
-                    i32::MIN,
-                    i32::MAX
-                )
-            }),
-            Err(_)
-                if !v.is_empty()
-                    && v.trim_start_matches(['-', '+'])
-                        .chars()
-                        .all(|c| c.is_ascii_digit()) =>
-            {
-                Err(format!(
-                    "{name} coordinate {v} is out of range ({}..={})",
-                    i32::MIN,
-                    i32::MAX
-                ))
-            }
-            Err(_) => Err(format!("{name} coordinate '{v}' is not an integer")),
-        }
-    };
-    Ok(Cell::new(coord("x", x)?, coord("y", y)?))
+    Cell::parse(s)
 }
 
 /// A failed command: its message and exit code.

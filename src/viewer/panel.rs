@@ -91,7 +91,7 @@ impl Panel {
                 param: p,
             });
         }
-        controls.extend(chaser_switches(lesson));
+        controls.extend(nested_controls(lesson, source, panes));
         // The keys the lesson itself sets are what it is about: first.
         let set_here = |c: &Control| lesson.params.iter().any(|m| m.contains_key(&c.key));
         controls.sort_by_key(|c| !set_here(c));
@@ -185,46 +185,49 @@ impl Panel {
     }
 }
 
-/// A line lesson's varied keys inside its `chasers` tables (today the
-/// only sim with varied keys in a list of tables): one switch a chaser,
-/// `chasers.N.recompute_every_tick`, with each pane's chaser's value.
-fn chaser_switches(lesson: &Lesson) -> Vec<Control> {
-    let Some(Ty::Tables(inner)) = lesson
-        .sim
-        .params()
-        .iter()
-        .find(|p| p.key == "chasers")
-        .map(|p| p.ty)
-    else {
-        return Vec::new();
-    };
-    let Some(param) = inner
-        .iter()
-        .find(|q| q.key == "recompute_every_tick" && q.vary)
-    else {
-        return Vec::new();
-    };
-    let panes: Vec<&crate::sim::line::LineConfig> = lesson
-        .scenario
-        .panes()
-        .iter()
-        .filter_map(|s| match s {
-            crate::sim::Scenario::Line(c) => Some(c),
-            _ => None,
-        })
-        .collect();
-    let chasers = panes.first().map_or(0, |c| c.chasers.len());
-    (0..chasers)
-        .map(|i| Control {
-            key: format!("chasers.{i}.recompute_every_tick"),
-            values: vec!["false".into(), "true".into()],
-            lesson: panes
-                .iter()
-                .map(|c| usize::from(c.chasers.get(i).is_some_and(|c| c.recompute_every_tick)))
-                .collect(),
-            param,
-        })
-        .collect()
+/// The varied keys inside the scenario's lists of tables (a line's
+/// `chasers.N.recompute_every_tick`; a user's sim's own): one control an
+/// entry of the list, with each pane's value, read from the schema and
+/// the lesson text alone.
+fn nested_controls(lesson: &Lesson, source: &Source, panes: usize) -> Vec<Control> {
+    let schema = lesson.sim.params();
+    let model = live::model_of(&lesson.scenario);
+    let mut out = Vec::new();
+    for p in schema.iter().filter(|p| p.applies(model)) {
+        let Ty::Tables(inner) = p.ty else { continue };
+        // A key also at the top level is changed there, for every entry.
+        for q in inner
+            .iter()
+            .filter(|q| q.vary && !schema.iter().any(|t| t.key == q.key))
+        {
+            let per_pane = live::nested_values(&source.text, p.key, q.key, panes);
+            let entries = per_pane.first().map_or(0, Vec::len);
+            for i in 0..entries {
+                let own: Option<Vec<String>> = per_pane
+                    .iter()
+                    .map(|list| {
+                        list.get(i)
+                            .cloned()
+                            .flatten()
+                            .or_else(|| default_text(q.default, model))
+                    })
+                    .collect();
+                let Some(own) = own else { continue };
+                let values = ladder(q, &own);
+                let lesson_at = own
+                    .iter()
+                    .map(|v| values.iter().position(|l| same(q, l, v)).unwrap_or(0))
+                    .collect();
+                out.push(Control {
+                    key: format!("{}.{i}.{}", p.key, q.key),
+                    values,
+                    lesson: lesson_at,
+                    param: q,
+                });
+            }
+        }
+    }
+    out
 }
 
 /// Whether the lesson takes `key` = `value` in every pane.

@@ -347,6 +347,31 @@ pub fn vary_keys(schema: &[Param], variant: Option<&str>) -> Vec<String> {
     out
 }
 
+/// The values a lesson's list of tables gives `key` in each of `panes`
+/// panes: per pane, one per entry of the list (`[[scenario.LIST]]`, or a
+/// variant's own), as `--set` writes them (`None`: the entry does not set
+/// it). The panel reads nested varied keys (`LIST.N.KEY`) from here, so
+/// a user's sim with one gets its controls as the bundled ones do.
+pub fn nested_values(text: &str, list: &str, key: &str, panes: usize) -> Vec<Vec<Option<String>>> {
+    let Some(doc) = read(text) else {
+        return vec![Vec::new(); panes];
+    };
+    let scenario = doc.get("scenario");
+    let variants = match scenario.and_then(|s| s.get("variants")) {
+        Some(W::Array(v)) => v.as_slice(),
+        _ => &[],
+    };
+    (0..panes)
+        .map(|i| {
+            let own = variants.get(i).and_then(|v| v.get(list));
+            match own.or_else(|| scenario.and_then(|s| s.get(list))) {
+                Some(W::Array(items)) => items.iter().map(|t| t.get(key).map(value)).collect(),
+                _ => Vec::new(),
+            }
+        })
+        .collect()
+}
+
 /// The changes of a parameter among `inputs`, with their ticks, in order.
 pub fn sets(inputs: &BTreeMap<u64, Vec<Input>>) -> Vec<(u64, &Input)> {
     inputs
@@ -699,6 +724,29 @@ mod tests {
         Param::flag("b", false),
         Param::new("list", Ty::Tables(&NESTED)),
     ];
+
+    #[test]
+    fn nested_values_come_from_the_scenarios_list_or_a_variants_own() {
+        let text = "[lesson]\nid = \"a\"\n[scenario]\nsim = \"x\"\n\
+            list = [{ again = true }, { other = 1 }]\n\
+            [[scenario.variants]]\nname = \"a\"\n\
+            [[scenario.variants]]\nname = \"b\"\nlist = [{ again = false }]\n";
+        assert_eq!(
+            nested_values(text, "list", "again", 2),
+            [
+                vec![Some("true".to_owned()), None],
+                vec![Some("false".to_owned())]
+            ]
+        );
+        assert_eq!(
+            nested_values(text, "none", "again", 1),
+            [Vec::<Option<String>>::new()]
+        );
+        assert_eq!(
+            nested_values("not toml [", "list", "again", 1),
+            [Vec::<Option<String>>::new()]
+        );
+    }
 
     #[test]
     fn the_lesson_writer_reads_back() {

@@ -216,15 +216,43 @@ fn parse_set(rest: &str) -> Result<Input, String> {
 }
 
 fn parse_cell(text: &str) -> Result<Cell, String> {
-    let parts: Vec<&str> = text.split(',').map(str::trim).collect();
-    let [x, y] = parts[..] else {
-        return Err(format!("`{text}` is not a cell X,Y"));
-    };
-    let n = |s: &str| {
-        s.parse::<i32>()
-            .map_err(|_| format!("`{s}` is not a whole number"))
-    };
-    Ok(Cell::new(n(x)?, n(y)?))
+    Cell::parse(text)
+}
+
+impl Cell {
+    /// Parses `X,Y` (two integers, such as `3,-4`), as the command line,
+    /// inputs and links write a cell; the message says which half is
+    /// wrong.
+    pub fn parse(text: &str) -> Result<Cell, String> {
+        let Some((x, y)) = text.split_once(',') else {
+            return Err(format!(
+                "`{text}`: expected X,Y (two integers separated by a comma, such as 3,-4)"
+            ));
+        };
+        Ok(Cell::new(coord("x", x)?, coord("y", y)?))
+    }
+}
+
+/// One coordinate of a cell: an integer in `i32`'s range.
+fn coord(name: &str, v: &str) -> Result<i32, String> {
+    let v = v.trim();
+    let digits = !v.is_empty()
+        && v.trim_start_matches(['-', '+'])
+            .chars()
+            .all(|c| c.is_ascii_digit());
+    match v.parse::<i64>() {
+        Ok(n) => i32::try_from(n).map_err(|_| out_of_range(name, &n.to_string())),
+        Err(_) if digits => Err(out_of_range(name, v)),
+        Err(_) => Err(format!("{name} coordinate '{v}' is not an integer")),
+    }
+}
+
+fn out_of_range(name: &str, v: &str) -> String {
+    format!(
+        "{name} coordinate {v} is out of range ({}..={})",
+        i32::MIN,
+        i32::MAX
+    )
 }
 
 fn parse_vector(text: &str) -> Result<Vec3, String> {
@@ -296,7 +324,12 @@ mod tests {
     fn bad_text_says_what_is_wrong() {
         for (text, says) in [
             ("jump:1,2", "`jump` is not an input"),
-            ("wall:1", "`1` is not a cell X,Y"),
+            ("wall:1", "`1`: expected X,Y (two integers"),
+            ("wall:1,b", "y coordinate 'b' is not an integer"),
+            (
+                "goal:9999999999,0",
+                "x coordinate 9999999999 is out of range",
+            ),
             ("ground:1,2=10", "a height is 0..=9"),
             ("set:w_cohesion", "expected set:KEY=VALUE"),
             ("set:x:fov=2", "`x` is not a pane number"),
