@@ -413,6 +413,11 @@ fn headless_chromium_shows_the_picker_plays_saves_and_reports_bad_files_as_the_d
     // the same state at the same tick.
     let w = &r["whatif"];
     let (plain, painted, changed) = (&w["plain"], &w["painted"], &w["changed"]);
+    // Tab went to the panel (every pane → the first), not the browser,
+    // and Ctrl+L downloaded the what-if lesson without leaving the canvas.
+    assert_eq!(w["tab"]["pane"], serde_json::json!([null, 0]), "{w}");
+    assert_eq!(w["tab"]["focus"], "glcanvas", "{w}");
+    assert_eq!(w["tab"]["lesson"], "path-heuristics-whatif.toml", "{w}");
     assert_eq!(plain[0], painted[0], "{w}");
     assert_ne!(plain[1], painted[1], "the walls changed the run: {w}");
     assert!(

@@ -431,6 +431,19 @@ try {
         again: [again.tick, again.hash],
     };
     await shot("whatif.png");
+    // Tab picks the panel's pane and keeps the keyboard on the canvas
+    // (the browser would move the focus); Ctrl+L downloads the what-if
+    // as a lesson without taking the focus to the address bar.
+    await key("Tab", "Tab", 9);
+    const toPane = await status();
+    await js("window.flockstep.lastDownload = null");
+    await key("KeyL", "l", 76, true);
+    const lessonName = (await waitFor("window.flockstep.lastDownload", "the what-if lesson's download", 30000)).name;
+    result.whatif.tab = {
+        pane: [changed.panel.pane, toPane.panel.pane],
+        focus: await js("document.activeElement && document.activeElement.id"),
+        lesson: lessonName,
+    };
     await js("window.flockstep.lastDownload = null");
     await key("KeyS", "s", 83, true);
     const name = (await waitFor("window.flockstep.lastDownload", "the what-if's download", 30000)).name;

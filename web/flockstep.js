@@ -195,8 +195,9 @@
             },
             true,
         );
-        // Ctrl+O opens the file picker; Ctrl+S, Ctrl+ and Ctrl- are the
-        // viewer's, as on the desktop, not the browser's.
+        // Ctrl+O opens the file picker; Ctrl+S, Ctrl+L, Ctrl+ and Ctrl-
+        // are the viewer's, as on the desktop, not the browser's (Ctrl+L
+        // would take the focus to the address bar).
         window.addEventListener(
             "keydown",
             (e) => {
@@ -204,9 +205,10 @@
                 if (e.code === "KeyO") {
                     e.preventDefault();
                     if (picker) picker.click();
-                } else if (["KeyS", "Equal", "Minus", "NumpadAdd", "NumpadSubtract"].includes(e.code)) {
-                    // Ctrl+S saves by download; Ctrl+ / Ctrl- are the
-                    // viewer's presenter mode, not the browser's zoom.
+                } else if (["KeyS", "KeyL", "Equal", "Minus", "NumpadAdd", "NumpadSubtract"].includes(e.code)) {
+                    // Ctrl+S saves the run and Ctrl+L the what-if lesson by
+                    // download; Ctrl+ / Ctrl- are the viewer's presenter
+                    // mode, not the browser's zoom.
                     e.preventDefault();
                 }
             },

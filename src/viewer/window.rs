@@ -410,7 +410,7 @@ fn panel_status(p: &super::app::Player, l: &Layout) -> serde_json::Value {
     } else {
         Vec::new()
     };
-    serde_json::json!({ "open": p.panel_open, "sliders": sliders })
+    serde_json::json!({ "open": p.panel_open, "pane": p.panel.pane, "sliders": sliders })
 }
 
 /// The file name a session is saved under (`ID-session.fsr`; on the
