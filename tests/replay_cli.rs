@@ -442,6 +442,15 @@ fn what_ifs_are_recorded_listed_and_compared() {
         "{diff}"
     );
     assert!(diff.contains("first divergence at tick 50"), "{diff}");
+    let o = flockstep(&["diff", &plain, &changed, "--explain"]);
+    assert_eq!(o.status.code(), Some(1));
+    let why = text(&o.stdout);
+    assert!(why.contains("cause at tick 50: boid "), "{why}");
+    assert!(
+        why.contains("every rule's contribution is the same in both")
+            && why.contains("parameter w_cohesion (pane 1): a (default), b 0"),
+        "{why}"
+    );
 
     let refused = d.file("refused.fsr");
     let o = flockstep(&[

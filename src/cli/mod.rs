@@ -140,6 +140,9 @@ pub enum Command {
         a: std::path::PathBuf,
         /// The second replay (b)
         b: std::path::PathBuf,
+        /// Also say why they part: step both runs into the first divergent tick with the explain records on and name the first entity, and the rule, that reasons differently
+        #[arg(long)]
+        explain: bool,
     },
     /// Print the cells of a Bresenham line with the error term before each step
     Line {
@@ -465,7 +468,7 @@ pub fn execute(cli: Cli) -> Result<String, Failure> {
             json,
         }) => replay::dump(&file, tick, field.as_deref(), json),
         Some(Command::Verify { files }) => replay::verify(&files),
-        Some(Command::Diff { a, b }) => replay::diff(&a, &b),
+        Some(Command::Diff { a, b, explain }) => replay::diff(&a, &b, explain),
         Some(Command::Run {
             lesson,
             ticks,

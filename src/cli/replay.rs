@@ -531,7 +531,7 @@ fn finish(out: String, errors: Vec<String>, diverged: usize) -> Result<String, F
 }
 
 /// `flockstep diff`.
-pub fn diff(a: &Path, b: &Path) -> Result<String, Failure> {
+pub fn diff(a: &Path, b: &Path, explain: bool) -> Result<String, Failure> {
     let mut ra = open(a)?;
     let mut rb = open(b)?;
     let mut out = String::new();
@@ -610,6 +610,12 @@ pub fn diff(a: &Path, b: &Path) -> Result<String, Failure> {
         }
         Verdict::Diverged(d) => {
             out.push_str(&run::report(&d, "a", "b"));
+            if explain {
+                match crate::replay::cause::cause(&mut ra, &mut rb, d.tick) {
+                    Ok(c) => out.push_str(&crate::replay::cause::report(&c)),
+                    Err(e) => errors.push(format!("--explain: {e}")),
+                }
+            }
             1
         }
     };

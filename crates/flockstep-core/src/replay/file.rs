@@ -443,6 +443,10 @@ pub struct Replay<R> {
     dec: Decoder,
     /// The decoder's position: the next tick and its frame's offset.
     cursor: Option<(u64, u64)>,
+    /// The state decoded just before the last one [`Replay::state_at`]
+    /// returned, with its frame: what an engineer asks for next when a
+    /// step into the last tick is to be taken again (`diff --explain`).
+    behind: Option<(AnyState, FrameInfo)>,
     buf: Vec<u8>,
 }
 
@@ -636,6 +640,7 @@ impl<R: Read + Seek> Replay<R> {
             end: End::Complete,
             dec: Decoder::new(),
             cursor: None,
+            behind: None,
             buf: Vec::new(),
         };
         if !r.read_index()? {
@@ -1058,6 +1063,9 @@ impl<R: Read + Seek> Replay<R> {
                 format!("no such tick: the replay has {range}"),
             ));
         }
+        if let Some((state, info)) = self.behind.as_ref().filter(|(_, i)| i.tick == tick) {
+            return self.checked(state.clone(), info.clone());
+        }
         let k = self.keyframes.partition_point(|&(t, _)| t <= tick);
         let (key_tick, key_at) = self.keyframes[k.max(1) - 1];
         let (mut t, mut at) = match self.cursor {
@@ -1075,8 +1083,14 @@ impl<R: Read + Seek> Replay<R> {
                 .map_err(|e| self.frame_error(e, Some(t)))?;
             let payload = &self.buf[info.inputs_len as usize..self.buf.len() - 4];
             let state = match self.dec.decode(info.kind, info.raw_len, payload) {
-                // Only the state asked for is copied out of the decoder.
-                Ok(s) => (t == tick).then(|| s.clone()),
+                // Only the state asked for, and the one before it, are
+                // copied out of the decoder.
+                Ok(s) => {
+                    if t + 1 == tick {
+                        self.behind = Some((s.clone(), info.clone()));
+                    }
+                    (t == tick).then(|| s.clone())
+                }
                 Err(m) => {
                     return Err(self.error(
                         Some(at + FRAME_HEAD_LEN),
@@ -1088,17 +1102,26 @@ impl<R: Read + Seek> Replay<R> {
             at += info.len;
             self.cursor = t.checked_add(1).map(|next| (next, at));
             if let Some(state) = state {
-                if state.state_hash() != info.hash {
-                    return Err(self.error(
-                        Some(info.offset),
-                        Some(t),
-                        "the decoded state does not match its recorded hash".into(),
-                    ));
-                }
-                return Ok((state, info));
+                return self.checked(state, info);
             }
             t += 1;
         }
+    }
+
+    /// A decoded state, if it matches its frame's recorded hash.
+    fn checked(
+        &self,
+        state: AnyState,
+        info: FrameInfo,
+    ) -> Result<(AnyState, FrameInfo), ReplayError> {
+        if state.state_hash() != info.hash {
+            return Err(self.error(
+                Some(info.offset),
+                Some(info.tick),
+                "the decoded state does not match its recorded hash".into(),
+            ));
+        }
+        Ok((state, info))
     }
 
     /// Reads every frame and decodes every state, checking each against its

@@ -93,6 +93,31 @@ pub fn scenario_with(
     Ok(Lesson::parse_unscripted(&source.text, &source.file, &overrides)?.scenario)
 }
 
+/// The scalar parameters each pane runs with after the changes of a
+/// parameter among `inputs` up to tick `until` (a recorded run's: the
+/// lesson's own among them), as [`Lesson::params`] gives them.
+pub fn params_in_force(
+    source: &Source,
+    inputs: &BTreeMap<u64, Vec<Input>>,
+    until: u64,
+) -> Result<Vec<BTreeMap<String, String>>, LessonError> {
+    let mut overrides = source
+        .overrides
+        .iter()
+        .map(|s| Override::parse(s))
+        .collect::<Result<Vec<_>, _>>()?;
+    let base = Lesson::parse_unscripted(&source.text, &source.file, &overrides)?;
+    let shape = Shape::of(&base, &source.text);
+    for set in inputs
+        .range(..=until)
+        .flat_map(|(_, l)| l)
+        .filter(|i| is_set(i))
+    {
+        overrides.extend(shape.overrides(&base, set)?);
+    }
+    Ok(Lesson::parse_unscripted(&source.text, &source.file, &overrides)?.params)
+}
+
 /// Checks a lesson's own changes of a parameter ([`Lesson::inputs`]) as
 /// a live change is checked, each with the ones before it; an error names
 /// the input's place in the lesson file.

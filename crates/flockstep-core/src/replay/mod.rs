@@ -63,6 +63,7 @@
 //! gems model's about a thirtieth the size; 1.0 files decode as before
 //! (`recordings/formats/`).
 
+pub mod cause;
 pub mod codec;
 pub mod delta;
 pub mod fields;

@@ -1,0 +1,466 @@
+//! Why two runs part: the rule behind the first divergence.
+//!
+//! `verify` and `diff` name the first tick whose state hashes differ and
+//! the fields that differ there. That is the symptom. [`cause`] goes one
+//! step back: both runs' states before that tick are equal (their hashes
+//! matched), so it restores each run's recorded state there, configures
+//! its sim with that run's own lesson, overrides and inputs, and steps it
+//! once more with the explain records on. The first entity whose
+//! reasoning differs is the cause's subject, and what differs in it —
+//! a mate seen by one run only, a rule's contribution, a clamp, an A*
+//! expansion or push, a Bresenham step's error term — is the cause; the
+//! parameters in force that differ between the runs are listed beside it.
+//!
+//! Only the entity found is reported, so a 10,000-boid pair costs two
+//! traced steps.
+
+use super::file::{Replay, ReplayError, ReplayErrorKind};
+use super::live;
+use super::run::Source;
+use crate::num::{Fx, Vec3};
+use crate::sim::flock::{BoidExplain, FlockEvent, FlockState};
+use crate::sim::line::LineEvent;
+use crate::sim::path::PathEvent;
+use crate::sim::{AnySim, Input, Sim, Sink};
+use std::collections::BTreeMap;
+use std::io::{Read, Seek};
+
+/// What made two runs part, at the first tick whose states differ.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Cause {
+    /// The first tick whose states differ (the step into it differs).
+    pub tick: u64,
+    /// The pane (a variant, or 0) in which it was found.
+    pub pane: usize,
+    /// What first steps differently: `boid 13`, `search 0`, `chaser 1`,
+    /// or `the sim` (a user's sim explains nothing).
+    pub entity: String,
+    /// The finding, each line naming `a` and `b`.
+    pub lines: Vec<String>,
+    /// The parameters in force at the step that differ: `key` (with the
+    /// pane), `a`'s value, `b`'s.
+    pub params: Vec<(String, String, String)>,
+}
+
+/// One run made ready to step into `tick`: its sim configured with its
+/// own lesson, overrides and inputs, holding its recorded state of the
+/// tick before, with the inputs into `tick` applied.
+struct Side {
+    before: AnySim,
+    traces: Vec<Trace>,
+    params: Vec<BTreeMap<String, String>>,
+}
+
+/// One pane's explain record of a step.
+enum Trace {
+    Flock(Vec<BoidExplain>),
+    Path(Vec<PathEvent>),
+    Line(Vec<LineEvent>),
+    Silent,
+}
+
+/// A flock sink keeping every boid's reasoning.
+struct Boids(Vec<BoidExplain>);
+
+impl Sink<FlockEvent> for Boids {
+    const ENABLED: bool = true;
+    fn record(&mut self, e: FlockEvent) {
+        if let FlockEvent::Boid(b) = e {
+            self.0.push(*b);
+        }
+    }
+}
+
+fn trace(sim: &mut AnySim) -> Vec<Trace> {
+    match sim {
+        AnySim::Flock(s) => {
+            let mut b = Boids(Vec::new());
+            s.step(&mut b);
+            vec![Trace::Flock(b.0)]
+        }
+        AnySim::Path(s) => {
+            let mut v = Vec::new();
+            s.step(&mut v);
+            vec![Trace::Path(v)]
+        }
+        AnySim::Line(s) => {
+            let mut v = Vec::new();
+            s.step(&mut v);
+            vec![Trace::Line(v)]
+        }
+        AnySim::Custom(s) => {
+            s.0.step();
+            vec![Trace::Silent]
+        }
+        AnySim::Panes(p) => p.iter_mut().flat_map(trace).collect(),
+    }
+}
+
+fn lesson_error<R: Read + Seek>(r: &Replay<R>, tick: u64, message: String) -> ReplayError {
+    ReplayError {
+        kind: ReplayErrorKind::Lesson,
+        file: r.file().to_owned(),
+        offset: None,
+        tick: Some(tick),
+        message,
+    }
+}
+
+fn side<R: Read + Seek>(r: &mut Replay<R>, tick: u64) -> Result<Side, ReplayError> {
+    let source = Source::of(&r.meta);
+    let lesson = source
+        .lesson()
+        .map_err(|e| lesson_error(r, tick, format!("the recorded lesson does not load: {e}")))?;
+    let mut inputs: BTreeMap<u64, Vec<Input>> = BTreeMap::new();
+    for f in r.frames() {
+        let f = f?;
+        if f.tick > tick {
+            break;
+        }
+        if !f.inputs.is_empty() {
+            inputs.insert(f.tick, f.inputs);
+        }
+    }
+    let mut sim = AnySim::new(&lesson.scenario).map_err(|e| lesson_error(r, tick, e.message))?;
+    let params = live::params_in_force(&source, &inputs, tick)
+        .map_err(|e| lesson_error(r, tick, e.to_string()))?;
+    if tick == 0 {
+        let before = sim.clone();
+        return Ok(Side {
+            before,
+            traces: Vec::new(),
+            params,
+        });
+    }
+    for &t in inputs.keys().filter(|&&t| t < tick) {
+        live::apply_tick(&mut sim, &source, &inputs, t)
+            .map_err(|(_, e)| lesson_error(r, t, e.message))?;
+    }
+    let (state, _) = r.state_at(tick - 1)?;
+    sim.restore(state)
+        .map_err(|m| lesson_error(r, tick - 1, m.to_string()))?;
+    live::apply_tick(&mut sim, &source, &inputs, tick)
+        .map_err(|(_, e)| lesson_error(r, tick, e.message))?;
+    let before = sim.clone();
+    let traces = trace(&mut sim);
+    Ok(Side {
+        before,
+        traces,
+        params,
+    })
+}
+
+/// Why `a` and `b` part at `tick`, their first tick whose states differ
+/// (as [`super::run::diff`] finds it).
+pub fn cause<A: Read + Seek, B: Read + Seek>(
+    a: &mut Replay<A>,
+    b: &mut Replay<B>,
+    tick: u64,
+) -> Result<Cause, ReplayError> {
+    let (sa, sb) = (side(a, tick)?, side(b, tick)?);
+    let params = param_diffs(&sa.params, &sb.params);
+    let mut cause = Cause {
+        tick,
+        pane: 0,
+        entity: "the sim".into(),
+        lines: Vec::new(),
+        params,
+    };
+    if tick == 0 {
+        cause
+            .lines
+            .push("the runs differ from their first state: they start differently".into());
+        return Ok(cause);
+    }
+    let panes_a = sa.before.panes();
+    let panes_b = sb.before.panes();
+    for (i, (ta, tb)) in sa.traces.iter().zip(&sb.traces).enumerate() {
+        let found = match (ta, tb, &panes_a[i], &panes_b[i]) {
+            (Trace::Flock(x), Trace::Flock(y), AnySim::Flock(fa), AnySim::Flock(fb)) => {
+                flock_cause(x, y, (fa.state(), fb.state()))
+            }
+            (Trace::Path(x), Trace::Path(y), pa, pb) => path_cause(x, y, (pa, pb)),
+            (Trace::Line(x), Trace::Line(y), _, _) => line_cause(x, y),
+            _ => None,
+        };
+        if let Some((entity, lines)) = found {
+            cause.pane = i;
+            cause.entity = entity;
+            cause.lines = lines;
+            return Ok(cause);
+        }
+    }
+    cause.lines.push(if cause.params.is_empty() {
+        "every entity reasons alike in both runs and the parameters are the same: the code that steps them differs (another build)".into()
+    } else {
+        "every entity reasons alike in both runs; the parameters below differ".into()
+    });
+    Ok(cause)
+}
+
+/// The parameters whose values differ, per pane.
+fn param_diffs(
+    a: &[BTreeMap<String, String>],
+    b: &[BTreeMap<String, String>],
+) -> Vec<(String, String, String)> {
+    let mut out = Vec::new();
+    let panes = a.len().max(b.len());
+    for p in 0..panes {
+        let (ma, mb) = (a.get(p), b.get(p));
+        let mut keys: Vec<&String> = ma.into_iter().chain(mb).flat_map(|m| m.keys()).collect();
+        keys.sort();
+        keys.dedup();
+        for k in keys {
+            // A key the lesson leaves out runs with its default.
+            let va = ma
+                .and_then(|m| m.get(k))
+                .cloned()
+                .unwrap_or_else(|| "(default)".into());
+            let vb = mb
+                .and_then(|m| m.get(k))
+                .cloned()
+                .unwrap_or_else(|| "(default)".into());
+            if va != vb {
+                let key = if panes > 1 {
+                    format!("{k} (pane {})", p + 1)
+                } else {
+                    k.clone()
+                };
+                out.push((key, va, vb));
+            }
+        }
+    }
+    out
+}
+
+fn fx(v: Fx) -> String {
+    format!("{v:.4}")
+}
+
+fn vec(v: Vec3) -> String {
+    format!("({}, {}, {})", fx(v.x), fx(v.y), fx(v.z))
+}
+
+/// The first boid whose reasoning differs, and how.
+fn flock_cause(
+    a: &[BoidExplain],
+    b: &[BoidExplain],
+    (sa, sb): (&FlockState, &FlockState),
+) -> Option<(String, Vec<String>)> {
+    let (x, y) = a.iter().zip(b).find(|(x, y)| x != y)?;
+    let id = x.id;
+    let mut lines = Vec::new();
+    let only = |p: &[u32], q: &[u32]| -> Vec<u32> {
+        p.iter().copied().filter(|m| !q.contains(m)).collect()
+    };
+    let dist = |s: &FlockState, m: u32| -> String {
+        let (Some(me), Some(it)) = (s.boids.get(id as usize), s.boids.get(m as usize)) else {
+            return "?".into();
+        };
+        fx((it.pos - me.pos).length())
+    };
+    for (who, mates, other) in [
+        ("a", only(&x.neighbours, &y.neighbours), "b"),
+        ("b", only(&y.neighbours, &x.neighbours), "a"),
+    ] {
+        for m in mates.iter().take(3) {
+            lines.push(format!(
+                "mate {m} was seen in {who} and not in {other} (distance {} in a, {} in b)",
+                dist(sa, *m),
+                dist(sb, *m)
+            ));
+        }
+    }
+    for (rule, sx) in &x.rules {
+        let sy = y.rules.iter().find(|(r, _)| r == rule).map(|(_, s)| s);
+        if sy != Some(sx) {
+            let shown = sy.map_or("none".to_owned(), ToString::to_string);
+            lines.push(format!("{}: a {sx}, b {shown}", rule_name(*rule)));
+        }
+    }
+    for (rule, sy) in &y.rules {
+        if !x.rules.iter().any(|(r, _)| r == rule) {
+            lines.push(format!("{}: a none, b {sy}", rule_name(*rule)));
+        }
+    }
+    if x.clamps != y.clamps {
+        lines.push(format!("limits fired: a {:?}, b {:?}", x.clamps, y.clamps));
+    }
+    if x.feelers != y.feelers || x.wall_boids != y.wall_boids {
+        lines.push("the obstacles or walls it looked at differ".into());
+    }
+    if lines.is_empty() {
+        lines.push(format!(
+            "every rule's contribution is the same in both; the steering differs, a {}, b {}: the rules are weighted or limited differently",
+            x.steering, y.steering
+        ));
+    } else {
+        lines.push(format!("steering: a {}, b {}", x.steering, y.steering));
+    }
+    let here = |s: &FlockState| s.boids.get(id as usize).map_or("?".into(), |b| vec(b.pos));
+    lines.push(format!(
+        "it stood at {} (both runs) before the step",
+        here(sa)
+    ));
+    debug_assert_eq!(here(sa), here(sb));
+    Some((format!("boid {id}"), lines))
+}
+
+fn rule_name(r: crate::sim::flock::Rule) -> &'static str {
+    use crate::sim::flock::Rule;
+    match r {
+        Rule::Separation => "separation",
+        Rule::Alignment => "alignment",
+        Rule::Cohesion => "cohesion",
+        Rule::Obstacle => "obstacle",
+        Rule::Cruising => "cruising",
+    }
+}
+
+/// The first A* event that differs, with both open lists before it.
+fn path_cause(
+    a: &[PathEvent],
+    b: &[PathEvent],
+    sims: (&AnySim, &AnySim),
+) -> Option<(String, Vec<String>)> {
+    let k = (0..a.len().max(b.len())).find(|&k| a.get(k) != b.get(k))?;
+    let search = a.get(k).or(b.get(k)).map_or(0, path_search);
+    let show = |e: Option<&PathEvent>| e.map_or("nothing more".to_owned(), path_event);
+    let mut lines = vec![format!(
+        "event {} of the step: a {}, b {}",
+        k + 1,
+        show(a.get(k)),
+        show(b.get(k))
+    )];
+    for (who, sim) in [("a", sims.0), ("b", sims.1)] {
+        let text = sim.render_text();
+        let open = text
+            .lines()
+            .filter(|l| l.starts_with("open:"))
+            .nth(search as usize)
+            .unwrap_or("open: (none)");
+        lines.push(format!("{who} before the step: {open}"));
+    }
+    Some((format!("search {search}"), lines))
+}
+
+fn path_search(e: &PathEvent) -> u32 {
+    match e {
+        PathEvent::NotAdmissible { search }
+        | PathEvent::Expanded { search, .. }
+        | PathEvent::Pushed { search, .. }
+        | PathEvent::Improved { search, .. }
+        | PathEvent::Skipped { search, .. }
+        | PathEvent::Found { search, .. }
+        | PathEvent::Unreachable { search } => *search,
+    }
+}
+
+/// An A* `f` or `h`, kept with 16 fractional bits, to two decimals.
+fn frac16(v: u64) -> String {
+    i64::try_from(v)
+        .ok()
+        .and_then(|x| x.checked_mul(1 << 16))
+        .map_or_else(
+            || (v >> 16).to_string(),
+            |bits| format!("{:.2}", Fx::from_bits(bits)),
+        )
+}
+
+fn path_event(e: &PathEvent) -> String {
+    let c = |c: &crate::sim::Cell| format!("({},{})", c.x, c.y);
+    match e {
+        PathEvent::NotAdmissible { .. } => "warns the heuristic is not admissible".into(),
+        PathEvent::Expanded { cell, g, f16, .. } => {
+            format!("expands {} g={g} f={}", c(cell), frac16(*f16))
+        }
+        PathEvent::Pushed { cell, g, h16, .. } => {
+            format!("pushes {} g={g} h={}", c(cell), frac16(*h16))
+        }
+        PathEvent::Improved { cell, old_g, g, .. } => {
+            format!("improves {} g {old_g} → {g}", c(cell))
+        }
+        PathEvent::Skipped { cell, why, .. } => format!("skips {} ({why:?})", c(cell)),
+        PathEvent::Found { cost, .. } => format!("finds the goal, cost {cost}"),
+        PathEvent::Unreachable { .. } => "runs out of open cells: unreachable".into(),
+    }
+}
+
+/// The first Bresenham event that differs.
+fn line_cause(a: &[LineEvent], b: &[LineEvent]) -> Option<(String, Vec<String>)> {
+    let k = (0..a.len().max(b.len())).find(|&k| a.get(k) != b.get(k))?;
+    let entity = a.get(k).or(b.get(k)).map_or_else(String::new, line_entity);
+    let show = |e: Option<&LineEvent>| e.map_or("nothing more".to_owned(), line_event);
+    Some((
+        entity,
+        vec![format!(
+            "event {} of the step: a {}, b {}",
+            k + 1,
+            show(a.get(k)),
+            show(b.get(k))
+        )],
+    ))
+}
+
+fn line_event(e: &LineEvent) -> String {
+    let c = |c: &crate::sim::Cell| format!("({},{})", c.x, c.y);
+    match e {
+        LineEvent::Planned { line, .. } => format!(
+            "plans the line {} → {} (dx {}, dy {})",
+            c(&line.from),
+            c(&line.to),
+            line.dx,
+            line.dy
+        ),
+        LineEvent::Stepped { from, step, .. } => format!(
+            "steps {} → {}, error term {} → {}{}",
+            c(from),
+            c(&step.cell),
+            step.f_before,
+            step.f_after,
+            if step.minor_stepped {
+                " (both axes)"
+            } else {
+                " (one axis)"
+            }
+        ),
+        LineEvent::Blocked { at, wall, .. } => {
+            format!("is blocked at {} by the wall {}", c(at), c(wall))
+        }
+        LineEvent::Arrived { at, .. } => format!("arrives at {}", c(at)),
+        LineEvent::PlanExhausted { .. } => "has walked its plan's last cell".into(),
+        LineEvent::TargetMoved { from, to, .. } => format!("moves {} → {}", c(from), c(to)),
+    }
+}
+
+/// The chaser (or target) an event is about.
+fn line_entity(e: &LineEvent) -> String {
+    match e {
+        LineEvent::Planned { chaser, .. }
+        | LineEvent::Stepped { chaser, .. }
+        | LineEvent::Blocked { chaser, .. }
+        | LineEvent::Arrived { chaser, .. }
+        | LineEvent::PlanExhausted { chaser } => format!("chaser {chaser}"),
+        LineEvent::TargetMoved { target, .. } => format!("target {target}"),
+    }
+}
+
+/// The cause as text lines (the runs are `a` and `b`, as `diff` names
+/// them).
+pub fn report(c: &Cause) -> String {
+    use std::fmt::Write as _;
+    let mut s = String::new();
+    let pane = if c.pane > 0 {
+        format!(" (pane {})", c.pane + 1)
+    } else {
+        String::new()
+    };
+    let _ = writeln!(s, "cause at tick {}: {}{pane}", c.tick, c.entity);
+    for l in &c.lines {
+        let _ = writeln!(s, "  {l}");
+    }
+    for (k, va, vb) in &c.params {
+        let _ = writeln!(s, "  parameter {k}: a {va}, b {vb}");
+    }
+    s
+}
