@@ -178,6 +178,19 @@ fn verify_names_the_first_divergent_field() {
     let report = text(&o.stdout).replace(&f, "changed.fsr");
     assert!(report.contains("first divergence at tick 1"), "{report}");
     insta::assert_snapshot!("verify_divergence", report);
+    // --explain: today's step traced from the recorded state before it.
+    let o = flockstep(&["verify", &f, "--explain"]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o.stderr));
+    let why = text(&o.stdout);
+    assert!(why.contains("cause at tick 1: boid 0"), "{why}");
+    for line in [
+        "  recorded: pos (",
+        "  now:      pos (",
+        "  today's separation: (",
+        "  today's steering: (",
+    ] {
+        assert!(why.contains(line), "{line}: {why}");
+    }
 
     // diff between two recordings says the same, naming both sides.
     let a = d.file("a.fsr");

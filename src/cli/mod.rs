@@ -133,6 +133,9 @@ pub enum Command {
         /// Replay files
         #[arg(required = true)]
         files: Vec<std::path::PathBuf>,
+        /// Also say why a file diverges: today's step into the first divergent tick, traced from the recorded state before it, the first entity that now ends elsewhere and today's reasoning for it
+        #[arg(long)]
+        explain: bool,
     },
     /// Compare two replays tick by tick; exit 1 at the first difference, naming tick, field and values
     Diff {
@@ -467,7 +470,7 @@ pub fn execute(cli: Cli) -> Result<String, Failure> {
             field,
             json,
         }) => replay::dump(&file, tick, field.as_deref(), json),
-        Some(Command::Verify { files }) => replay::verify(&files),
+        Some(Command::Verify { files, explain }) => replay::verify(&files, explain),
         Some(Command::Diff { a, b, explain }) => replay::diff(&a, &b, explain),
         Some(Command::Run {
             lesson,

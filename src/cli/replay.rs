@@ -451,7 +451,7 @@ fn json_value(v: &fields::Value) -> serde_json::Value {
 }
 
 /// `flockstep verify`.
-pub fn verify(files: &[PathBuf]) -> Result<String, Failure> {
+pub fn verify(files: &[PathBuf], explain: bool) -> Result<String, Failure> {
     let mut out = String::new();
     let mut errors = Vec::new();
     let mut diverged = 0;
@@ -493,6 +493,12 @@ pub fn verify(files: &[PathBuf]) -> Result<String, Failure> {
                 diverged += 1;
                 let _ = writeln!(out, "{name}: DIVERGES from today's code");
                 out.push_str(&run::report(&d, "recorded", "now"));
+                if explain {
+                    match crate::replay::cause::cause_now(&mut r, d.tick) {
+                        Ok(c) => out.push_str(&crate::replay::cause::report(&c)),
+                        Err(e) => errors.push(format!("{name}: --explain: {e}")),
+                    }
+                }
                 // The what-ifs the run had made by then, which today's code
                 // re-made too: where to look when one of them is the cause.
                 let made: Vec<String> = all_inputs(&mut r)

@@ -47,6 +47,7 @@ pub struct Cause {
 /// tick before, with the inputs into `tick` applied.
 struct Side {
     before: AnySim,
+    after: AnySim,
     traces: Vec<Trace>,
     params: Vec<BTreeMap<String, String>>,
 }
@@ -125,9 +126,9 @@ fn side<R: Read + Seek>(r: &mut Replay<R>, tick: u64) -> Result<Side, ReplayErro
     let params = live::params_in_force(&source, &inputs, tick)
         .map_err(|e| lesson_error(r, tick, e.to_string()))?;
     if tick == 0 {
-        let before = sim.clone();
         return Ok(Side {
-            before,
+            before: sim.clone(),
+            after: sim,
             traces: Vec::new(),
             params,
         });
@@ -145,6 +146,7 @@ fn side<R: Read + Seek>(r: &mut Replay<R>, tick: u64) -> Result<Side, ReplayErro
     let traces = trace(&mut sim);
     Ok(Side {
         before,
+        after: sim,
         traces,
         params,
     })
@@ -196,6 +198,127 @@ pub fn cause<A: Read + Seek, B: Read + Seek>(
         "every entity reasons alike in both runs; the parameters below differ".into()
     });
     Ok(cause)
+}
+
+/// Why a recording parts from today's code at `tick` (as
+/// [`super::run::verify`] finds it): the recorded step cannot be traced
+/// again (the build that made it is gone), so today's step from the
+/// recorded state before `tick` is traced, the first entity whose state
+/// after it differs from the recording's is found, and today's reasoning
+/// for it is given beside both values.
+pub fn cause_now<R: Read + Seek>(r: &mut Replay<R>, tick: u64) -> Result<Cause, ReplayError> {
+    let now = side(r, tick)?;
+    let mut cause = Cause {
+        tick,
+        pane: 0,
+        entity: "the sim".into(),
+        lines: Vec::new(),
+        params: Vec::new(),
+    };
+    if tick == 0 {
+        cause.lines.push(
+            "the recording's first state is not the one its lesson makes today: the lesson's reading or the sim's set-up changed"
+                .into(),
+        );
+        return Ok(cause);
+    }
+    let (recorded, _) = r.state_at(tick)?;
+    let today = now.after.snapshot();
+    for (i, (rec, new)) in recorded.panes().iter().zip(today.panes()).enumerate() {
+        if rec == new {
+            continue;
+        }
+        cause.pane = i;
+        let found = match (rec, new, now.traces.get(i)) {
+            (
+                crate::sim::AnyState::Flock(x),
+                crate::sim::AnyState::Flock(y),
+                Some(Trace::Flock(t)),
+            ) => flock_now(x, y, t),
+            _ => None,
+        };
+        let (entity, lines) = found.unwrap_or_else(|| events_now(rec, new, now.traces.get(i)));
+        cause.entity = entity;
+        cause.lines = lines;
+        return Ok(cause);
+    }
+    cause
+        .lines
+        .push("the panes' states are equal: only their hash differs".into());
+    Ok(cause)
+}
+
+/// The boid of the first field whose recorded value differs from
+/// today's (a position, a velocity or its model's own, such as an
+/// acceleration), with today's reasoning for it.
+fn flock_now(
+    rec: &FlockState,
+    new: &FlockState,
+    t: &[BoidExplain],
+) -> Option<(String, Vec<String>)> {
+    let leaves =
+        |s: &FlockState| super::fields::state_leaves(&crate::sim::AnyState::Flock(s.clone()));
+    let (diffs, _) = super::fields::diff_leaves(&leaves(rec), &leaves(new), 1);
+    let first = diffs.first()?;
+    // The first index in the field's path is the boid's.
+    let id: usize = first
+        .path
+        .split('[')
+        .nth(1)?
+        .split(']')
+        .next()?
+        .parse()
+        .ok()?;
+    let mut lines = vec![format!("first field that differs: {first}")];
+    let show = |s: &FlockState| {
+        s.boids.get(id).map_or("(none)".to_owned(), |b| {
+            format!("pos {} vel {}", vec(b.pos), vec(b.vel))
+        })
+    };
+    lines.push(format!("recorded: {}", show(rec)));
+    lines.push(format!("now:      {}", show(new)));
+    if let Some(e) = t.iter().find(|e| e.id as usize == id) {
+        lines.push(format!("today it sees mates {:?}", e.neighbours));
+        for (rule, steer) in &e.rules {
+            lines.push(format!("today's {}: {steer}", rule_name(*rule)));
+        }
+        if !e.clamps.is_empty() {
+            lines.push(format!("today's limits fired: {:?}", e.clamps));
+        }
+        lines.push(format!("today's steering: {}", e.steering));
+    }
+    Some((format!("boid {id}"), lines))
+}
+
+/// Any other pane: the first field that differs, and today's first
+/// events of the step.
+fn events_now(
+    rec: &crate::sim::AnyState,
+    new: &crate::sim::AnyState,
+    t: Option<&Trace>,
+) -> (String, Vec<String>) {
+    let (diffs, _) = super::fields::diff_leaves(
+        &super::fields::state_leaves(rec),
+        &super::fields::state_leaves(new),
+        1,
+    );
+    let mut lines: Vec<String> = diffs
+        .iter()
+        .map(|d| format!("first field that differs: {}", d.path))
+        .collect();
+    let events: Vec<String> = match t {
+        Some(Trace::Path(e)) => e.iter().take(4).map(path_event).collect(),
+        Some(Trace::Line(e)) => e
+            .iter()
+            .take(4)
+            .map(|e| format!("{}: {}", line_entity(e), line_event(e)))
+            .collect(),
+        _ => Vec::new(),
+    };
+    if !events.is_empty() {
+        lines.push(format!("today's step begins: {}", events.join("; ")));
+    }
+    ("the pane".into(), lines)
 }
 
 /// The parameters whose values differ, per pane.
