@@ -968,15 +968,7 @@ fn step_costs(
 
 /// The search an event belongs to.
 fn event_search(e: &PathEvent) -> u32 {
-    match *e {
-        PathEvent::NotAdmissible { search }
-        | PathEvent::Expanded { search, .. }
-        | PathEvent::Pushed { search, .. }
-        | PathEvent::Improved { search, .. }
-        | PathEvent::Skipped { search, .. }
-        | PathEvent::Found { search, .. }
-        | PathEvent::Unreachable { search } => search,
-    }
+    e.search()
 }
 
 /// What an event says, for the step panel (which names the search); costs

@@ -15,13 +15,7 @@ pub(in crate::scene) fn rule_color(r: Rule) -> Rgba {
 
 /// A rule's overlay (as lessons name it).
 pub(super) fn rule_name(r: Rule) -> &'static str {
-    match r {
-        Rule::Separation => "separation",
-        Rule::Alignment => "alignment",
-        Rule::Cohesion => "cohesion",
-        Rule::Obstacle => "obstacle",
-        Rule::Cruising => "cruising",
-    }
+    r.name()
 }
 
 /// A rule's name in words.

@@ -280,7 +280,7 @@ fn flock_now(
     if let Some(e) = t.iter().find(|e| e.id as usize == id) {
         lines.push(format!("today it sees mates {:?}", e.neighbours));
         for (rule, steer) in &e.rules {
-            lines.push(format!("today's {}: {steer}", rule_name(*rule)));
+            lines.push(format!("today's {}: {steer}", rule.name()));
         }
         if !e.clamps.is_empty() {
             lines.push(format!("today's limits fired: {:?}", e.clamps));
@@ -398,12 +398,12 @@ fn flock_cause(
         let sy = y.rules.iter().find(|(r, _)| r == rule).map(|(_, s)| s);
         if sy != Some(sx) {
             let shown = sy.map_or("none".to_owned(), ToString::to_string);
-            lines.push(format!("{}: a {sx}, b {shown}", rule_name(*rule)));
+            lines.push(format!("{}: a {sx}, b {shown}", rule.name()));
         }
     }
     for (rule, sy) in &y.rules {
         if !x.rules.iter().any(|(r, _)| r == rule) {
-            lines.push(format!("{}: a none, b {sy}", rule_name(*rule)));
+            lines.push(format!("{}: a none, b {sy}", rule.name()));
         }
     }
     if x.clamps != y.clamps {
@@ -429,17 +429,6 @@ fn flock_cause(
     Some((format!("boid {id}"), lines))
 }
 
-fn rule_name(r: crate::sim::flock::Rule) -> &'static str {
-    use crate::sim::flock::Rule;
-    match r {
-        Rule::Separation => "separation",
-        Rule::Alignment => "alignment",
-        Rule::Cohesion => "cohesion",
-        Rule::Obstacle => "obstacle",
-        Rule::Cruising => "cruising",
-    }
-}
-
 /// The first A* event that differs, with both open lists before it.
 fn path_cause(
     a: &[PathEvent],
@@ -447,7 +436,7 @@ fn path_cause(
     sims: (&AnySim, &AnySim),
 ) -> Option<(String, Vec<String>)> {
     let k = (0..a.len().max(b.len())).find(|&k| a.get(k) != b.get(k))?;
-    let search = a.get(k).or(b.get(k)).map_or(0, path_search);
+    let search = a.get(k).or(b.get(k)).map_or(0, PathEvent::search);
     let show = |e: Option<&PathEvent>| e.map_or("nothing more".to_owned(), path_event);
     let mut lines = vec![format!(
         "event {} of the step: a {}, b {}",
@@ -465,18 +454,6 @@ fn path_cause(
         lines.push(format!("{who} before the step: {open}"));
     }
     Some((format!("search {search}"), lines))
-}
-
-fn path_search(e: &PathEvent) -> u32 {
-    match e {
-        PathEvent::NotAdmissible { search }
-        | PathEvent::Expanded { search, .. }
-        | PathEvent::Pushed { search, .. }
-        | PathEvent::Improved { search, .. }
-        | PathEvent::Skipped { search, .. }
-        | PathEvent::Found { search, .. }
-        | PathEvent::Unreachable { search } => *search,
-    }
 }
 
 /// An A* `f` or `h`, kept with 16 fractional bits, to two decimals.

@@ -79,18 +79,28 @@ pub fn scenario_with(
     earlier: &[&Input],
     set: &Input,
 ) -> Result<Scenario, LessonError> {
+    let overrides = with_sets(source, earlier.iter().copied().chain([set]))?;
+    Ok(Lesson::parse_unscripted(&source.text, &source.file, &overrides)?.scenario)
+}
+
+/// The `--set`s of `source` and those the changes `sets` stand for, in
+/// order. The lesson's own changes were checked when it loaded, so it is
+/// read here without them.
+fn with_sets<'a>(
+    source: &Source,
+    sets: impl Iterator<Item = &'a Input>,
+) -> Result<Vec<Override>, LessonError> {
     let mut overrides = source
         .overrides
         .iter()
         .map(|s| Override::parse(s))
         .collect::<Result<Vec<_>, _>>()?;
-    // The lesson's own changes were checked when it loaded.
     let base = Lesson::parse_unscripted(&source.text, &source.file, &overrides)?;
     let shape = Shape::of(&base, &source.text);
-    for i in earlier.iter().copied().chain([set]) {
+    for i in sets {
         overrides.extend(shape.overrides(&base, i)?);
     }
-    Ok(Lesson::parse_unscripted(&source.text, &source.file, &overrides)?.scenario)
+    Ok(overrides)
 }
 
 /// The scalar parameters each pane runs with after the changes of a
@@ -101,20 +111,11 @@ pub fn params_in_force(
     inputs: &BTreeMap<u64, Vec<Input>>,
     until: u64,
 ) -> Result<Vec<BTreeMap<String, String>>, LessonError> {
-    let mut overrides = source
-        .overrides
-        .iter()
-        .map(|s| Override::parse(s))
-        .collect::<Result<Vec<_>, _>>()?;
-    let base = Lesson::parse_unscripted(&source.text, &source.file, &overrides)?;
-    let shape = Shape::of(&base, &source.text);
-    for set in inputs
+    let sets = inputs
         .range(..=until)
         .flat_map(|(_, l)| l)
-        .filter(|i| is_set(i))
-    {
-        overrides.extend(shape.overrides(&base, set)?);
-    }
+        .filter(|i| is_set(i));
+    let overrides = with_sets(source, sets)?;
     Ok(Lesson::parse_unscripted(&source.text, &source.file, &overrides)?.params)
 }
 

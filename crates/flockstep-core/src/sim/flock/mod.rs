@@ -423,6 +423,19 @@ pub enum Rule {
     Cruising,
 }
 
+impl Rule {
+    /// The rule's name, as lessons and reports write it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Rule::Separation => "separation",
+            Rule::Alignment => "alignment",
+            Rule::Cohesion => "cohesion",
+            Rule::Obstacle => "obstacle",
+            Rule::Cruising => "cruising",
+        }
+    }
+}
+
 /// An obstacle a heading-model boid looked at.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Feeler {

@@ -269,6 +269,21 @@ pub enum PathEvent {
 }
 
 /// One search's fixed inputs, borrowed for a step.
+impl PathEvent {
+    /// The search the event belongs to.
+    pub fn search(&self) -> u32 {
+        match *self {
+            PathEvent::NotAdmissible { search }
+            | PathEvent::Expanded { search, .. }
+            | PathEvent::Pushed { search, .. }
+            | PathEvent::Improved { search, .. }
+            | PathEvent::Skipped { search, .. }
+            | PathEvent::Found { search, .. }
+            | PathEvent::Unreachable { search } => search,
+        }
+    }
+}
+
 #[derive(Clone, Copy)]
 pub(super) struct Problem<'a> {
     pub(super) terrain: &'a [u8],
