@@ -113,7 +113,85 @@ fn bench(c: &mut Criterion) {
     }
 }
 
-criterion_group!(benches, bench);
+/// Two runs of `n` boids side by side (issue 46): the work a playing
+/// viewer does each frame at 1× — step both runs one tick (each replay
+/// decodes its next state and re-steps it traced for the boids ringed),
+/// note what differs, build the scene — beside the named peer, one run
+/// alone doing the same. Target: the compared frame's share within the
+/// viewer's 16 ms budget next to drawing (`render --time-frames`).
+fn compare(c: &mut Criterion) {
+    use flockstep::viewer::app::{App, Screen, compared};
+    use flockstep::viewer::compare::{Bytes, Run};
+    let n = 2_000;
+    let record = |inputs: &[(u64, &str)]| {
+        let source = Source {
+            file: "bench.toml".into(),
+            text: lesson("weighted", n),
+            overrides: Vec::new(),
+        };
+        let mut map = std::collections::BTreeMap::new();
+        for (t, i) in inputs {
+            map.insert(*t, vec![flockstep::sim::Input::parse(i).unwrap()]);
+        }
+        let (bytes, _) =
+            flockstep::replay::run::record(Vec::new(), &source, 100, None, &map, |_| {}).unwrap();
+        Run {
+            name: "bench.fsr".into(),
+            bytes: Bytes::Memory(bytes.into()),
+        }
+    };
+    let (a, b) = (record(&[]), record(&[(10, "set:w_separation=3")]));
+    let open = |both: bool| {
+        let t0 = Instant::now();
+        let p = if both {
+            compared(&a, &b).unwrap()
+        } else {
+            let Bytes::Memory(m) = &a.bytes else {
+                unreachable!()
+            };
+            Player::new(
+                Session::replay_from(Box::new(std::io::Cursor::new(m.clone())), "a.fsr").unwrap(),
+            )
+        };
+        let mut app = App::new();
+        app.screen = Screen::Player(Box::new(p));
+        (app, t0.elapsed())
+    };
+    // Ticks 12..=99 in turn: each frame one tick on, as playing at 1×.
+    let frame = |app: &mut App, k: &mut u64| {
+        *k = if *k >= 99 { 12 } else { *k + 1 };
+        let t0 = Instant::now();
+        app.handle(Cmd::Time(Command::Scrub(*k)));
+        black_box(app.player().unwrap().scene(VIEWPORT, 100));
+        t0.elapsed()
+    };
+    let (mut one, _) = open(false);
+    let (mut two, opened) = open(true);
+    let (mut t1, mut t2) = (Vec::new(), Vec::new());
+    let (mut k1, mut k2) = (11, 11);
+    for _ in 0..80 {
+        t1.push(frame(&mut one, &mut k1));
+        t2.push(frame(&mut two, &mut k2));
+    }
+    let ((m1, _), (m2, w2)) = (median(t1), median(t2));
+    println!(
+        "COMPARE two runs x {n} boids a pane, opened in {:.0} ms (divergence, cause, every tick compared): a tick and a scene, median {:.3} ms, worst {:.3} ms",
+        opened.as_secs_f64() * 1e3,
+        m2.as_secs_f64() * 1e3,
+        w2.as_secs_f64() * 1e3
+    );
+    println!(
+        "RATIO  compare/one   flockstep-compare {:>7.3} ms   one-run {:>7.3} ms   ratio {:.3}x",
+        m2.as_secs_f64() * 1e3,
+        m1.as_secs_f64() * 1e3,
+        m2.as_secs_f64() / m1.as_secs_f64()
+    );
+    c.bench_function(&format!("compare_frame_{n}"), |bch| {
+        bch.iter(|| frame(&mut two, &mut k2))
+    });
+}
+
+criterion_group!(benches, bench, compare);
 
 fn main() {
     benches();

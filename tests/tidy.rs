@@ -272,7 +272,8 @@ fn identifiers() -> Vec<&'static str> {
         "entity", "rule", "blocker", "flock", "line", "screen", "player", "picker", "lesson",
         "tick", "last", "beat", "tabs", "scrub", "lang", "error", "picked", "rows", "sim", "id",
         "en", "ja", "page", "open", "save", "hint", "share", "inputs", "brush", "map", "panel",
-        "key", "track", "values", "now", "sliders", "true", "false", "set",
+        "key", "track", "values", "now", "sliders", "true", "false", "set", "compare", "names",
+        "first",
     ]);
     v
 }

@@ -493,6 +493,13 @@ fn headless_chromium_shows_the_picker_plays_saves_and_reports_bad_files_as_the_d
 
     // Dropped back on the page, the download plays.
     assert_eq!(r["droppedReplay"], second.as_str());
+    // Dropped twice at once, it opens side by side with itself: the same
+    // lesson, both names, no tick at which they part, b at a's tick.
+    let c = &r["compared"];
+    assert_eq!(c["lesson"], second.as_str());
+    assert_eq!(c["compare"]["names"].as_array().unwrap().len(), 2);
+    assert!(c["compare"]["first"].is_null(), "{c}");
+    assert_eq!(c["compare"]["other_tick"], c["tick"]);
 
     // Bad files, dropped and picked: the page shows what the desktop
     // shows for the same file.

@@ -269,8 +269,8 @@ try {
     const [cx, cy] = await js(
         "(() => { const b = document.getElementById('glcanvas').getBoundingClientRect(); return [b.left + b.width / 2, b.top + b.height / 2]; })()",
     );
-    const drop = async (f) => {
-        const data = { items: [], files: [resolve(f)], dragOperationsMask: 1 };
+    const drop = async (...fs) => {
+        const data = { items: [], files: fs.map((f) => resolve(f)), dragOperationsMask: 1 };
         for (const type of ["dragEnter", "dragOver", "drop"]) {
             await page("Input.dispatchDragEvent", { type, x: cx, y: cy, data });
         }
@@ -287,6 +287,19 @@ try {
         "the dropped replay to open",
         30000,
     );
+    await key("Escape", "Escape", 27);
+    await waitFor("window.flockstep.status().screen === 'picker'", "Esc back to the picker", 30000);
+
+    // Two replays dropped together open side by side (the same run twice:
+    // no tick parts them), and D (to the first divergence) has nowhere to go.
+    await drop(result.downloadFile, result.downloadFile);
+    result.compared = await waitFor(
+        "(s => s.screen === 'player' && s.compare && s)(window.flockstep.status())",
+        "two dropped replays to open side by side",
+        30000,
+    );
+    if (result.compared.compare.names.length !== 2 || result.compared.compare.first !== null)
+        fail("two copies of one run compare as identical: " + JSON.stringify(result.compared.compare));
     await key("Escape", "Escape", 27);
     await waitFor("window.flockstep.status().screen === 'picker'", "Esc back to the picker", 30000);
 

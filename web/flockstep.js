@@ -92,12 +92,29 @@
         focusCanvas();
     };
 
+    // Two files side by side: run a, then run b (the viewer marks where
+    // they part).
+    state.openPair = function (a, b) {
+        const args = [];
+        for (const [name, bytes] of [a, b]) {
+            const n = new TextEncoder().encode(name);
+            args.push(put(n), n.length, put(bytes), bytes.length);
+        }
+        wasm_exports.flockstep_file_pair(...args);
+        focusCanvas();
+    };
+
     async function openFiles(files) {
         if (!files || files.length === 0) return;
         const f = files[0];
         const bytes = new Uint8Array(await f.arrayBuffer());
+        if (files.length > 1) {
+            const g = files[1];
+            state.openPair([f.name, bytes], [g.name, new Uint8Array(await g.arrayBuffer())]);
+            if (files.length > 2) say(`compared ${f.name} and ${g.name}; two files at a time`, "");
+            return;
+        }
         state.openFile(f.name, bytes);
-        if (files.length > 1) say(`opened ${f.name}; one file at a time`, "");
     }
 
     function focusCanvas() {

@@ -25,6 +25,13 @@ walls=()
 for y in $(seq 0 12); do walls+=(--input "40:wall:14,$y"); done
 "$fs" render path-heuristics --tick 499 "${walls[@]}" --brush --size 1280x720 \
     --overlay heights --overlay walls --overlay closed --overlay path -o "$out/whatif-paint.png"
+# Two runs side by side: flock-separation, and the same with the
+# separation distance raised to 3 at tick 40, twenty ticks after they part.
+tmp=$(mktemp -d)
+"$fs" record flock-separation -o "$tmp/a.fsr" >/dev/null
+"$fs" record flock-separation -o "$tmp/b.fsr" --input 40:set:min_distance=3 >/dev/null
+"$fs" render "$tmp/a.fsr" "$tmp/b.fsr" --tick 60 --size 1280x720 -o "$out/compare.png"
+rm -rf "$tmp"
 # Line of sight over the hill, with its side view.
 "$fs" render line-of-sight --beat 4 --size 1280x720 -o "$out/line.png"
 # A user's own sim (examples/flow-field) in the default scene: the

@@ -44,6 +44,8 @@ pub enum Command {
     View {
         /// Lesson file, bundled lesson id or replay file (.fsr)
         target: Option<String>,
+        /// A second replay or lesson: both runs side by side in lockstep, the first divergence marked on the timeline (D goes there), the differing entities ringed, their fields, drift and cause in the side panel
+        other: Option<String>,
         /// Override a scenario parameter of a lesson (as for `run`)
         #[arg(long = "set", value_name = "KEY=VALUE")]
         set: Vec<String>,
@@ -185,6 +187,8 @@ pub enum Command {
 pub struct RenderArgs {
     /// Lesson file, bundled lesson id or replay file (.fsr)
     pub target: String,
+    /// A second replay or lesson: both runs side by side, where they part marked (as `view A B`)
+    pub other: Option<String>,
     /// The tick to draw (the beat in force there)
     #[arg(long, value_name = "N", value_parser = parse_ticks)]
     pub tick: Option<u64>,
@@ -437,8 +441,13 @@ fn emit(out: &str) -> ExitCode {
 /// Runs a parsed command and returns what it prints.
 pub fn execute(cli: Cli) -> Result<String, Failure> {
     match cli.command {
-        None => view(None, &[], None),
-        Some(Command::View { target, set, lang }) => view(target.as_deref(), &set, lang),
+        None => view((None, None), &[], None),
+        Some(Command::View {
+            target,
+            other,
+            set,
+            lang,
+        }) => view((target.as_deref(), other.as_deref()), &set, lang),
         Some(Command::Render(a)) => a.run(),
         Some(Command::Lessons) => Ok(lessons_table()),
         Some(Command::Params {
@@ -518,7 +527,8 @@ impl RenderArgs {
             text: self.text,
         };
         let timing = (self.size, self.time_frames);
-        render(&self.target, at, &options, out, timing, &self.set)
+        let targets = (self.target.as_str(), self.other.as_deref());
+        render(targets, at, &options, out, timing, &self.set)
     }
 }
 
@@ -588,7 +598,11 @@ fn english_is_none(lang: Option<String>) -> Option<String> {
     lang.filter(|l| l != "en")
 }
 
-fn view(target: Option<&str>, set: &[String], lang: Option<String>) -> Result<String, Failure> {
+fn view(
+    (target, other): (Option<&str>, Option<&str>),
+    set: &[String],
+    lang: Option<String>,
+) -> Result<String, Failure> {
     crate::viewer::window::display_available().map_err(bad)?;
     let mut app = crate::viewer::app::App::new();
     let langs = app.languages();
@@ -613,7 +627,9 @@ fn view(target: Option<&str>, set: &[String], lang: Option<String>) -> Result<St
                 .as_deref(),
         )),
     }
-    if let Some(t) = target {
+    if let (Some(a), Some(b)) = (target, other) {
+        app.open_compare(a, b, set);
+    } else if let Some(t) = target {
         // A lesson or replay that does not open is shown in the window
         // over the picker, and printed on standard error by the window.
         app.open(t, set);
@@ -633,14 +649,18 @@ struct RenderOut {
 /// `flockstep render`: one frame of the viewer to a PNG, and its text as
 /// JSON (without a PNG, composed without a window).
 fn render(
-    target: &str,
+    (target, other): (&str, Option<&str>),
     at: crate::viewer::app::RenderAt,
     options: &crate::viewer::app::RenderOptions,
     out: RenderOut,
     (size, time_frames): ((i32, i32), u32),
     set: &[String],
 ) -> Result<String, Failure> {
-    let app = crate::viewer::app::prepare_render(target, set, at, options).map_err(bad)?;
+    let app = match other {
+        Some(b) => crate::viewer::app::prepare_render_compare((target, b), set, at, options),
+        None => crate::viewer::app::prepare_render(target, set, at, options),
+    }
+    .map_err(bad)?;
     for p in out.png.iter().chain(&out.text) {
         if p.is_dir() {
             return Err(bad(format!("{}: is a directory", p.display())));

@@ -136,7 +136,7 @@ super::messages! {
     /// The web page's Open button.
     WEB_OPEN: "Open replay or lesson…" => "リプレイかレッスンを開く…";
     /// The Open button's tip.
-    WEB_OPEN_TIP: "Open a replay (.fsr) or a lesson (.toml) — Ctrl+O" => "リプレイ (.fsr) かレッスン (.toml) を開く — Ctrl+O";
+    WEB_OPEN_TIP: "Open a replay (.fsr) or a lesson (.toml), or two to compare side by side — Ctrl+O" => "リプレイ (.fsr) かレッスン (.toml) を開く (2 つなら並べて比較) — Ctrl+O";
     /// The web page's Download button.
     WEB_SAVE: "Download replay" => "リプレイをダウンロード";
     /// The Download button's tip.
@@ -150,7 +150,7 @@ super::messages! {
     /// Its tooltip.
     WEB_SHARE_TIP: "Copy a link that reopens this what-if" => "この what-if を開き直すリンクをコピー";
     /// The web page's hint.
-    WEB_HINT: "or drop a file on the page · H for keys · Esc back to the lessons" => "またはファイルをページにドロップ · H でキー一覧 · Esc でレッスン一覧へ";
+    WEB_HINT: "or drop a file on the page (two: side by side) · H for keys · Esc back to the lessons" => "またはファイルをページにドロップ (2 つなら並べて比較) · H でキー一覧 · Esc でレッスン一覧へ";
     /// A replay cannot be changed.
     REPLAY_FIXED: "a replay cannot be changed; open its lesson to try things" => "リプレイは変更できません。試すときはそのレッスンを開いてください";
     /// A dropped file without a name.
@@ -265,6 +265,42 @@ super::messages! {
     OV_DECISION: "the decision: the line against j + ½" => "判定: 直線と j + ½ の境目";
     /// Overlay: the side view of a sight line.
     OV_PROFILE: "side view of the sight line" => "視線を横から見た図";
+    /// Two runs compared: a pane's title (`a · run.fsr`).
+    COMPARE_PANE: "{0} · {1}" => "{0} · {1}";
+    /// Two runs compared: a variant pane's title.
+    COMPARE_PANE_VARIANT: "{0} · {1} · {2}" => "{0} · {1} · {2}";
+    /// Two runs compared: the side panel's heading.
+    COMPARE_TITLE: "a and b" => "a と b";
+    /// Two runs compared: no common tick differs.
+    COMPARE_SAME: "identical: every common tick's state hash matches" => "同一: 共通するどのティックも状態ハッシュが一致";
+    /// Two runs compared: one run is longer.
+    COMPARE_LONGER: "a ends at tick {0}, b at tick {1}" => "a はティック {0}、b はティック {1} で終わる";
+    /// Two runs compared: the first divergence, and the key.
+    COMPARE_FIRST: "first divergence: tick {0} (D goes there, D again to the next entity that parts)" => "最初の分岐: ティック {0} (D でそこへ、もう一度 D で次に分かれる個体へ)";
+    /// Two runs compared: the tick shown is before the divergence.
+    COMPARE_NOW_SAME: "tick {0}: the same in a and b" => "ティック {0}: a と b は同じ";
+    /// Two runs compared: how much differs at the tick shown.
+    COMPARE_NOW: "tick {0}: {1} fields differ ({2} entities, marked in both panes)" => "ティック {0}: {1} 項目が違う ({2} 個、両方の画面に印)";
+    /// Two runs compared: how many boids stand or move apart at the tick
+    /// shown.
+    COMPARE_NOW_BOIDS: "tick {0}: {1} boids stand or move apart (marked in both panes)" => "ティック {0}: {1} 個体の位置か速度が違う (両方の画面に印)";
+    /// Two runs compared: a field's two values.
+    COMPARE_FIELD: "{0}: a {1} · b {2}" => "{0}: a は {1} · b は {2}";
+    /// Two runs compared: more fields differ than are listed.
+    COMPARE_MORE: "… and {0} more fields" => "… ほか {0} 項目";
+    /// Two runs compared: the drift of a flock.
+    COMPARE_DRIFT_DISTANCE: "drift: a boid is up to {0} from itself in the other run (largest {1}, plotted on the timeline)" => "ずれ: 個体はもう一方の実行の自分から最大 {0} 離れている (最大 {1}、タイムラインに表示)";
+    /// Two runs compared: the drift of another sim.
+    COMPARE_DRIFT_FIELDS: "drift: {0} fields differ (largest {1}, plotted on the timeline)" => "ずれ: {0} 項目が違う (最大 {1}、タイムラインに表示)";
+    /// Two runs compared: the cause's heading.
+    COMPARE_CAUSE: "why they part at tick {0}: {1}" => "ティック {0} で分かれる理由: {1}";
+    /// Two runs compared: a parameter in force that differs.
+    COMPARE_PARAM: "parameter {0}: a {1} · b {2}" => "パラメータ {0}: a {1} · b {2}";
+    /// Two runs compared: the cause could not be found.
+    COMPARE_NO_CAUSE: "the cause could not be traced: {0}" => "原因をたどれません: {0}";
+    /// Help: the comparison's key.
+    HELP_COMPARE: "D first divergence, then each next entity that parts" => "D 最初の分岐、続けて次に分かれる個体";
+
 }
 
 /// An overlay's name in words (`view_radius` → "view radius"); an unknown

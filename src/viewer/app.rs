@@ -5,6 +5,7 @@
 //! with commands and frame times and look at the result.
 #![deny(clippy::float_arithmetic)]
 
+use super::compare::{self, Compare};
 pub use super::layout::{Layout, NARRATION_PX, Run, Style, literal, unliteral, wrap, wrap_rich};
 use super::panel::Panel;
 use super::session::Session;
@@ -174,6 +175,17 @@ pub enum Cmd {
         /// Its contents.
         bytes: Vec<u8>,
     },
+    /// Two files given together (dropped on the window, or picked on
+    /// the web page): their runs side by side.
+    CompareFiles {
+        /// Run a's file name and contents.
+        a: (String, Vec<u8>),
+        /// Run b's.
+        b: (String, Vec<u8>),
+    },
+    /// Two runs compared: go to the first divergence, then to each next
+    /// tick at which another entity starts to differ (D).
+    Diverge,
     /// Close the window.
     Quit,
 }
@@ -264,6 +276,9 @@ pub struct Player {
     pub panel_open: bool,
     /// Whether the mouse paints the map (path and line lessons).
     pub brush: bool,
+    /// Run b, when two runs are compared side by side (the session is
+    /// run a).
+    pub compare: Option<Box<Compare>>,
 }
 
 impl Player {
@@ -295,6 +310,16 @@ impl Player {
 
     /// A player at the session's first tick.
     pub fn new(session: Session) -> Player {
+        Player::with(session, None)
+    }
+
+    /// Two runs side by side, at run a's first tick: run a is `session`,
+    /// run b `compare`'s; the timeline ends at the last tick both have.
+    pub fn comparing(session: Session, compare: Compare) -> Player {
+        Player::with(session, Some(Box::new(compare)))
+    }
+
+    fn with(session: Session, compare: Option<Box<Compare>>) -> Player {
         let marks: Vec<Mark> = session
             .lesson
             .beats
@@ -309,7 +334,8 @@ impl Player {
             .rate
             .unwrap_or_else(|| session.lesson.sim.default_rate());
         let tick_us = 1_000_000 / u64::from(rate.max(1));
-        let mut timeline = Timeline::new(session.last_tick(), tick_us, &marks);
+        let last = compare.as_ref().map_or(session.last_tick(), |c| c.last());
+        let mut timeline = Timeline::new(last, tick_us, &marks);
         let first = session.first_tick();
         if first > 0 {
             timeline.apply(Command::Scrub(first));
@@ -341,6 +367,7 @@ impl Player {
             panel,
             panel_open: false,
             brush: false,
+            compare,
         };
         p.beat = p.timeline.beat();
         p.turn_camera();
@@ -462,12 +489,20 @@ impl Player {
             }
             names.insert(format!("{kind}:{i}"), title);
         }
+        let mut highlight = beat.map(|b| b.highlight.clone()).unwrap_or_default();
+        if let Some(c) = &self.compare {
+            for (i, name) in self.compared_names().into_iter().enumerate() {
+                names.insert(format!("pane:{i}"), name);
+            }
+            // The tick being shown, or about to be (a seek traces them).
+            highlight.extend(c.ringed(self.timeline.tick()).iter().cloned());
+        }
         View {
             overlays: self.overlays(),
             selected: self.selected,
             pane: self.pane,
             hover: self.hover,
-            highlight: beat.map(|b| b.highlight.clone()).unwrap_or_default(),
+            highlight,
             focus: beat.map(|b| b.focus.clone()).unwrap_or_default(),
             names,
             scale,
@@ -519,7 +554,8 @@ impl Player {
     /// moves every pane alike). `None` for a pane with no copy in view.
     fn pane_centers(&self, pose: &Pose) -> [Option<Vec3>; crate::sim::MAX_PANES] {
         let mut out = [None; crate::sim::MAX_PANES];
-        let (sim, beat) = (self.session.sim(), self.beat());
+        let shown = self.shown();
+        let (sim, beat) = (&*shown, self.beat());
         let follows = beat.is_some_and(|b| b.center.is_none() && b.zoom.unwrap_or(100) > 100);
         let AnySim::Panes(panes) = sim else {
             return out;
@@ -628,6 +664,11 @@ impl Player {
             // A beat of the same tick focuses other boids.
             self.retrace()?;
         }
+        if let Some(c) = &mut self.compare {
+            // The boids that differ are ringed, and their reasoning drawn,
+            // in both panes.
+            c.follow(&self.session, &self.traced)?;
+        }
         self.refresh_history()
     }
 
@@ -731,11 +772,14 @@ impl Player {
     /// The trails (flock) and walks (line) the overlays draw.
     fn refresh_history(&mut self) -> Result<(), String> {
         let on = self.overlays();
-        if on.contains("trails") {
-            self.session.ensure_trail()?;
-        }
-        if on.contains("walked") {
-            self.session.ensure_walks()?;
+        let b = self.compare.as_mut().map(|c| &mut c.other);
+        for s in std::iter::once(&mut self.session).chain(b) {
+            if on.contains("trails") {
+                s.ensure_trail()?;
+            }
+            if on.contains("walked") {
+                s.ensure_walks()?;
+            }
         }
         Ok(())
     }
@@ -749,6 +793,9 @@ impl Player {
             self.session.seek(t - 1, &[])?;
         }
         self.session.seek(t, &watch)?;
+        if let Some(c) = &mut self.compare {
+            c.retrace(&watch)?;
+        }
         self.traced = watch;
         Ok(())
     }
@@ -756,6 +803,69 @@ impl Player {
     /// The legend of the scene [`Player::scene`] would build.
     pub fn legend(&self, scale: u16) -> Vec<(scene::Rgba, String)> {
         scene::legend(self.session.sim(), &self.view(scale))
+    }
+
+    /// The panes drawn, each a session and its pane: run a's, or when two
+    /// runs are compared, a's then b's (every variant of each when they
+    /// fit [`crate::sim::MAX_PANES`] panes, else the first of each).
+    pub fn shown_panes(&self) -> Vec<(&Session, usize)> {
+        let Some(c) = &self.compare else {
+            return (0..self.session.sim().panes().len())
+                .map(|i| (&self.session, i))
+                .collect();
+        };
+        let n = self.session.sim().panes().len();
+        let each = if 2 * n <= crate::sim::MAX_PANES { n } else { 1 };
+        let a = (0..each).map(|i| (&self.session, i));
+        a.chain((0..each).map(|i| (&c.other, i))).collect()
+    }
+
+    /// The sim the scene lays out: run a's, or both runs' panes as one
+    /// list of variants (what clicks and the camera place panes by).
+    pub fn shown(&self) -> std::borrow::Cow<'_, AnySim> {
+        if self.compare.is_none() {
+            return std::borrow::Cow::Borrowed(self.session.sim());
+        }
+        let panes = self
+            .shown_panes()
+            .into_iter()
+            .map(|(s, i)| s.sim().panes()[i].clone())
+            .collect();
+        std::borrow::Cow::Owned(AnySim::Panes(panes))
+    }
+
+    /// The compared panes' titles: `a · FILE` (and the variant's name).
+    fn compared_names(&self) -> Vec<String> {
+        let Some(c) = &self.compare else {
+            return Vec::new();
+        };
+        let lang = Lang::of(self.lang.as_deref());
+        let shown = self.shown_panes();
+        let per = shown.len() / 2;
+        shown
+            .iter()
+            .enumerate()
+            .map(|(k, (s, i))| {
+                let side = if k < per { 0 } else { 1 };
+                let file = std::path::Path::new(&c.names[side])
+                    .file_name()
+                    .map_or_else(
+                        || c.names[side].clone(),
+                        |f| f.to_string_lossy().into_owned(),
+                    );
+                let label = ["a", "b"][side];
+                match s.lesson.panes.get(*i).filter(|_| s.sim().panes().len() > 1) {
+                    Some(v) => tr!(
+                        lang,
+                        COMPARE_PANE_VARIANT,
+                        label,
+                        file,
+                        v.name_in(self.lang.as_deref())
+                    ),
+                    None => tr!(lang, COMPARE_PANE, label, file),
+                }
+            })
+            .collect()
     }
 
     /// A scene of the current tick, at a scale in percent.
@@ -767,47 +877,54 @@ impl Player {
         // withheld. Who sees whom stays (the question's premise); a flock's
         // rule results go, and a path's or line's whole coming step.
         let spoiler = view.withhold_next && self.session.ahead();
-        let panes = self.session.sim().panes();
-        let withheld: Vec<Vec<crate::sim::flock::FlockEvent>> = (0..panes.len())
-            .map(|i| match self.session.explain().pane(i).as_scene() {
+        let shown = self.shown_panes();
+        let withheld: Vec<Vec<crate::sim::flock::FlockEvent>> = shown
+            .iter()
+            .map(|(s, i)| match s.explain().pane(*i).as_scene() {
                 scene::Explain::Flock(events) if spoiler => events.iter().map(withhold).collect(),
                 _ => Vec::new(),
             })
             .collect();
-        let (trails, walks) = (self.session.trail(), self.session.walks());
-        let frames: Vec<scene::Frame> = panes
+        let frames: Vec<scene::Frame> = shown
             .iter()
             .enumerate()
-            .map(|(i, sim)| scene::Frame {
-                sim,
-                explain: match self.session.explain().pane(i).as_scene() {
-                    scene::Explain::Flock(_) if spoiler => scene::Explain::Flock(&withheld[i]),
+            .map(|(k, (s, i))| scene::Frame {
+                sim: &s.sim().panes()[*i],
+                explain: match s.explain().pane(*i).as_scene() {
+                    scene::Explain::Flock(_) if spoiler => scene::Explain::Flock(&withheld[k]),
                     _ if spoiler => scene::Explain::None,
                     e => e,
                 },
-                ahead: self.session.ahead(),
-                trail: trails
-                    .get(i)
+                ahead: s.ahead(),
+                trail: s
+                    .trail()
+                    .get(*i)
                     .filter(|_| view.on("trails"))
                     .map_or(&[], |t| t),
-                walks: walks
-                    .get(i)
+                walks: s
+                    .walks()
+                    .get(*i)
                     .filter(|_| view.on("walked"))
                     .map_or(&[], |w| w),
                 panes: &[],
             })
             .collect();
         let cam = self.camera(viewport, scale);
-        match self.session.sim() {
+        let sim = self.shown();
+        let mut out = match &*sim {
             AnySim::Panes(_) => {
                 let frame = scene::Frame {
                     panes: &frames,
-                    ..scene::Frame::bare(self.session.sim())
+                    ..scene::Frame::bare(&sim)
                 };
                 scene::build(&frame, &view, &cam)
             }
             _ => scene::build(&frames[0], &view, &cam),
+        };
+        if let Some(c) = &self.compare {
+            out.panels.insert(0, super::compare::panel(c, view.lang));
         }
+        out
     }
 }
 
@@ -901,10 +1018,21 @@ impl App {
     /// Plays a session that opened, or shows why it did not over the
     /// picker.
     fn show(&mut self, opened: Result<Session, String>) {
+        self.show_player(opened.map(Player::new));
+    }
+
+    /// Opens two runs side by side (replay files, or lessons recorded in
+    /// memory); on failure the picker is shown with the error.
+    pub fn open_compare(&mut self, a: &str, b: &str, overrides: &[String]) {
+        let runs = compare::Run::open(a, overrides)
+            .and_then(|ra| Ok((ra, compare::Run::open(b, overrides)?)));
+        self.show_player(runs.and_then(|(ra, rb)| compared(&ra, &rb)));
+    }
+
+    fn show_player(&mut self, opened: Result<Player, String>) {
         self.prompt = None;
         match opened {
-            Ok(s) => {
-                let mut p = Player::new(s);
+            Ok(mut p) => {
                 p.lang = self.lang.clone();
                 self.screen = Screen::Player(Box::new(p));
                 self.error = None;
@@ -1004,6 +1132,12 @@ impl App {
             Cmd::OpenFile { name, bytes } => {
                 self.status = None;
                 self.show(open_bytes(&name, bytes));
+            }
+            Cmd::CompareFiles { a, b } => {
+                self.status = None;
+                let runs = compare::Run::of_bytes(&a.0, a.1)
+                    .and_then(|ra| Ok((ra, compare::Run::of_bytes(&b.0, b.1)?)));
+                self.show_player(runs.and_then(|(ra, rb)| compared(&ra, &rb)));
             }
             Cmd::PickerOpen(i) => {
                 if let Some(e) = self.entries.get(i.unwrap_or(self.picked)).cloned() {
@@ -1237,6 +1371,20 @@ impl App {
                 }
                 p.refresh_history()
             }
+            Cmd::Diverge => match p
+                .compare
+                .as_ref()
+                .and_then(|c| c.next_stop(p.session.tick()))
+            {
+                Some(t) => {
+                    if p.timeline.playing() {
+                        p.timeline.apply(Command::TogglePlay);
+                    }
+                    p.timeline.apply(Command::Scrub(t));
+                    p.sync()
+                }
+                None => Ok(()),
+            },
             Cmd::Select(s) => {
                 if p.selected == s {
                     Ok(())
@@ -1360,7 +1508,33 @@ pub fn prepare_render(
     o: &RenderOptions,
 ) -> Result<App, String> {
     let session = open_session(target, overrides)?;
-    let (first, last) = (session.first_tick(), session.last_tick());
+    render_player(Player::new(session), target, at, o)
+}
+
+/// The app `flockstep render A B` draws: two runs side by side (replays,
+/// or lessons recorded in memory), opened at a tick or beat of run a.
+pub fn prepare_render_compare(
+    (a, b): (&str, &str),
+    overrides: &[String],
+    at: RenderAt,
+    o: &RenderOptions,
+) -> Result<App, String> {
+    let p = compared(
+        &compare::Run::open(a, overrides)?,
+        &compare::Run::open(b, overrides)?,
+    )?;
+    render_player(p, a, at, o)
+}
+
+fn render_player(
+    mut p: Player,
+    target: &str,
+    at: RenderAt,
+    o: &RenderOptions,
+) -> Result<App, String> {
+    let session = &p.session;
+    let first = session.first_tick();
+    let last = p.timeline.last();
     let sim = session.sim().sim_name();
     if let RenderAt::Tick(tick) = at
         && (tick < first || tick > last)
@@ -1403,7 +1577,6 @@ pub fn prepare_render(
             known.join(", ")
         ));
     }
-    let mut p = Player::new(session);
     make_inputs(&mut p, &o.inputs)?;
     p.panel_open = p.panel_open || o.panel;
     if o.brush {
@@ -1493,11 +1666,17 @@ pub fn open_session(arg: &str, overrides: &[String]) -> Result<Session, String> 
     })
 }
 
+/// Two runs side by side, as a player.
+pub fn compared(a: &compare::Run, b: &compare::Run) -> Result<Player, String> {
+    let (session, c) = Compare::open(a, b)?;
+    Ok(Player::comparing(session, c))
+}
+
 /// A session for a file's bytes (dropped on the window, or opened on the
 /// web page): the same decision and the same messages as
 /// [`open_session`] on a file of that name with those bytes.
 pub fn open_bytes(name: &str, bytes: Vec<u8>) -> Result<Session, String> {
-    if name.ends_with(".fsr") || bytes.starts_with(&REPLAY_MAGIC) {
+    if looks_like_replay(name, &bytes) {
         return Session::replay_from(Box::new(std::io::Cursor::new(bytes)), name);
     }
     let text = crate::lesson::lesson_text(name, bytes)?;
@@ -1506,6 +1685,12 @@ pub fn open_bytes(name: &str, bytes: Vec<u8>) -> Result<Session, String> {
         text,
         overrides: Vec::new(),
     })
+}
+
+/// Whether a file's name or first bytes say it is a replay.
+pub fn looks_like_replay(name: &str, bytes: &[u8]) -> bool {
+    // in English: a file name's extension
+    name.ends_with(".fsr") || bytes.starts_with(&REPLAY_MAGIC)
 }
 
 /// The first bytes of every replay file.

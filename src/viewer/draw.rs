@@ -454,6 +454,9 @@ fn draw_scrub(cv: &mut Canvas, p: &Player, l: &Layout) {
         },
         color::SKY,
     );
+    if let Some(c) = &p.compare {
+        draw_drift(cv, c, l, (first, last));
+    }
     let ticks: Vec<u64> = p.session.lesson.beats.iter().map(|b| b.at).collect();
     let size = l.font(15);
     for (i, (tab, b)) in l
@@ -500,6 +503,45 @@ fn draw_scrub(cv: &mut Canvas, p: &Player, l: &Layout) {
         cv.tri([[ix, top], [ix - s, foot], [ix + s, foot]], color::ORANGE);
     }
     cv.disc([x, bar.y + bar.h / 2], l.px(9), color::TEXT);
+}
+
+/// Two runs compared: the drift per tick as columns standing on the
+/// scrub bar (behind the beat tabs), and the first divergence as a line
+/// through the bar.
+fn draw_drift(cv: &mut Canvas, c: &super::compare::Compare, l: &Layout, span: (u64, u64)) {
+    let bar = l.scrub_bar();
+    let room = (bar.y - l.scrub.y - l.px(2)).max(1);
+    let ink = crate::scene::with_alpha(color::VERMILLION, 150);
+    for (x, h) in super::compare::drift_columns(&c.drift, span, bar.w, room) {
+        cv.rect(
+            Viewport {
+                x: bar.x + x,
+                y: bar.y - h,
+                w: 1,
+                h,
+            },
+            ink,
+        );
+    }
+    if let Some(t) = c.first {
+        let x = l.scrub_x(t, span.0, span.1);
+        let w = l.px(4).max(2);
+        let s = l.px(8);
+        let top = l.scrub.y + l.px(2);
+        cv.tri(
+            [[x - s, top], [x + s, top], [x, top + s]],
+            color::VERMILLION,
+        );
+        cv.rect(
+            Viewport {
+                x: x - w / 2,
+                y: l.scrub.y + l.px(2),
+                w,
+                h: bar.y + bar.h - l.scrub.y - l.px(2),
+            },
+            color::VERMILLION,
+        );
+    }
 }
 
 /// A passing remark (a saved file), in a box over the bottom of the scene.
@@ -734,6 +776,9 @@ fn draw_help(cv: &mut Canvas, app: &App, sim: &AnySim, l: &Layout) {
         .into(),
     );
     lines.push(tr!(lang, HELP_PANEL).into());
+    if p.compare.is_some() {
+        lines.push(tr!(lang, HELP_COMPARE).into());
+    }
     if matches!(&sim.panes()[0], AnySim::Path(_) | AnySim::Line(_)) {
         lines.push(tr!(lang, HELP_BRUSH).into());
     }

@@ -11,6 +11,7 @@
 pub mod app;
 mod batch;
 pub mod canvas;
+pub mod compare;
 pub mod draw;
 pub mod layout;
 pub mod link;

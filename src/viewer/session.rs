@@ -421,6 +421,16 @@ impl Session {
                 Ok(())
             }
             Kind::Replay { replay, base } => {
+                if let Some(on) = step_on(
+                    replay,
+                    &self.sim,
+                    &self.source,
+                    &self.applied,
+                    (tick, watch),
+                )? {
+                    (self.sim, self.explain, self.note) = (on.0, on.1, None);
+                    return Ok(());
+                }
                 seek_replay(replay, (base, &self.source), &self.applied, tick, watch).map(
                     |(sim, explain, note)| {
                         self.sim = sim;
@@ -692,6 +702,31 @@ fn positions(s: &AnySim) -> Vec<Vec<Vec3>> {
 }
 
 type Seeked = (AnySim, Explained, Option<String>);
+
+/// One tick on from the state shown: the step into `tick`, traced, is
+/// the recorded state when the frame's hash says so — then the frame is
+/// not decoded (for a flock, a prediction as dear as the tick). `None`:
+/// not one tick on, or the step differs from the recording.
+fn step_on(
+    replay: &mut Replay<Box<dyn ReadSeek>>,
+    shown: &AnySim,
+    source: &Source,
+    inputs: &BTreeMap<u64, Vec<Input>>,
+    (tick, watch): (u64, &[u32]),
+) -> Result<Option<(AnySim, Explained)>, String> {
+    if tick == 0 || shown.tick() + 1 != tick || !replay.has_tick(tick) {
+        return Ok(None);
+    }
+    let mut sim = shown.clone();
+    if live::apply_tick(&mut sim, source, inputs, tick).is_err() {
+        return Ok(None);
+    }
+    let explain = traced_step(&mut sim, watch);
+    let same = replay
+        .confirm(tick, &sim.snapshot())
+        .map_err(|e| e.to_string())?;
+    Ok(same.then_some((sim, explain)))
+}
 
 fn seek_replay(
     replay: &mut Replay<Box<dyn ReadSeek>>,

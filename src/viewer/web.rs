@@ -21,6 +21,13 @@ pub enum PageEvent {
         /// Its contents.
         bytes: Vec<u8>,
     },
+    /// Two files opened or dropped together: their runs side by side.
+    Pair {
+        /// Run a's name and contents.
+        a: (String, Vec<u8>),
+        /// Run b's.
+        b: (String, Vec<u8>),
+    },
     /// Open a bundled lesson by id.
     Lesson(String),
     /// Narrate in this language: asked for in the address (`?lang=ja`),
@@ -175,6 +182,38 @@ pub unsafe extern "C" fn flockstep_file(
     push(PageEvent::File {
         name: String::from_utf8_lossy(&name).into_owned(),
         bytes,
+    });
+}
+
+/// Two files from the page, to compare side by side: each its name
+/// (UTF-8) and contents, in buffers from [`flockstep_alloc`], which this
+/// takes.
+///
+/// # Safety
+/// Every buffer must come from [`flockstep_alloc`] with its length.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn flockstep_file_pair(
+    a_name: *mut u8,
+    a_name_len: usize,
+    a_data: *mut u8,
+    a_data_len: usize,
+    b_name: *mut u8,
+    b_name_len: usize,
+    b_data: *mut u8,
+    b_data_len: usize,
+) {
+    // SAFETY: forwarded from the caller.
+    let (an, ad, bn, bd) = unsafe {
+        (
+            reclaim(a_name, a_name_len),
+            reclaim(a_data, a_data_len),
+            reclaim(b_name, b_name_len),
+            reclaim(b_data, b_data_len),
+        )
+    };
+    push(PageEvent::Pair {
+        a: (String::from_utf8_lossy(&an).into_owned(), ad),
+        b: (String::from_utf8_lossy(&bn).into_owned(), bd),
     });
 }
 

@@ -214,17 +214,7 @@ pub fn run(app: App) -> Result<(), String> {
                 app.handle(Cmd::Pages(framed.pages));
             }
             let layout = framed.layout;
-            for f in get_dropped_files() {
-                let lang = Lang::of(app.lang.as_deref());
-                let name = f.path.map_or_else(
-                    || tr!(lang, DROPPED_FILE).to_owned(),
-                    |p| p.display().to_string(),
-                );
-                match f.bytes {
-                    Some(bytes) => app.handle(Cmd::OpenFile { name, bytes }),
-                    None => app.error = Some(tr!(lang, DROPPED_UNREADABLE, name)),
-                }
-            }
+            dropped(&mut app, get_dropped_files());
             page_events(&mut app);
             between.catch_up();
             input(&mut app, &layout, &mut between);
@@ -268,6 +258,7 @@ fn page_events(app: &mut App) {
         let lang = Lang::of(app.lang.as_deref());
         match e {
             PageEvent::File { name, bytes } => app.handle(Cmd::OpenFile { name, bytes }),
+            PageEvent::Pair { a, b } => app.handle(Cmd::CompareFiles { a, b }),
             PageEvent::Language { tag, asked } => {
                 let langs = app.languages();
                 if langs.contains(&Some(tag.clone())) {
@@ -360,6 +351,11 @@ fn status_json(app: &App, l: &Layout, w: i32, h: i32) -> String {
                 "brush": p.brush,
                 "map": map_status(p, l),
                 "panel": panel_status(p, l),
+                "compare": p.compare.as_ref().map(|c| serde_json::json!({
+                    "names": c.names,
+                    "first": c.first,
+                    "other_tick": c.other.tick(),
+                })),
             })
         }
         None => serde_json::json!({
@@ -668,11 +664,13 @@ fn player_input(
     let shift = is_key_down(KeyCode::LeftShift) || is_key_down(KeyCode::RightShift);
     let d3 = matches!(&p.session.sim().panes()[0], AnySim::Flock(f) if f.config().dims == 3);
     let cam = p.camera(l.scene, l.scale);
-    // With variants, the mouse works in the pane under it.
-    let (pane, sim, pcam) = scene::pane_at(p.session.sim(), &cam, m).unwrap_or((
+    // With variants (or two runs compared), the mouse works in the pane
+    // under it.
+    let shown = p.shown();
+    let (pane, sim, pcam) = scene::pane_at(&shown, &cam, m).unwrap_or((
         0,
-        &p.session.sim().panes()[0],
-        scene::pane_camera(p.session.sim(), &cam, 0),
+        &shown.panes()[0],
+        scene::pane_camera(&shown, &cam, 0),
     ));
     let mut cmds = key_input(p, shift, between);
     if d3 {
@@ -744,6 +742,9 @@ fn key_input(p: &super::app::Player, shift: bool, between: &Between) -> Vec<Cmd>
     if is_key_pressed(KeyCode::H) {
         cmds.push(Cmd::Help);
     }
+    if between.plain(KeyCode::D) {
+        cmds.push(Cmd::Diverge);
+    }
     if between.plain(KeyCode::M) {
         cmds.push(Cmd::Brush);
     }
@@ -800,7 +801,7 @@ fn scene_mouse(
 ) {
     let (sim, m) = (at.sim, at.m);
     if is_mouse_button_pressed(MouseButton::Left) {
-        if matches!(p.session.sim(), AnySim::Panes(_)) {
+        if p.compare.is_some() || matches!(p.session.sim(), AnySim::Panes(_)) {
             cmds.push(Cmd::Pane(at.pane as u32));
         }
         match (sim, at.hover) {
@@ -965,6 +966,29 @@ const OVERLAY_CODES: [KeyCode; 18] = [
     KeyCode::I,
 ];
 
+/// Files dropped on the window: one opens; two dropped together open
+/// side by side (the first is run a).
+fn dropped(app: &mut App, files: Vec<macroquad::DroppedFile>) {
+    let lang = Lang::of(app.lang.as_deref());
+    let mut got = Vec::new();
+    for f in files {
+        let name = f.path.map_or_else(
+            || tr!(lang, DROPPED_FILE).to_owned(),
+            |p| p.display().to_string(),
+        );
+        match f.bytes {
+            Some(bytes) => got.push((name, bytes)),
+            None => app.error = Some(tr!(lang, DROPPED_UNREADABLE, name)),
+        }
+    }
+    let mut it = got.into_iter();
+    match (it.next(), it.next()) {
+        (Some(a), Some(b)) => app.handle(Cmd::CompareFiles { a, b }),
+        (Some((name, bytes)), None) => app.handle(Cmd::OpenFile { name, bytes }),
+        _ => {}
+    }
+}
+
 /// Shift+arrows and right-drag turn the 3-D camera.
 fn orbit_input(shift: bool, cmds: &mut Vec<Cmd>) {
     let (mut dy, mut dp) = (0, 0);
@@ -1065,7 +1089,8 @@ fn drag_end(p: &super::app::Player, cam: &scene::Camera, m: [i32; 2], cmds: &mut
     }
     // With variants, the drag works in the pane it started in (and moves
     // the thing in every pane).
-    let Some((_, sim, pcam)) = scene::pane_at(p.session.sim(), cam, from) else {
+    let shown = p.shown();
+    let Some((_, sim, pcam)) = scene::pane_at(&shown, cam, from) else {
         return;
     };
     let cam = &pcam;

@@ -368,6 +368,31 @@ impl Decoder {
         raw_len: u32,
         payload: &[u8],
     ) -> Result<&AnyState, FrameError> {
+        self.take(kind, raw_len, payload, None)
+    }
+
+    /// Takes one payload whose state the caller already has (`known`:
+    /// stepped from the state before and matching the frame's hash): the
+    /// payload is inflated, so the stream stays in step, but not
+    /// reconstructed, which for a flock would cost a prediction as dear
+    /// as a tick.
+    pub fn skip(
+        &mut self,
+        kind: Kind,
+        raw_len: u32,
+        payload: &[u8],
+        known: AnyState,
+    ) -> Result<(), FrameError> {
+        self.take(kind, raw_len, payload, Some(known)).map(|_| ())
+    }
+
+    fn take(
+        &mut self,
+        kind: Kind,
+        raw_len: u32,
+        payload: &[u8],
+        known: Option<AnyState>,
+    ) -> Result<&AnyState, FrameError> {
         let raw_len = raw_len as usize;
         let fail = |kind, message| FrameError { kind, message };
         if raw_len > codec::MAX_PAYLOAD {
@@ -389,7 +414,10 @@ impl Decoder {
         let result = self
             .inflate(payload, raw_len)
             .map_err(|m| fail(FrameErrorKind::Corrupt, m))
-            .and_then(|()| self.delta(kind));
+            .and_then(|()| match known {
+                Some(state) => Ok(state),
+                None => self.delta(kind),
+            });
         match result {
             Ok(state) => {
                 self.history.push(state);

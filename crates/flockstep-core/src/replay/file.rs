@@ -447,6 +447,11 @@ pub struct Replay<R> {
     /// returned, with its frame: what an engineer asks for next when a
     /// step into the last tick is to be taken again (`diff --explain`).
     behind: Option<(AnyState, FrameInfo)>,
+    /// The state [`Replay::state_at`] returned last: a player stepping
+    /// on asks for tick t + 1 and then again for t, the state before it,
+    /// to trace the step (without it, every other frame would decode
+    /// from the keyframe).
+    last: Option<(AnyState, FrameInfo)>,
     buf: Vec<u8>,
 }
 
@@ -641,6 +646,7 @@ impl<R: Read + Seek> Replay<R> {
             dec: Decoder::new(),
             cursor: None,
             behind: None,
+            last: None,
             buf: Vec::new(),
         };
         if !r.read_index()? {
@@ -1047,6 +1053,46 @@ impl<R: Read + Seek> Replay<R> {
         }
     }
 
+    /// Whether the recorded state at `tick` is `state`, which the caller
+    /// stepped from the recorded state at `tick - 1`, the last one asked
+    /// for: when the frame's hash says so, the frame is taken as that
+    /// state without reconstructing it (a player stepping on through a
+    /// flock's replay pays for its traced step, not for a decode as dear
+    /// as a tick too), and later seeks go on from it. `false` (the
+    /// hashes differ, or `tick - 1` was not the last state asked for)
+    /// leaves the replay as it was: decode with [`Replay::state_at`].
+    pub fn confirm(&mut self, tick: u64, state: &AnyState) -> Result<bool, ReplayError> {
+        let Some((ct, at)) = self.cursor.filter(|&(t, _)| t == tick) else {
+            return Ok(false);
+        };
+        if self.last.as_ref().is_none_or(|(_, i)| i.tick + 1 != tick) {
+            return Ok(false);
+        }
+        let strict = self.end == End::Complete;
+        let info = self
+            .read_frame(at, Some(ct), strict)
+            .map_err(|e| self.frame_error(e, Some(ct)))?;
+        if info.hash != state.state_hash() {
+            return Ok(false);
+        }
+        self.cursor = None;
+        let payload = &self.buf[info.inputs_len as usize..self.buf.len() - 4];
+        if let Err(m) = self
+            .dec
+            .skip(info.kind, info.raw_len, payload, state.clone())
+        {
+            return Err(self.error(
+                Some(at + FRAME_HEAD_LEN),
+                Some(ct),
+                format!("undecodable state: {m}"),
+            ));
+        }
+        self.cursor = tick.checked_add(1).map(|next| (next, at + info.len));
+        self.behind = self.last.take();
+        self.last = Some((state.clone(), info));
+        Ok(true)
+    }
+
     /// The state at `tick` and its frame: decoded from the nearest keyframe
     /// at or before it (or onwards from the last state read, when that is
     /// nearer), and checked against the recorded hash.
@@ -1063,8 +1109,13 @@ impl<R: Read + Seek> Replay<R> {
                 format!("no such tick: the replay has {range}"),
             ));
         }
-        if let Some((state, info)) = self.behind.as_ref().filter(|(_, i)| i.tick == tick) {
-            return self.checked(state.clone(), info.clone());
+        let cached = [&self.behind, &self.last]
+            .into_iter()
+            .flatten()
+            .find(|(_, i)| i.tick == tick)
+            .cloned();
+        if let Some((state, info)) = cached {
+            return self.checked(state, info);
         }
         let k = self.keyframes.partition_point(|&(t, _)| t <= tick);
         let (key_tick, key_at) = self.keyframes[k.max(1) - 1];
@@ -1102,6 +1153,15 @@ impl<R: Read + Seek> Replay<R> {
             at += info.len;
             self.cursor = t.checked_add(1).map(|next| (next, at));
             if let Some(state) = state {
+                // The state before this one stays at hand: decoded on the
+                // way here, or asked for last.
+                let before = |c: &Option<(AnyState, FrameInfo)>| {
+                    c.as_ref().is_some_and(|(_, i)| i.tick + 1 == tick)
+                };
+                if !before(&self.behind) && before(&self.last) {
+                    self.behind = self.last.take();
+                }
+                self.last = Some((state.clone(), info.clone()));
                 return self.checked(state, info);
             }
             t += 1;
