@@ -464,6 +464,35 @@ fn what_ifs_are_recorded_listed_and_compared() {
             && why.contains("parameter w_cohesion (pane 1): a (default), b 0"),
         "{why}"
     );
+    // The same findings as JSON, for programs.
+    let o = flockstep(&["diff", &plain, &changed, "--explain", "--json"]);
+    assert_eq!(o.status.code(), Some(1));
+    let j: serde_json::Value = serde_json::from_str(&text(&o.stdout)).unwrap();
+    assert_eq!(j["verdict"], "diverges");
+    assert_eq!(
+        j["notes"][0],
+        "the inputs part at tick 50: a makes none, b set:w_cohesion=0"
+    );
+    assert_eq!(j["divergence"]["tick"], 50);
+    let f0 = &j["divergence"]["fields"][0];
+    assert!(
+        f0["path"].as_str().unwrap().starts_with("panes[0]."),
+        "{f0}"
+    );
+    assert_ne!(f0["a"], f0["b"]);
+    assert!(f0["a"].is_i64(), "fixed point as raw bits: {f0}");
+    assert_eq!(j["cause"]["tick"], 50);
+    assert!(j["cause"]["entity"].as_str().unwrap().starts_with("boid "));
+    assert_eq!(j["cause"]["params"][0][0], "w_cohesion (pane 1)");
+    let o = flockstep(&["verify", &changed, &plain, "--json"]);
+    assert_eq!(o.status.code(), Some(0));
+    let lines: Vec<serde_json::Value> = text(&o.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 2);
+    assert!(lines.iter().all(|l| l["verdict"] == "ok"), "{lines:?}");
+    assert_eq!(lines[0]["file"], changed.as_str());
 
     let refused = d.file("refused.fsr");
     let o = flockstep(&[

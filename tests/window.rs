@@ -524,3 +524,60 @@ fn a_question_is_drawn_apart_from_the_narration() {
     let count = |p: &Png| p.rgba.chunks_exact(4).filter(|c| c[..3] == band).count();
     assert!(count(&answer) == 0, "the answer beat has no question band");
 }
+
+/// Issue 46: `render A.fsr B.fsr` opens both replays in a real window:
+/// the first divergence is a red line through the scrub bar where the
+/// layout puts its tick, and the pane titles of both runs are drawn.
+#[test]
+fn two_replays_side_by_side_mark_where_they_part() {
+    let dir = out_dir();
+    let (a, b) = (dir.join("cmp-a.fsr"), dir.join("cmp-b.fsr"));
+    for (p, input) in [(&a, None), (&b, Some("40:set:min_distance=3"))] {
+        let mut args = vec!["record", "flock-separation", "--ticks", "80", "-o"];
+        args.push(p.to_str().unwrap());
+        if let Some(i) = input {
+            args.extend(["--input", i]);
+        }
+        let o = without_display(&args);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    }
+    let (a, b) = (a.to_str().unwrap(), b.to_str().unwrap());
+    let Some((_, png)) = render("cmp.png", &[a, b, "--tick", "60"]) else {
+        return;
+    };
+    let o = RenderOptions {
+        text_scale: 100,
+        ..Default::default()
+    };
+    let app = flockstep::viewer::app::prepare_render_compare((a, b), &[], RenderAt::Tick(60), &o)
+        .unwrap();
+    let l = app.framed(W, H).layout;
+    let p = app.player().unwrap();
+    assert_eq!(p.compare.as_ref().unwrap().first, Some(40));
+    let x = l.scrub_x(40, p.session.first_tick(), p.timeline.last());
+    let bar = l.scrub_bar();
+    let red = rgb(color::VERMILLION);
+    let red_at = |x: i32, y: i32| {
+        let i = ((y as u32 * png.w + x as u32) * 4) as usize;
+        png.rgba[i..i + 3] == red
+    };
+    // The mark crosses the bar at tick 40 (and nowhere far from it).
+    let y = bar.y + bar.h / 2;
+    assert!(
+        (x - 2..=x + 2).any(|x| red_at(x, y)),
+        "no red at tick 40's x {x}"
+    );
+    let far = l.scrub_x(70, p.session.first_tick(), p.timeline.last());
+    assert!(!red_at(far, y), "red on the bar at tick 70");
+    // Both runs' panes are drawn: the frame's text has both titles.
+    let cv = flockstep::viewer::draw::compose(&app, W, H);
+    let titles: Vec<&str> = cv.texts.iter().map(|t| t.text.as_str()).collect();
+    assert!(
+        titles.iter().any(|t| t.starts_with("a · cmp-a.fsr")),
+        "{titles:?}"
+    );
+    assert!(
+        titles.iter().any(|t| t.starts_with("b · cmp-b.fsr")),
+        "{titles:?}"
+    );
+}

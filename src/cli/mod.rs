@@ -138,6 +138,9 @@ pub enum Command {
         /// Also say why a file diverges: today's step into the first divergent tick, traced from the recorded state before it, the first entity that now ends elsewhere and today's reasoning for it
         #[arg(long)]
         explain: bool,
+        /// Print one JSON object a file: {"file", "verdict" (ok, truncated, diverges, error), "ticks", "divergence": {"tick", "hashes", "fields": [{"path", "recorded", "now"}], "more"}, "cause", "inputs", "error"}; fixed-point numbers as raw I32F32 bits
+        #[arg(long)]
+        json: bool,
     },
     /// Compare two replays tick by tick; exit 1 at the first difference, naming tick, field and values
     Diff {
@@ -148,6 +151,9 @@ pub enum Command {
         /// Also say why they part: step both runs into the first divergent tick with the explain records on and name the first entity, and the rule, that reasons differently
         #[arg(long)]
         explain: bool,
+        /// Print {"a", "b", "notes" (how their lessons, overrides, builds and inputs differ), "verdict" (identical, length, diverges), "ticks" or "ends", "divergence": {"tick", "hashes", "fields": [{"path", "a", "b"}], "more"}, "cause"}; fixed-point numbers as raw I32F32 bits
+        #[arg(long)]
+        json: bool,
     },
     /// Print the cells of a Bresenham line with the error term before each step
     Line {
@@ -479,8 +485,17 @@ pub fn execute(cli: Cli) -> Result<String, Failure> {
             field,
             json,
         }) => replay::dump(&file, tick, field.as_deref(), json),
-        Some(Command::Verify { files, explain }) => replay::verify(&files, explain),
-        Some(Command::Diff { a, b, explain }) => replay::diff(&a, &b, explain),
+        Some(Command::Verify {
+            files,
+            explain,
+            json,
+        }) => replay::verify(&files, explain, json),
+        Some(Command::Diff {
+            a,
+            b,
+            explain,
+            json,
+        }) => replay::diff(&a, &b, explain, json),
         Some(Command::Run {
             lesson,
             ticks,

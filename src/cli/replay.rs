@@ -450,16 +450,52 @@ fn json_value(v: &fields::Value) -> serde_json::Value {
     }
 }
 
+/// A divergence as JSON: its tick, both hashes, the fields with both
+/// values (raw bits for fixed-point numbers), how many more differ; the
+/// sides are named `old` and `new`.
+fn divergence_json(d: &run::Divergence, (old, new): (&str, &str)) -> serde_json::Value {
+    let value = |v: &Option<fields::Value>| v.as_ref().map_or(serde_json::Value::Null, json_value);
+    let fields: Vec<serde_json::Value> = d
+        .fields
+        .iter()
+        .map(|f| {
+            let mut j = serde_json::json!({"path": f.path, old: value(&f.old), new: value(&f.new)});
+            if let Some(np) = &f.new_path {
+                j["new_path"] = np.as_str().into();
+            }
+            j
+        })
+        .collect();
+    serde_json::json!({
+        "tick": d.tick,
+        "hashes": {old: format!("{:016x}", d.old_hash), new: format!("{:016x}", d.new_hash)},
+        "fields": fields,
+        "more": d.total.saturating_sub(d.fields.len() as u64),
+    })
+}
+
+/// A cause as JSON (`null` when it was not asked for).
+fn cause_json(c: Option<&crate::replay::cause::Cause>) -> serde_json::Value {
+    c.map_or(serde_json::Value::Null, |c| {
+        serde_json::to_value(c).unwrap_or(serde_json::Value::Null)
+    })
+}
+
 /// `flockstep verify`.
-pub fn verify(files: &[PathBuf], explain: bool) -> Result<String, Failure> {
+pub fn verify(files: &[PathBuf], explain: bool, json: bool) -> Result<String, Failure> {
     let mut out = String::new();
     let mut errors = Vec::new();
     let mut diverged = 0;
+    let mut reports = Vec::new();
     for path in files {
+        let mut report = serde_json::json!({"file": path.display().to_string()});
         let mut r = match Replay::open(path) {
             Ok(r) => r,
             Err(e) => {
                 errors.push(e.to_string());
+                report["verdict"] = "error".into();
+                report["error"] = e.to_string().into();
+                reports.push(report);
                 continue;
             }
         };
@@ -474,12 +510,17 @@ pub fn verify(files: &[PathBuf], explain: bool) -> Result<String, Failure> {
         match verdict {
             Ok(Verdict::Match { first, last }) => match r.end {
                 End::Complete => {
+                    report["verdict"] = "ok".into();
+                    report["ticks"] = serde_json::json!([first, last]);
                     let _ = writeln!(
                         out,
                         "{name}: ok, ticks {first}..={last} re-simulated, every state hash matches"
                     );
                 }
                 End::Truncated { offset } => {
+                    report["verdict"] = "truncated".into();
+                    report["ticks"] = serde_json::json!([first, last]);
+                    report["error"] = format!("byte {offset}: truncated after tick {last}").into();
                     let _ = writeln!(
                         out,
                         "{name}: ticks {first}..={last} match, but the file is truncated"
@@ -493,9 +534,14 @@ pub fn verify(files: &[PathBuf], explain: bool) -> Result<String, Failure> {
                 diverged += 1;
                 let _ = writeln!(out, "{name}: DIVERGES from today's code");
                 out.push_str(&run::report(&d, "recorded", "now"));
+                report["verdict"] = "diverges".into();
+                report["divergence"] = divergence_json(&d, ("recorded", "now"));
                 if explain {
                     match crate::replay::cause::cause_now(&mut r, d.tick) {
-                        Ok(c) => out.push_str(&crate::replay::cause::report(&c)),
+                        Ok(c) => {
+                            out.push_str(&crate::replay::cause::report(&c));
+                            report["cause"] = cause_json(Some(&c));
+                        }
                         Err(e) => errors.push(format!("{name}: --explain: {e}")),
                     }
                 }
@@ -510,10 +556,19 @@ pub fn verify(files: &[PathBuf], explain: bool) -> Result<String, Failure> {
                 if !made.is_empty() {
                     let _ = writeln!(out, "inputs up to tick {}: {}", d.tick, made.join(" "));
                 }
+                report["inputs"] = made.into();
             }
             Ok(Verdict::Length { .. }) => unreachable!("verify compares one file"),
-            Err(e) => errors.push(e.to_string()),
+            Err(e) => {
+                report["verdict"] = "error".into();
+                report["error"] = e.to_string().into();
+                errors.push(e.to_string());
+            }
         }
+        reports.push(report);
+    }
+    if json {
+        out = reports.iter().map(|r| format!("{r}\n")).collect();
     }
     finish(out, errors, diverged)
 }
@@ -537,7 +592,7 @@ fn finish(out: String, errors: Vec<String>, diverged: usize) -> Result<String, F
 }
 
 /// `flockstep diff`.
-pub fn diff(a: &Path, b: &Path, explain: bool) -> Result<String, Failure> {
+pub fn diff(a: &Path, b: &Path, explain: bool, json: bool) -> Result<String, Failure> {
     let mut ra = open(a)?;
     let mut rb = open(b)?;
     let mut out = String::new();
@@ -589,6 +644,12 @@ pub fn diff(a: &Path, b: &Path, explain: bool) -> Result<String, Failure> {
         let _ = writeln!(out, "{part}");
     }
     out = printable(&out);
+    let mut report = serde_json::json!({
+        "a": a.display().to_string(),
+        "b": b.display().to_string(),
+        "notes": out.lines().skip(2).collect::<Vec<_>>(),
+        "cause": null,
+    });
     let verdict = run::diff(&mut ra, &mut rb)?;
     let mut errors = Vec::new();
     for r in [&ra, &rb] {
@@ -601,6 +662,8 @@ pub fn diff(a: &Path, b: &Path, explain: bool) -> Result<String, Failure> {
     }
     let diverged = match verdict {
         Verdict::Match { first, last } => {
+            report["verdict"] = "identical".into();
+            report["ticks"] = serde_json::json!([first, last]);
             let _ = writeln!(
                 out,
                 "identical: ticks {first}..={last}, every state hash matches"
@@ -608,6 +671,8 @@ pub fn diff(a: &Path, b: &Path, explain: bool) -> Result<String, Failure> {
             0
         }
         Verdict::Length { old_last, new_last } => {
+            report["verdict"] = "length".into();
+            report["ends"] = serde_json::json!([old_last, new_last]);
             let _ = writeln!(
                 out,
                 "every common tick matches, but a ends at tick {old_last} and b at tick {new_last}"
@@ -616,14 +681,22 @@ pub fn diff(a: &Path, b: &Path, explain: bool) -> Result<String, Failure> {
         }
         Verdict::Diverged(d) => {
             out.push_str(&run::report(&d, "a", "b"));
+            report["verdict"] = "diverges".into();
+            report["divergence"] = divergence_json(&d, ("a", "b"));
             if explain {
                 match crate::replay::cause::cause(&mut ra, &mut rb, d.tick) {
-                    Ok(c) => out.push_str(&crate::replay::cause::report(&c)),
+                    Ok(c) => {
+                        out.push_str(&crate::replay::cause::report(&c));
+                        report["cause"] = cause_json(Some(&c));
+                    }
                     Err(e) => errors.push(format!("--explain: {e}")),
                 }
             }
             1
         }
     };
+    if json {
+        out = format!("{report}\n");
+    }
     finish(out, errors, diverged)
 }
