@@ -974,3 +974,73 @@ fn the_weighted_pair_pass_equals_the_queries_for_any_flock() {
         }
     }
 }
+
+/// A sink that asks for a few boids' reasoning only.
+struct Only(Vec<FlockEvent>, Vec<u32>);
+
+impl flockstep::sim::Sink<FlockEvent> for Only {
+    const ENABLED: bool = true;
+    fn record(&mut self, e: FlockEvent) {
+        self.0.push(e);
+    }
+    fn only(&self) -> Option<&[u32]> {
+        Some(&self.1)
+    }
+}
+
+/// Issue 46: a weighted flock asked for a few boids' reasoning steps by
+/// the untraced pair pass and explains those boids from the same
+/// snapshot: the same states, the same records for them as a full trace
+/// gives, and the count of boids that saw no mate.
+#[test]
+fn explaining_a_few_weighted_boids_is_the_full_trace_of_them() {
+    for (id, sets) in [
+        ("flock-walls", &[][..]),
+        ("flock-weights", &[][..]),
+        ("flock-separation", &["boids=200"][..]),
+        ("flock-obstacle", &[][..]),
+    ] {
+        let mut full = match &lesson(id, sets).scenario.panes()[0] {
+            Scenario::Flock(c) => FlockSim::new(c.clone()).unwrap(),
+            _ => unreachable!(),
+        };
+        let mut few = full.clone();
+        let n = full.state().boids.len() as u32;
+        let want = vec![0, n / 2, n - 1];
+        for tick in 0..40 {
+            let mut all = Vec::new();
+            full.step(&mut all);
+            let mut some = Only(Vec::new(), want.clone());
+            few.step(&mut some);
+            assert_eq!(full.state(), few.state(), "{id}: tick {tick}");
+            let pick = |ev: &[FlockEvent]| -> Vec<BoidExplain> {
+                ev.iter()
+                    .filter_map(|e| match e {
+                        FlockEvent::Boid(b) if want.contains(&b.id) => Some((**b).clone()),
+                        _ => None,
+                    })
+                    .collect()
+            };
+            assert_eq!(pick(&some.0), pick(&all), "{id}: tick {tick}");
+            let alone = all
+                .iter()
+                .filter(|e| matches!(e, FlockEvent::Boid(b) if b.neighbours.is_empty()))
+                .count() as u32;
+            let told = some.0.iter().find_map(|e| match e {
+                FlockEvent::Alone(k) => Some(*k),
+                _ => None,
+            });
+            let weighted = matches!(full.config().model, Model::Weighted(_))
+                && full.config().update != Update::InPlace;
+            if weighted {
+                assert_eq!(told, Some(alone), "{id}: tick {tick}");
+                let boids = some
+                    .0
+                    .iter()
+                    .filter(|e| matches!(e, FlockEvent::Boid(_)))
+                    .count();
+                assert_eq!(boids, want.len(), "{id}: only the boids asked for");
+            }
+        }
+    }
+}

@@ -84,13 +84,20 @@ struct Watch<'a> {
     ids: &'a [u32],
     out: Vec<FlockEvent>,
     alone: u32,
+    /// The count of boids that saw no one, when the sim gave it (having
+    /// explained only the watched boids).
+    told: Option<u32>,
 }
 
 impl Sink<FlockEvent> for Watch<'_> {
     const ENABLED: bool = true;
     fn record(&mut self, e: FlockEvent) {
         let keep = match &e {
-            FlockEvent::Tick { .. } | FlockEvent::Alone(_) => true,
+            FlockEvent::Tick { .. } => true,
+            FlockEvent::Alone(n) => {
+                self.told = Some(*n);
+                false
+            }
             FlockEvent::Boid(b) => {
                 self.alone += u32::from(b.neighbours.is_empty());
                 self.ids.contains(&b.id)
@@ -99,6 +106,10 @@ impl Sink<FlockEvent> for Watch<'_> {
         if keep {
             self.out.push(e);
         }
+    }
+
+    fn only(&self) -> Option<&[u32]> {
+        Some(self.ids)
     }
 }
 
@@ -110,9 +121,10 @@ fn traced_step(sim: &mut AnySim, watch: &[u32]) -> Explained {
                 ids: watch,
                 out: Vec::new(),
                 alone: 0,
+                told: None,
             };
             s.step(&mut w);
-            w.out.push(FlockEvent::Alone(w.alone));
+            w.out.push(FlockEvent::Alone(w.told.unwrap_or(w.alone)));
             Explained::Flock(w.out)
         }
         AnySim::Path(s) => {

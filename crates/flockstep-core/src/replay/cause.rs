@@ -18,10 +18,10 @@ use super::file::{Replay, ReplayError, ReplayErrorKind};
 use super::live;
 use super::run::Source;
 use crate::num::{Fx, Vec3};
-use crate::sim::flock::{BoidExplain, FlockEvent, FlockState};
+use crate::sim::flock::{BoidExplain, FlockEvent, FlockState, ModelState};
 use crate::sim::line::LineEvent;
 use crate::sim::path::PathEvent;
-use crate::sim::{AnySim, Input, Sim, Sink};
+use crate::sim::{AnySim, AnyState, Input, Sim, Sink};
 use std::collections::BTreeMap;
 use std::io::{Read, Seek};
 
@@ -60,8 +60,9 @@ enum Trace {
     Silent,
 }
 
-/// A flock sink keeping every boid's reasoning.
-struct Boids(Vec<BoidExplain>);
+/// A flock sink keeping the reasoning of the boids asked for (`None`:
+/// every boid's).
+struct Boids(Vec<BoidExplain>, Option<Vec<u32>>);
 
 impl Sink<FlockEvent> for Boids {
     const ENABLED: bool = true;
@@ -70,12 +71,19 @@ impl Sink<FlockEvent> for Boids {
             self.0.push(*b);
         }
     }
+
+    fn only(&self) -> Option<&[u32]> {
+        self.1.as_deref()
+    }
 }
 
-fn trace(sim: &mut AnySim) -> Vec<Trace> {
+/// Steps `sim` traced; `only[i]` names the boids of pane `i` whose
+/// reasoning is wanted (`None`: all).
+fn trace(sim: &mut AnySim, only: &[Option<Vec<u32>>]) -> Vec<Trace> {
+    let mine = only.first().cloned().flatten();
     match sim {
         AnySim::Flock(s) => {
-            let mut b = Boids(Vec::new());
+            let mut b = Boids(Vec::new(), mine);
             s.step(&mut b);
             vec![Trace::Flock(b.0)]
         }
@@ -93,7 +101,11 @@ fn trace(sim: &mut AnySim) -> Vec<Trace> {
             s.0.step();
             vec![Trace::Silent]
         }
-        AnySim::Panes(p) => p.iter_mut().flat_map(trace).collect(),
+        AnySim::Panes(p) => p
+            .iter_mut()
+            .enumerate()
+            .flat_map(|(i, s)| trace(s, only.get(i..i + 1).unwrap_or_default()))
+            .collect(),
     }
 }
 
@@ -142,14 +154,58 @@ fn side<R: Read + Seek>(r: &mut Replay<R>, tick: u64) -> Result<Side, ReplayErro
         .map_err(|m| lesson_error(r, tick - 1, m.to_string()))?;
     live::apply_tick(&mut sim, &source, &inputs, tick)
         .map_err(|(_, e)| lesson_error(r, tick, e.message))?;
-    let before = sim.clone();
-    let traces = trace(&mut sim);
     Ok(Side {
-        before,
+        before: sim.clone(),
         after: sim,
-        traces,
+        traces: Vec::new(),
         params,
     })
+}
+
+impl Side {
+    /// Takes the step, traced for the boids of `only` (per pane).
+    fn step(&mut self, only: &[Option<Vec<u32>>]) {
+        self.after = self.before.clone();
+        self.traces = trace(&mut self.after, only);
+    }
+}
+
+/// The first boid of a flock pane whose state after the step differs
+/// (its position, velocity or its model's own), pane by pane: the only
+/// boid whose reasoning a cause needs, so a flock of 10,000 is explained
+/// for one boid. `Some([])` for panes that do not differ, `None` (explain
+/// every boid) for a flock that differs elsewhere only, and for other
+/// sims.
+fn parting(a: &AnyState, b: &AnyState) -> Vec<Option<Vec<u32>>> {
+    a.panes()
+        .iter()
+        .zip(b.panes())
+        .map(|(p, q)| {
+            if p == q {
+                return Some(Vec::new());
+            }
+            let (AnyState::Flock(x), AnyState::Flock(y)) = (p, q) else {
+                return None;
+            };
+            (0..x.boids.len().min(y.boids.len()))
+                .find(|&i| x.boids[i] != y.boids[i] || !model_eq(&x.model, &y.model, i))
+                .map(|i| vec![i as u32])
+        })
+        .collect()
+}
+
+/// Whether boid `i`'s own model state is the same in both.
+fn model_eq(a: &ModelState, b: &ModelState, i: usize) -> bool {
+    match (a, b) {
+        (ModelState::Weighted { acc: x }, ModelState::Weighted { acc: y }) => x.get(i) == y.get(i),
+        (ModelState::Heading { heading: x }, ModelState::Heading { heading: y }) => {
+            x.get(i) == y.get(i)
+        }
+        (ModelState::Gems { attitude: x }, ModelState::Gems { attitude: y }) => {
+            x.get(i) == y.get(i)
+        }
+        _ => false,
+    }
 }
 
 /// Why `a` and `b` part at `tick`, their first tick whose states differ
@@ -159,7 +215,16 @@ pub fn cause<A: Read + Seek, B: Read + Seek>(
     b: &mut Replay<B>,
     tick: u64,
 ) -> Result<Cause, ReplayError> {
-    let (sa, sb) = (side(a, tick)?, side(b, tick)?);
+    let (mut sa, mut sb) = (side(a, tick)?, side(b, tick)?);
+    if tick > 0 {
+        // Where the recordings part at `tick` says whose reasoning to
+        // trace (`diff` has just decoded both states: no step is spent).
+        let (xa, _) = a.state_at(tick)?;
+        let (xb, _) = b.state_at(tick)?;
+        let only = parting(&xa, &xb);
+        sa.step(&only);
+        sb.step(&only);
+    }
     let params = param_diffs(&sa.params, &sb.params);
     let mut cause = Cause {
         tick,
@@ -207,7 +272,7 @@ pub fn cause<A: Read + Seek, B: Read + Seek>(
 /// after it differs from the recording's is found, and today's reasoning
 /// for it is given beside both values.
 pub fn cause_now<R: Read + Seek>(r: &mut Replay<R>, tick: u64) -> Result<Cause, ReplayError> {
-    let now = side(r, tick)?;
+    let mut now = side(r, tick)?;
     let mut cause = Cause {
         tick,
         pane: 0,
@@ -223,6 +288,10 @@ pub fn cause_now<R: Read + Seek>(r: &mut Replay<R>, tick: u64) -> Result<Cause, 
         return Ok(cause);
     }
     let (recorded, _) = r.state_at(tick)?;
+    let mut untraced = now.before.clone();
+    untraced.step();
+    let only = parting(&recorded, &untraced.snapshot());
+    now.step(&only);
     let today = now.after.snapshot();
     for (i, (rec, new)) in recorded.panes().iter().zip(today.panes()).enumerate() {
         if rec == new {
@@ -256,19 +325,9 @@ fn flock_now(
     new: &FlockState,
     t: &[BoidExplain],
 ) -> Option<(String, Vec<String>)> {
-    let leaves =
-        |s: &FlockState| super::fields::state_leaves(&crate::sim::AnyState::Flock(s.clone()));
-    let (diffs, _) = super::fields::diff_leaves(&leaves(rec), &leaves(new), 1);
-    let first = diffs.first()?;
-    // The first index in the field's path is the boid's.
-    let id: usize = first
-        .path
-        .split('[')
-        .nth(1)?
-        .split(']')
-        .next()?
-        .parse()
-        .ok()?;
+    let id = (0..rec.boids.len().min(new.boids.len()))
+        .find(|&i| rec.boids[i] != new.boids[i] || !model_eq(&rec.model, &new.model, i))?;
+    let first = first_field(rec, new, id)?;
     let mut lines = vec![format!("first field that differs: {first}")];
     let show = |s: &FlockState| {
         s.boids.get(id).map_or("(none)".to_owned(), |b| {
@@ -288,6 +347,38 @@ fn flock_now(
         lines.push(format!("today's steering: {}", e.steering));
     }
     Some((format!("boid {id}"), lines))
+}
+
+/// Boid `id`'s first field that differs, named as `verify` names it
+/// (`boids[3].pos.x`, `model.acc[3].y`), found among its own fields only.
+fn first_field(rec: &FlockState, new: &FlockState, id: usize) -> Option<super::fields::FieldDiff> {
+    use super::fields::{FieldDiff, diff};
+    let named = |at: String, f: FieldDiff| FieldDiff {
+        path: if f.path.is_empty() {
+            at
+        } else {
+            format!("{at}.{}", f.path)
+        },
+        ..f
+    };
+    if let Some(f) = diff(&rec.boids[id], &new.boids[id], 1).0.pop() {
+        return Some(named(format!("boids[{id}]"), f));
+    }
+    let (name, d) = match (&rec.model, &new.model) {
+        (ModelState::Weighted { acc: x }, ModelState::Weighted { acc: y }) => {
+            ("acc", diff(&x.get(id), &y.get(id), 1).0)
+        }
+        (ModelState::Heading { heading: x }, ModelState::Heading { heading: y }) => {
+            ("heading", diff(&x.get(id), &y.get(id), 1).0)
+        }
+        (ModelState::Gems { attitude: x }, ModelState::Gems { attitude: y }) => {
+            ("attitude", diff(&x.get(id), &y.get(id), 1).0)
+        }
+        _ => return None,
+    };
+    d.into_iter()
+        .next()
+        .map(|f| named(format!("model.{name}[{id}]"), f))
 }
 
 /// Any other pane: the first field that differs, and today's first

@@ -40,6 +40,14 @@ pub trait Sink<E> {
     const ENABLED: bool;
     /// Takes one event.
     fn record(&mut self, event: E);
+    /// The entities whose reasoning is wanted (`None`: every one's). A sim
+    /// may then leave the others' out and spend on them only what an
+    /// untraced step does: the weighted flock explains just these boids
+    /// (and records [`flock::FlockEvent::Alone`] itself, the count of
+    /// boids that saw no one).
+    fn only(&self) -> Option<&[u32]> {
+        None
+    }
 }
 
 /// The sink that wants nothing and costs nothing.

@@ -1036,9 +1036,12 @@ impl Sim for FlockSim {
             sink.record(FlockEvent::Tick { dt });
         }
         let mut explains: Vec<Option<BoidExplain>> = Vec::new();
+        let mut only: Option<Vec<u32>> = None;
         if S::ENABLED {
             explains = vec![None; self.state.boids.len()];
+            only = sink.only().map(<[u32]>::to_vec);
         }
+        let mut alone = None;
         match self.cfg.model {
             Model::Heading(_) => {
                 if S::ENABLED {
@@ -1056,17 +1059,21 @@ impl Sim for FlockSim {
             }
             Model::Weighted(_) => {
                 let d3 = self.cfg.dims == 3;
-                match (S::ENABLED, d3) {
-                    (true, true) => weighted::step::<true, true>(self, dt, &mut explains),
-                    (true, false) => weighted::step::<true, false>(self, dt, &mut explains),
-                    (false, true) => weighted::step::<false, true>(self, dt, &mut explains),
-                    (false, false) => weighted::step::<false, false>(self, dt, &mut explains),
-                }
+                let ex = (&mut explains[..], only.as_deref());
+                alone = match (S::ENABLED, d3) {
+                    (true, true) => weighted::step::<true, true>(self, dt, ex),
+                    (true, false) => weighted::step::<true, false>(self, dt, ex),
+                    (false, true) => weighted::step::<false, true>(self, dt, ex),
+                    (false, false) => weighted::step::<false, false>(self, dt, ex),
+                };
             }
         }
         if S::ENABLED {
             for e in explains.into_iter().flatten() {
                 sink.record(FlockEvent::Boid(Box::new(e)));
+            }
+            if let Some(n) = alone {
+                sink.record(FlockEvent::Alone(n));
             }
         }
         self.state.tick += 1;

@@ -465,6 +465,8 @@ struct PairPass<'a, 's, F, const D3: bool> {
     ring: Ring<'a>,
     most: u32,
     acc: &'a mut [Vec3],
+    /// Boids that met no mate.
+    alone: u32,
 }
 
 impl<F: Fn([i64; 3]) -> ([i64; 3], bool), const D3: bool> PairSink for PairPass<'_, '_, F, D3> {
@@ -491,6 +493,7 @@ impl<F: Fn([i64; 3]) -> ([i64; 3], bool), const D3: bool> PairSink for PairPass<
 
     fn done(&mut self, k: usize) {
         let i = k & self.ring.mask;
+        self.alone += u32::from(self.ring.n[i] == 0);
         let s = if self.ring.n[i] <= self.most {
             Sums::of_slot(&self.ring, i)
         } else {
@@ -695,11 +698,16 @@ fn steer<const TRACE: bool, const D3: bool>(
     (r[0] * w1 + r[1] * w2 + r[2] * w3, r, s)
 }
 
+/// One tick of the weighted model. Traced, each boid's reasoning goes
+/// into `explains` — only the boids of `only` when it names some: then
+/// every boid steps by the untraced pair pass and those few are explained
+/// from the same snapshot (the same exact sums, so the same result), and
+/// the count of boids that saw no mate is returned.
 pub(super) fn step<const TRACE: bool, const D3: bool>(
     sim: &mut FlockSim,
     dt: Fx,
-    explains: &mut [Option<BoidExplain>],
-) {
+    (explains, only): (&mut [Option<BoidExplain>], Option<&[u32]>),
+) -> Option<u32> {
     let FlockSim {
         cfg,
         state,
@@ -721,7 +729,7 @@ pub(super) fn step<const TRACE: bool, const D3: bool>(
     let dts = (dt, dt * dt / Fx::from_int(2));
     let pre_clamps = integrate_all::<TRACE, D3>(snap, boids, cfg, (p, acc), dts);
     let sh = Shared::new(cfg, p);
-    if !TRACE && !in_place {
+    if !in_place && (!TRACE || only.is_some()) {
         let mut ring = Ring {
             mask: 0,
             n: pair_n,
@@ -738,9 +746,31 @@ pub(super) fn step<const TRACE: bool, const D3: bool>(
             ring,
             most,
             acc,
+            alone: 0,
         };
         snap.for_each_pair_then::<D3>(sh.fov2, &mut pass);
-        return;
+        let alone = pass.alone;
+        if TRACE {
+            for &id in only.unwrap_or_default() {
+                let Some(k) = snap.id.iter().position(|&i| i == id) else {
+                    continue;
+                };
+                let id = id as usize;
+                let mut ex = Some(BoidExplain::new(id as u32));
+                let (c, lim) = pre_clamps[id];
+                note_clamps(&mut ex, c, lim);
+                let s = mates::<true, D3>(snap, k, &sh, &mut ex);
+                let (a, r, s) = steer::<true, D3>(snap, k, &sh, s, &mut ex);
+                debug_assert_eq!(
+                    a, acc[id],
+                    "boid {id} explained as the pair pass stepped it"
+                );
+                if let Some(e) = ex {
+                    explains[id] = Some(explained(e, &s, r, a));
+                }
+            }
+        }
+        return TRACE.then_some(alone);
     }
     for k in 0..snap.len() {
         let id = snap.id[k] as usize;
@@ -758,6 +788,7 @@ pub(super) fn step<const TRACE: bool, const D3: bool>(
             explains[id] = Some(explained(e, &s, r, a));
         }
     }
+    None
 }
 
 #[cfg(test)]
