@@ -59,6 +59,11 @@ fn no_stray_recordings() {
     let mut stray = Vec::new();
     for e in std::fs::read_dir(dir()).unwrap() {
         let name = e.unwrap().file_name().to_string_lossy().into_owned();
+        // Today's run beside a changed golden recording waits for
+        // `flockstep review` (and git ignores it).
+        if name.ends_with(".new.fsr") {
+            continue;
+        }
         if let Some(id) = name.strip_suffix(".fsr")
             && !BUNDLED.iter().any(|b| b.id == id)
         {

@@ -4,11 +4,7 @@
 
 mod common;
 use common::{Dir, flockstep, text};
-use flockstep::bundled::BUNDLED;
-use flockstep::replay::file::{DEFAULT_KEYFRAME_EVERY, Header, Meta, Writer};
-use flockstep::replay::run::Source;
 use flockstep::replay::{End, Replay};
-use flockstep::sim::AnySim;
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -140,38 +136,11 @@ fn info_of_the_format_1_0_recording() {
 #[test]
 fn verify_names_the_first_divergent_field() {
     let d = Dir::new("diverge");
-    let b = BUNDLED.iter().find(|b| b.id == "flock-weights").unwrap();
     let f = d.file("changed.fsr");
-    // Frames from the lesson as shipped...
-    let run = Source {
-        file: b.path.into(),
-        text: b.source().into(),
-        overrides: vec!["w_separation=4".into()],
-    };
-    let lesson = run.lesson().unwrap();
-    let mut sim = AnySim::new(&lesson.scenario).unwrap();
-    // ...but metadata saying the default separation weight (5): verify
-    // re-simulates with 5 and finds where the frames part from it.
-    let meta = Meta {
-        flockstep: "0.1.0".into(),
-        lesson_id: lesson.id.clone(),
-        lesson_file: b.path.into(),
-        lesson_source: b.source().into(),
-        overrides: vec![],
-    };
-    let header = Header::new(
-        flockstep::lesson::sims::by_name("flock").unwrap(),
-        sim.dt().to_bits(),
-        lesson.scenario.seed(),
-        DEFAULT_KEYFRAME_EVERY,
-    );
-    let mut w = Writer::new(std::fs::File::create(&f).unwrap(), &header, &meta).unwrap();
-    w.frame(0, &[], sim.snapshot(), sim.state_hash()).unwrap();
-    for t in 1..=30 {
-        sim.step();
-        w.frame(t, &[], sim.snapshot(), sim.state_hash()).unwrap();
-    }
-    w.finish().unwrap();
+    // Frames from the lesson with w_separation=4, metadata saying the
+    // default separation weight (5): verify re-simulates with 5 and finds
+    // where the frames part from it.
+    common::diverging_golden(&f, 30);
 
     let o = flockstep(&["verify", &f]);
     assert_eq!(o.status.code(), Some(1), "{}", text(&o.stderr));

@@ -23,6 +23,10 @@ const W: i32 = 1280;
 const H: i32 = 720;
 
 /// Whether the tools are here; under CI their absence fails the test.
+/// One window at a time: concurrent `xvfb-run -a` can pick the same
+/// display number.
+static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
 fn tools() -> bool {
     let have = |c: &str| {
         Command::new("sh")
@@ -131,6 +135,7 @@ kill $V; wait $V || true
         sx = slider[0],
         sy = slider[1],
     );
+    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
     let out = Command::new("xvfb-run")
         .args(["-a", "-s", "-screen 0 1280x720x24", "bash", "-c", &script])
         .current_dir(&dir)
@@ -181,4 +186,68 @@ fn check_saved(saved: &Path, wall: &[Cell], heuristic: &str) {
         inputs.iter().any(|i| matches!(i, Input::Set { key, value, .. } if key == "heuristic" && value == heuristic)),
         "the slider's last value, {heuristic}: {inputs:?}"
     );
+}
+
+/// Issue 46: G in the viewer saves the current beat as a GIF clip, from
+/// its tick to the next beat's, one frame a tick as `render --gif` draws.
+#[test]
+fn g_saves_the_beat_as_a_gif_clip() {
+    if !tools() {
+        return;
+    }
+    let id = "line-error-term";
+    let l = flockstep::lesson::Lesson::parse(
+        flockstep::bundled::find_bundled(id).unwrap().source(),
+        "x.toml",
+    )
+    .unwrap();
+    let from = l.beats[0].at;
+    let to = l
+        .beats
+        .iter()
+        .map(|b| b.at)
+        .find(|&t| t > from)
+        .unwrap_or(l.ticks);
+    let rate = l.rate.unwrap_or_else(|| l.sim.default_rate());
+    let (every, _) = flockstep::viewer::clip::timing(rate, 1);
+    let want = (from..=to).step_by(every as usize).count();
+    let dir = std::env::temp_dir().join(format!("flockstep-clip-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let bin = env!("CARGO_BIN_EXE_flockstep");
+    let script = format!(
+        r#"set -e
+"{bin}" view {id} --lang en & V=$!
+W=$(xdotool search --sync --onlyvisible --name '^flockstep$' | head -1)
+xdotool windowmove $W 0 0; xdotool windowfocus $W || true; sleep 5
+for i in $(seq 1 240); do
+    [ -e {id}-beat1.gif ] && break
+    [ $i = 1 ] || [ $i = 80 ] || [ $i = 160 ] && xdotool key g
+    sleep 0.25
+done
+sleep 0.5
+kill $V; wait $V || true
+"#
+    );
+    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let out = Command::new("xvfb-run")
+        .args(["-a", "-s", "-screen 0 1280x720x24", "bash", "-c", &script])
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    let clip = dir.join(format!("{id}-beat1.gif"));
+    assert!(
+        clip.exists(),
+        "G saved the beat: {}\n{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let mut d = gif::DecodeOptions::new()
+        .read_info(std::fs::File::open(&clip).unwrap())
+        .unwrap();
+    let mut frames = 0;
+    while d.read_next_frame().unwrap().is_some() {
+        frames += 1;
+    }
+    assert_eq!(frames, want, "ticks {from}..={to}, every {every}");
+    let _ = std::fs::remove_dir_all(&dir);
 }

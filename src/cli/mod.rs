@@ -21,6 +21,7 @@ use std::time::Instant;
 mod output;
 mod params;
 mod replay;
+mod review;
 mod scen;
 
 /// Teach and regression-test game-AI algorithms on a deterministic core.
@@ -184,11 +185,25 @@ pub enum Command {
     /// scenario whose optimal length differs from the file's, totals, time
     /// and ns per expansion; exit 1 if any differs
     Scen(ScenArgs),
+    /// Walk through changed golden replays, as `cargo insta review` does snapshots: re-simulate each (in parallel), write today's run beside each that changed (NAME.new.fsr), show where and why it parts, then accept (replace), reject (delete the new run) or skip each; nothing is overwritten without an accept
+    Review {
+        /// Golden replays, or directories of them (default: recordings)
+        paths: Vec<std::path::PathBuf>,
+        /// Accept every change without asking
+        #[arg(long, conflicts_with = "reject_all")]
+        accept_all: bool,
+        /// Reject every change without asking (deletes the new runs)
+        #[arg(long)]
+        reject_all: bool,
+        /// Also draw both runs side by side at their first divergence, a PNG each in DIR (needs a display)
+        #[arg(long, value_name = "DIR")]
+        pictures: Option<std::path::PathBuf>,
+    },
 }
 
 /// The arguments of `flockstep render`.
 #[derive(clap::Args, Debug)]
-#[command(group(clap::ArgGroup::new("at").required(true).args(["tick", "beat"])))]
+#[command(group(clap::ArgGroup::new("at").required(true).args(["tick", "beat", "gif"])))]
 #[command(group(clap::ArgGroup::new("out").required(true).multiple(true).args(["output", "text"])))]
 pub struct RenderArgs {
     /// Lesson file, bundled lesson id or replay file (.fsr)
@@ -204,9 +219,21 @@ pub struct RenderArgs {
     /// Narration language, a tag such as ja (default: English)
     #[arg(long, value_name = "TAG")]
     pub lang: Option<String>,
-    /// The PNG to write (written beside it first, renamed when complete)
+    /// The PNG (or with --gif the GIF) to write (written beside it first, renamed when complete)
     #[arg(short, long, value_name = "FILE.png")]
     pub output: Option<std::path::PathBuf>,
+    /// Write an animated GIF of ticks --from..=--to instead of one frame (for slides): each frame as the PNG of its tick draws it
+    #[arg(long, requires_all = ["from", "to", "output"], conflicts_with_all = ["text", "time_frames"])]
+    pub gif: bool,
+    /// The clip's first tick
+    #[arg(long, value_name = "T0", value_parser = parse_ticks, requires = "gif")]
+    pub from: Option<u64>,
+    /// The clip's last tick
+    #[arg(long, value_name = "T1", value_parser = parse_ticks, requires = "gif")]
+    pub to: Option<u64>,
+    /// A frame every K ticks (default: every tick, or as few as keep a frame at least 1/50 s, the shortest browsers show)
+    #[arg(long, value_name = "K", default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=100_000), requires = "gif")]
+    pub every: u64,
     /// Write every text the frame draws as JSON (`-`: standard output):
     /// its string, role (narration, question, title, status,
     /// pane-title, panel, legend, label, cell, callout, tab, more, …),
@@ -496,6 +523,24 @@ pub fn execute(cli: Cli) -> Result<String, Failure> {
             explain,
             json,
         }) => replay::diff(&a, &b, explain, json),
+        Some(Command::Review {
+            paths,
+            accept_all,
+            reject_all,
+            pictures,
+        }) => {
+            let paths = if paths.is_empty() {
+                vec!["recordings".into()]
+            } else {
+                paths
+            };
+            let all = match (accept_all, reject_all) {
+                (true, _) => Some(review::Answer::Accept),
+                (_, true) => Some(review::Answer::Reject),
+                _ => None,
+            };
+            review::review(&paths, all, pictures.as_deref())
+        }
         Some(Command::Run {
             lesson,
             ticks,
@@ -523,10 +568,11 @@ pub fn execute(cli: Cli) -> Result<String, Failure> {
 impl RenderArgs {
     /// Draws the frame (and/or writes its text).
     fn run(self) -> Result<String, Failure> {
-        let at = match (self.tick, self.beat) {
-            (_, Some(b)) => crate::viewer::app::RenderAt::Beat(b as usize),
-            (Some(t), None) => crate::viewer::app::RenderAt::Tick(t),
-            (None, None) => return Err(bad("render needs --tick N or --beat N")),
+        let at = match (self.tick, self.beat, self.from) {
+            (_, Some(b), _) => crate::viewer::app::RenderAt::Beat(b as usize),
+            (Some(t), None, _) => crate::viewer::app::RenderAt::Tick(t),
+            (None, None, Some(t)) => crate::viewer::app::RenderAt::Tick(t),
+            (None, None, None) => return Err(bad("render needs --tick N or --beat N")),
         };
         let options = crate::viewer::app::RenderOptions {
             overlays: self.overlays,
@@ -543,6 +589,10 @@ impl RenderArgs {
         };
         let timing = (self.size, self.time_frames);
         let targets = (self.target.as_str(), self.other.as_deref());
+        if self.gif {
+            let span = (self.from.unwrap_or(0), self.to.unwrap_or(0), self.every);
+            return clip(targets, span, &options, out, self.size, &self.set);
+        }
         render(targets, at, &options, out, timing, &self.set)
     }
 }
@@ -695,6 +745,50 @@ fn render(
         out: png,
         time_frames,
         text: out.text,
+    })
+    .map_err(bad)?;
+    Ok(String::new())
+}
+
+/// `flockstep render --gif`: ticks `from..=to` (a frame every `every`)
+/// drawn as `render` draws each, written as an animated GIF.
+fn clip(
+    (target, other): (&str, Option<&str>),
+    (from, to, every): (u64, u64, u64),
+    options: &crate::viewer::app::RenderOptions,
+    out: RenderOut,
+    size: (i32, i32),
+    set: &[String],
+) -> Result<String, Failure> {
+    if from > to {
+        return Err(bad(format!("--from {from} is after --to {to}")));
+    }
+    let at = crate::viewer::app::RenderAt::Tick(to);
+    // Opened at the last tick first: a tick past the run is refused here.
+    let app = match other {
+        Some(b) => crate::viewer::app::prepare_render_compare((target, b), set, at, options),
+        None => crate::viewer::app::prepare_render(target, set, at, options),
+    }
+    .map_err(bad)?;
+    let png = out.png.ok_or_else(|| bad("--gif needs -o FILE.gif"))?;
+    if png.is_dir() {
+        return Err(bad(format!("{}: is a directory", png.display())));
+    }
+    let rate = app.player().map_or(60, |p| {
+        p.session
+            .lesson
+            .rate
+            .unwrap_or_else(|| p.session.lesson.sim.default_rate())
+    });
+    let (every, delay) = crate::viewer::clip::timing(rate, every);
+    let ticks: Vec<u64> = (from..=to).step_by(every as usize).collect();
+    crate::viewer::window::display_available().map_err(bad)?;
+    crate::viewer::window::render_clip(crate::viewer::window::ClipJob {
+        app,
+        size,
+        out: png,
+        ticks,
+        delay,
     })
     .map_err(bad)?;
     Ok(String::new())

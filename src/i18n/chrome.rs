@@ -280,10 +280,10 @@ super::messages! {
     /// Two runs compared: the tick shown is before the divergence.
     COMPARE_NOW_SAME: "tick {0}: the same in a and b" => "ティック {0}: a と b は同じ";
     /// Two runs compared: how much differs at the tick shown.
-    COMPARE_NOW: "tick {0}: {1} fields differ ({2} entities, marked in both panes)" => "ティック {0}: {1} 項目が違う ({2} 個、両方の画面に印)";
+    COMPARE_NOW: "tick {0}: {1} fields differ ({2} entities; the first ringed in both panes)" => "ティック {0}: {1} 項目が違う ({2} 個。最初のものを両方の画面で囲む)";
     /// Two runs compared: how many boids stand or move apart at the tick
     /// shown.
-    COMPARE_NOW_BOIDS: "tick {0}: {1} boids stand or move apart (marked in both panes)" => "ティック {0}: {1} 個体の位置か速度が違う (両方の画面に印)";
+    COMPARE_NOW_BOIDS: "tick {0}: {1} boids stand or move apart (the first ringed in both panes)" => "ティック {0}: {1} 個体の位置か速度が違う (最初のものを両方の画面で囲む)";
     /// Two runs compared: a field's two values.
     COMPARE_FIELD: "{0}: a {1} · b {2}" => "{0}: a は {1} · b は {2}";
     /// Two runs compared: more fields differ than are listed.
@@ -298,6 +298,10 @@ super::messages! {
     COMPARE_PARAM: "parameter {0}: a {1} · b {2}" => "パラメータ {0}: a {1} · b {2}";
     /// Two runs compared: the cause could not be found.
     COMPARE_NO_CAUSE: "the cause could not be traced: {0}" => "原因をたどれません: {0}";
+    /// A clip of the beat was saved.
+    SAVED_CLIP: "saved the beat as the clip {0} ({1} frames)" => "ビートをクリップ {0} として保存しました ({1} コマ)";
+    /// Help: the clip key (desktop).
+    HELP_CLIP: "G save the current beat as a GIF clip for slides (Esc stops)" => "G 今のビートをスライド用の GIF クリップとして保存 (Esc で中止)";
     /// Help: the comparison's key.
     HELP_COMPARE: "D first divergence, then each next entity that parts" => "D 最初の分岐、続けて次に分かれる個体";
 

@@ -306,6 +306,28 @@ pub fn now_of(a: &AnyState, b: &AnyState, tick: u64) -> Now {
     }
 }
 
+/// Why the runs part at `tick`: both traced with today's code
+/// ([`cause::cause`]); when they reason alike there with the same
+/// parameters, another build made one of them (a golden replay and
+/// today's run of it, as `flockstep review` shows them), and today's
+/// step from run a's recorded state names the entity that now ends
+/// elsewhere and today's reasoning for it ([`cause::cause_now`]).
+fn why<R: std::io::Read + std::io::Seek>(
+    a: &mut Replay<R>,
+    b: &mut Replay<R>,
+    tick: u64,
+) -> Result<Cause, String> {
+    let c = cause::cause(a, b, tick).map_err(|e| e.to_string())?;
+    if c.params.is_empty() && c.entity == cause::NO_ENTITY {
+        let mut now = cause::cause_now(a, tick).map_err(|e| e.to_string())?;
+        if now.entity != cause::NO_ENTITY {
+            now.lines.insert(0, cause::ANOTHER_BUILD.to_owned());
+            return Ok(now);
+        }
+    }
+    Ok(c)
+}
+
 /// The runs' names for a message.
 fn both(a: &Run, b: &Run) -> String {
     // in English: names in a message, as the command line says it
@@ -334,9 +356,7 @@ impl Compare {
             Verdict::Match { .. } | Verdict::Length { .. } => None,
         };
         let cause = match first {
-            Some(t) => cause::cause(&mut ra, &mut rb, t)
-                .map(Some)
-                .map_err(|e| e.to_string()),
+            Some(t) => why(&mut ra, &mut rb, t).map(Some),
             None => Ok(None),
         };
         let subject = match &cause {

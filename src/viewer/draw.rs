@@ -779,6 +779,9 @@ fn draw_help(cv: &mut Canvas, app: &App, sim: &AnySim, l: &Layout) {
     if p.compare.is_some() {
         lines.push(tr!(lang, HELP_COMPARE).into());
     }
+    if !cfg!(target_arch = "wasm32") {
+        lines.push(tr!(lang, HELP_CLIP).into());
+    }
     if matches!(&sim.panes()[0], AnySim::Path(_) | AnySim::Line(_)) {
         lines.push(tr!(lang, HELP_BRUSH).into());
     }

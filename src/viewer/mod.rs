@@ -11,6 +11,8 @@
 pub mod app;
 mod batch;
 pub mod canvas;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod clip;
 pub mod compare;
 pub mod draw;
 pub mod layout;

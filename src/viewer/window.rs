@@ -207,6 +207,8 @@ pub fn run(app: App) -> Result<(), String> {
         }
         let mut shown_error: Option<String> = None;
         let mut between = Between::new();
+        #[cfg(not(target_arch = "wasm32"))]
+        let mut recording: Option<Recording> = None;
         loop {
             let (w, h) = (screen_width() as i32, screen_height() as i32);
             let framed = app.framed(w, h);
@@ -217,7 +219,28 @@ pub fn run(app: App) -> Result<(), String> {
             dropped(&mut app, get_dropped_files());
             page_events(&mut app);
             between.catch_up();
+            #[cfg(not(target_arch = "wasm32"))]
+            if let Some(r) = &mut recording {
+                // A clip being recorded: one tick a frame, drawn as
+                // `render` draws it; Esc stops it.
+                if is_key_pressed(KeyCode::Escape) {
+                    r.stop(&mut app, false);
+                } else {
+                    r.show_next(&mut app);
+                }
+                let frame = compose(&app, w, h);
+                paint(&frame);
+                if r.capture(&mut app) {
+                    recording = None;
+                }
+                next_frame().await;
+                continue;
+            }
             input(&mut app, &layout, &mut between);
+            #[cfg(not(target_arch = "wasm32"))]
+            if between.plain(KeyCode::G) {
+                recording = Recording::of_beat(&mut app);
+            }
             // Real time in whole microseconds; the timeline keeps remainders.
             let us = (get_frame_time().clamp(0.0, 0.5) * 1_000_000.0) as u64;
             app.handle(Cmd::Frame(us));
@@ -493,6 +516,216 @@ pub fn render(job: RenderJob) -> Result<(), String> {
     Ok(())
 }
 
+/// What `flockstep render --gif` draws: `app` at each of `ticks`, a
+/// frame each, shown `delay` hundredths of a second.
+#[cfg(not(target_arch = "wasm32"))]
+pub struct ClipJob {
+    /// The app, with its player open.
+    pub app: App,
+    /// Window size.
+    pub size: (i32, i32),
+    /// The GIF to write.
+    pub out: PathBuf,
+    /// The ticks, in order.
+    pub ticks: Vec<u64>,
+    /// How long each frame shows, in hundredths of a second.
+    pub delay: u16,
+}
+
+/// Draws each tick of a clip in a window, as `render` draws one (the
+/// beat in force, the camera settled), and writes them as an animated
+/// GIF ([`super::clip`]); the process exits when done (0, or 2 with a
+/// message).
+#[cfg(not(target_arch = "wasm32"))]
+pub fn render_clip(job: ClipJob) -> Result<(), String> {
+    display_available()?;
+    let (w, h) = job.size;
+    // in English: the window's title
+    macroquad::Window::from_config(conf("flockstep render", w, h), async move {
+        let mut job = job;
+        if let Err(e) = install_font().await {
+            eprintln!("flockstep: {e}");
+            std::process::exit(2);
+        }
+        let tmp = job.out.with_extension("gif.partial");
+        let mut clip = None;
+        let mut code = 0;
+        for n in 0..FIRSTN + job.ticks.len() {
+            if let Some(&t) = n.checked_sub(FIRSTN).and_then(|k| job.ticks.get(k)) {
+                job.app
+                    .handle(Cmd::Time(super::timeline::Command::Scrub(t)));
+                job.app.settle();
+            }
+            let (sw, sh) = (screen_width() as i32, screen_height() as i32);
+            paint(&compose(&job.app, sw, sh));
+            if n >= FIRSTN {
+                let img = get_screen_data();
+                let added = clip_frame(&mut clip, &tmp, &img, job.delay);
+                if let Err(m) = added {
+                    // in English: a message on the terminal
+                    eprintln!("flockstep: {}: {m}", job.out.display());
+                    code = 2;
+                    break;
+                }
+            }
+            next_frame().await;
+        }
+        if code == 0 {
+            let done = clip
+                // in English: a message on the terminal
+                .ok_or_else(|| "no frames".to_owned())
+                .and_then(|c: super::clip::Clip<std::io::BufWriter<std::fs::File>>| c.finish())
+                .and_then(|w| w.into_inner().map_err(|e| e.to_string()))
+                .and_then(|f| f.sync_all().map_err(|e| e.to_string()))
+                .and_then(|()| std::fs::rename(&tmp, &job.out).map_err(|e| e.to_string()));
+            if let Err(m) = done {
+                // in English: a message on the terminal
+                eprintln!("flockstep: {}: {m}", job.out.display());
+                code = 2;
+            }
+        }
+        if code != 0 {
+            let _ = std::fs::remove_file(&tmp);
+        }
+        std::process::exit(code);
+    });
+    Ok(())
+}
+
+/// The viewer's G: the current beat recorded as a GIF clip, from its
+/// tick to the next beat's (or the run's end, at most [`CLIP_TICKS`]
+/// ticks), one tick a frame as `render --gif` draws them, into
+/// `ID-beatN.gif`; then back where the teacher was.
+#[cfg(not(target_arch = "wasm32"))]
+struct Recording {
+    ticks: Vec<u64>,
+    next: usize,
+    clip: Option<super::clip::Clip<std::io::BufWriter<std::fs::File>>>,
+    out: PathBuf,
+    tmp: PathBuf,
+    delay: u16,
+    back: u64,
+}
+
+/// The longest clip G records, in ticks.
+#[cfg(not(target_arch = "wasm32"))]
+pub const CLIP_TICKS: u64 = 600;
+
+#[cfg(not(target_arch = "wasm32"))]
+impl Recording {
+    fn of_beat(app: &mut App) -> Option<Recording> {
+        let p = app.player()?;
+        let lesson = &p.session.lesson;
+        let now = p.session.tick();
+        let beat = p.timeline.beat();
+        let from = beat.map_or(now, |b| lesson.beats[b].at);
+        let to = lesson
+            .beats
+            .iter()
+            .map(|b| b.at)
+            .find(|&t| t > from)
+            .unwrap_or(p.timeline.last())
+            .min(from + CLIP_TICKS)
+            .max(from);
+        let rate = lesson.rate.unwrap_or_else(|| lesson.sim.default_rate());
+        let (every, delay) = super::clip::timing(rate, 1);
+        let n = beat.map_or(0, |b| b + 1);
+        let out = PathBuf::from(format!("{}-beat{n}.gif", lesson.id));
+        if p.timeline.playing() {
+            app.handle(Cmd::Time(Command::TogglePlay));
+        }
+        Some(Recording {
+            ticks: (from..=to).step_by(every as usize).collect(),
+            next: 0,
+            clip: None,
+            tmp: out.with_extension("gif.partial"),
+            out,
+            delay,
+            back: now,
+        })
+    }
+
+    fn show_next(&mut self, app: &mut App) {
+        if let Some(&t) = self.ticks.get(self.next) {
+            app.handle(Cmd::Time(Command::Scrub(t)));
+            app.settle();
+        }
+    }
+
+    /// Adds the screen as a frame; `true` when the clip is done (saved,
+    /// or failed with the error shown).
+    fn capture(&mut self, app: &mut App) -> bool {
+        if self.next >= self.ticks.len() {
+            return true;
+        }
+        let img = get_screen_data();
+        if let Err(m) = clip_frame(&mut self.clip, &self.tmp, &img, self.delay) {
+            app.error = Some(format!("{}: {m}", self.out.display()));
+            self.stop(app, false);
+            return true;
+        }
+        self.next += 1;
+        if self.next == self.ticks.len() {
+            self.stop(app, true);
+            return true;
+        }
+        false
+    }
+
+    /// Ends the recording: saves the clip (`keep`) or drops it, and goes
+    /// back to the tick the teacher was at.
+    fn stop(&mut self, app: &mut App, keep: bool) {
+        let lang = Lang::of(app.lang.as_deref());
+        let clip = self.clip.take();
+        let saved = match clip {
+            Some(c) if keep => c
+                .finish()
+                .and_then(|w| w.into_inner().map_err(|e| e.to_string()))
+                .and_then(|f| f.sync_all().map_err(|e| e.to_string()))
+                .and_then(|()| std::fs::rename(&self.tmp, &self.out).map_err(|e| e.to_string())),
+            _ => Err(String::new()),
+        };
+        match saved {
+            Ok(()) => {
+                let shown = std::fs::canonicalize(&self.out).unwrap_or(self.out.clone());
+                app.remark(tr!(lang, SAVED_CLIP, shown.display(), self.ticks.len()));
+            }
+            Err(m) => {
+                let _ = std::fs::remove_file(&self.tmp);
+                if !m.is_empty() {
+                    app.error = Some(format!("{}: {m}", self.out.display()));
+                }
+            }
+        }
+        self.next = self.ticks.len();
+        app.handle(Cmd::Time(Command::Scrub(self.back)));
+        app.settle();
+    }
+}
+
+/// Adds the screen as the clip's next frame (opening the clip's file at
+/// the first).
+#[cfg(not(target_arch = "wasm32"))]
+fn clip_frame(
+    clip: &mut Option<super::clip::Clip<std::io::BufWriter<std::fs::File>>>,
+    tmp: &std::path::Path,
+    img: &Image,
+    delay: u16,
+) -> Result<(), String> {
+    let (w, h) = (img.width as u32, img.height as u32);
+    if clip.is_none() {
+        let f = std::fs::File::create(tmp).map_err(|e| e.to_string())?;
+        *clip = Some(super::clip::Clip::new(
+            std::io::BufWriter::new(f),
+            (w, h),
+            delay,
+        )?);
+    }
+    // in English: a program error
+    let c = clip.as_mut().expect("opened above");
+    c.frame(&upright(img))
+}
+
 /// Writes a frame's text (see [`Canvas::text_json`]) to `path`, through
 /// a temporary file renamed into place.
 fn write_text(app: &App, frame: &Canvas, path: &std::path::Path) -> Result<(), String> {
@@ -500,19 +733,25 @@ fn write_text(app: &App, frame: &Canvas, path: &std::path::Path) -> Result<(), S
     Ok(crate::files::write_atomic(path, json.as_bytes())?)
 }
 
+/// The screen (bottom-up RGBA) upright and opaque: the framebuffer's
+/// alpha is not part of the picture.
+fn upright(img: &Image) -> Vec<u8> {
+    let row = usize::from(img.width) * 4;
+    let mut out = Vec::with_capacity(img.bytes.len());
+    for y in (0..usize::from(img.height)).rev() {
+        out.extend_from_slice(&img.bytes[y * row..(y + 1) * row]);
+    }
+    for px in out.chunks_exact_mut(4) {
+        px[3] = 255;
+    }
+    out
+}
+
 /// Writes the screen (bottom-up RGBA) as an upright PNG, through a
 /// temporary file renamed into place.
 fn write_png(img: &Image, out: &std::path::Path) -> Result<(), String> {
     let (w, h) = (img.width as u32, img.height as u32);
-    let row = w as usize * 4;
-    let mut upright = Vec::with_capacity(img.bytes.len());
-    for y in (0..h as usize).rev() {
-        upright.extend_from_slice(&img.bytes[y * row..(y + 1) * row]);
-    }
-    // Opaque: the framebuffer's alpha is not part of the picture.
-    for px in upright.chunks_exact_mut(4) {
-        px[3] = 255;
-    }
+    let upright = upright(img);
     let tmp = out.with_extension("png.partial");
     let io = |e: std::io::Error| format!("{}: {e}", out.display());
     let f = std::fs::File::create(&tmp).map_err(io)?;

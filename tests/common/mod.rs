@@ -42,3 +42,42 @@ impl Drop for Dir {
         let _ = std::fs::remove_dir_all(&self.0);
     }
 }
+
+/// A golden replay of flock-weights that today's code no longer makes,
+/// `ticks` long: frames stepped with `w_separation=4`, metadata saying the
+/// lesson as shipped (as if the rule had changed since it was recorded).
+#[allow(dead_code)] // not every test binary uses every helper
+pub fn diverging_golden(path: &str, ticks: u64) {
+    use flockstep::replay::file::{DEFAULT_KEYFRAME_EVERY, Header, Meta, Writer};
+    let b = flockstep::bundled::BUNDLED
+        .iter()
+        .find(|b| b.id == "flock-weights")
+        .unwrap();
+    let run = flockstep::replay::run::Source {
+        file: b.path.into(),
+        text: b.source().into(),
+        overrides: vec!["w_separation=4".into()],
+    };
+    let lesson = run.lesson().unwrap();
+    let mut sim = flockstep::sim::AnySim::new(&lesson.scenario).unwrap();
+    let meta = Meta {
+        flockstep: "0.1.0".into(),
+        lesson_id: lesson.id.clone(),
+        lesson_file: b.path.into(),
+        lesson_source: b.source().into(),
+        overrides: vec![],
+    };
+    let header = Header::new(
+        flockstep::lesson::sims::by_name("flock").unwrap(),
+        sim.dt().to_bits(),
+        lesson.scenario.seed(),
+        DEFAULT_KEYFRAME_EVERY,
+    );
+    let mut w = Writer::new(std::fs::File::create(path).unwrap(), &header, &meta).unwrap();
+    w.frame(0, &[], sim.snapshot(), sim.state_hash()).unwrap();
+    for t in 1..=ticks {
+        sim.step();
+        w.frame(t, &[], sim.snapshot(), sim.state_hash()).unwrap();
+    }
+    w.finish().unwrap();
+}

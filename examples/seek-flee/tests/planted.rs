@@ -106,6 +106,14 @@ fn a_planted_change_is_reported_at_its_tick_entity_and_field() {
             err.to_string().contains("FLOCKSTEP_UPDATE_RECORDINGS=1"),
             "{err}"
         );
+        assert!(err.to_string().contains("flockstep review"), "{err}");
+        // Outside CI today's (planted) run is written beside the golden
+        // replay for `review`, as insta writes a .snap.new; under CI
+        // nothing is written. It is not kept: the plant is not a change.
+        let new = golden::new_path(&golden);
+        let ci = std::env::var_os("CI").is_some_and(|v| !v.is_empty() && v != "0");
+        assert_eq!(new.exists(), !ci, "{}", new.display());
+        let _ = std::fs::remove_file(&new);
     }
     eprintln!("{report}");
     // A golden replay that is missing is never taken for a current one.

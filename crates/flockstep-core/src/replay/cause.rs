@@ -25,6 +25,13 @@ use crate::sim::{AnySim, AnyState, Input, Sim, Sink};
 use std::collections::BTreeMap;
 use std::io::{Read, Seek};
 
+/// The subject of a cause that found no entity reasoning differently.
+pub const NO_ENTITY: &str = "the sim";
+
+/// Said before today's reasoning for run a when both runs reason alike
+/// with today's code: the build that made run a is another.
+pub const ANOTHER_BUILD: &str = "with today's code both runs reason alike here: a was made by another build; today's step from a's recorded state:";
+
 /// What made two runs part, at the first tick whose states differ.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct Cause {
@@ -229,7 +236,7 @@ pub fn cause<A: Read + Seek, B: Read + Seek>(
     let mut cause = Cause {
         tick,
         pane: 0,
-        entity: "the sim".into(),
+        entity: NO_ENTITY.into(),
         lines: Vec::new(),
         params,
     };
@@ -276,7 +283,7 @@ pub fn cause_now<R: Read + Seek>(r: &mut Replay<R>, tick: u64) -> Result<Cause, 
     let mut cause = Cause {
         tick,
         pane: 0,
-        entity: "the sim".into(),
+        entity: NO_ENTITY.into(),
         lines: Vec::new(),
         params: Vec::new(),
     };

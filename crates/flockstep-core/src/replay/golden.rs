@@ -6,9 +6,17 @@
 //!
 //! - A missing golden replay is recorded on the first run (never where the
 //!   `CI` environment variable is set: there it is a failure).
+//! - A golden replay that is not current (a changed run, a changed lesson
+//!   text, an older format) fails the test, and outside CI today's run is
+//!   written beside it, `NAME.new.fsr` ([`new_path`]), as insta writes a
+//!   `.snap.new`: `flockstep review` walks through them — the first
+//!   divergence, its cause, both runs side by side — and accepts
+//!   ([`accept`]: the new run replaces the golden one), rejects
+//!   ([`reject`]: it is deleted) or skips each. Nothing is overwritten
+//!   without an accept.
 //! - `FLOCKSTEP_UPDATE_RECORDINGS=1 cargo test` re-records exactly the
-//!   golden replays that are not current (a changed run, a changed lesson
-//!   text, an older format); say why in the commit.
+//!   golden replays that are not current, all at once; say why in the
+//!   commit.
 //!
 //! [`crate::assert_replay!`] is the one call a test makes; flockstep's own
 //! golden recordings (`tests/recordings.rs`) go through [`check`] too.
@@ -69,7 +77,7 @@ impl std::fmt::Display for GoldenError {
             ),
             GoldenError::NotCurrent { problem } => write!(
                 f,
-                "golden replay not current:\n{problem}\n\nIf the change is intended, re-record with\n  {UPDATE_VAR}=1 cargo test\nand say why in the commit."
+                "golden replay not current:\n{problem}\n\nToday's run is written beside it as NAME.new.fsr (not under CI). Review the changes\n  flockstep review DIR   (accept, reject or skip each; nothing is overwritten without an accept)\nor re-record them all with\n  {UPDATE_VAR}=1 cargo test\nand say why in the commit."
             ),
         }
     }
@@ -173,8 +181,131 @@ pub fn check(source: &Source, path: &Path, ticks: u64) -> Result<Golden, GoldenE
             record(source, path, ticks)?;
             Ok(Golden::Recorded(p))
         }
-        Some(problem) => Err(GoldenError::NotCurrent { problem }),
+        Some(problem) => {
+            if !ci {
+                record(source, &new_path(path), ticks)?;
+            }
+            Err(GoldenError::NotCurrent { problem })
+        }
     }
+}
+
+/// Where today's run of the golden replay at `golden` is written when
+/// it is not current: beside it, `NAME.new.fsr`.
+pub fn new_path(golden: &Path) -> PathBuf {
+    let stem = golden
+        .file_stem()
+        .map_or_else(String::new, |s| s.to_string_lossy().into_owned());
+    golden.with_file_name(format!("{stem}.new.fsr"))
+}
+
+/// Whether a path is today's run beside a golden replay.
+fn is_new(path: &Path) -> bool {
+    path.to_string_lossy().ends_with(".new.fsr")
+}
+
+/// The golden replays named: files as given, and in each directory its
+/// `*.fsr` (not subdirectories, not `*.new.fsr`), in name order.
+pub fn goldens(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
+    let mut out = Vec::new();
+    for p in paths {
+        if !p.is_dir() {
+            if !p.is_file() {
+                return Err(format!("{}: no such file or directory", p.display()));
+            }
+            out.push(p.clone());
+            continue;
+        }
+        let dir = std::fs::read_dir(p).map_err(|e| format!("{}: {e}", p.display()))?;
+        let mut found: Vec<PathBuf> = dir
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|f| f.is_file() && f.extension().is_some_and(|x| x == "fsr") && !is_new(f))
+            .collect();
+        found.sort();
+        out.extend(found);
+    }
+    out.retain(|p| !is_new(p));
+    out.dedup();
+    Ok(out)
+}
+
+/// Re-simulates the golden replay at `path` (its recorded lesson text,
+/// overrides and inputs) and, when today's code does not make the same
+/// run, records today's run beside it ([`new_path`]); `Ok(true)` then.
+/// A pending `.new.fsr` is left as it is (it may hold a run of a changed
+/// lesson text, written by `cargo test`).
+pub fn renew(path: &Path) -> Result<bool, String> {
+    let new = new_path(path);
+    if new.exists() {
+        return Ok(true);
+    }
+    let mut r = Replay::open(path).map_err(|e| e.to_string())?;
+    let source = Source::of(&r.meta);
+    let ticks = r.last_tick.unwrap_or(0);
+    let mut inputs = BTreeMap::new();
+    for f in r.frames() {
+        let f = f.map_err(|e| e.to_string())?;
+        if !f.inputs.is_empty() {
+            inputs.insert(f.tick, f.inputs);
+        }
+    }
+    drop(r);
+    if problem(&source, path, ticks).is_none() {
+        return Ok(false);
+    }
+    let lesson = source.lesson().map_err(|e| e.to_string())?;
+    let own = super::live::made(&lesson, &inputs);
+    let (bytes, _) =
+        run::record(Vec::new(), &source, ticks, None, &own, |_| {}).map_err(|e| e.to_string())?;
+    crate::files::write_atomic(&new, &bytes).map_err(|e| e.to_string())?;
+    Ok(true)
+}
+
+/// [`renew`] for every golden replay, on every core (each file on one
+/// thread; the results in the order given).
+pub fn renew_all(paths: &[PathBuf]) -> Vec<Result<bool, String>> {
+    let workers = std::thread::available_parallelism()
+        .map_or(1, std::num::NonZero::get)
+        .min(paths.len())
+        .max(1);
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let mut out: Vec<Option<Result<bool, String>>> = vec![None; paths.len()];
+    let slots = std::sync::Mutex::new(&mut out);
+    std::thread::scope(|s| {
+        for _ in 0..workers {
+            s.spawn(|| {
+                loop {
+                    let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    let Some(p) = paths.get(i) else { break };
+                    let r = renew(p);
+                    slots.lock().unwrap_or_else(|e| e.into_inner())[i] = Some(r);
+                }
+            });
+        }
+    });
+    out.into_iter()
+        .map(|r| r.unwrap_or_else(|| Err("not re-simulated".into())))
+        .collect()
+}
+
+/// Accepts today's run of the golden replay at `golden`: it replaces the
+/// golden replay (a rename: the old file is never half-written).
+pub fn accept(golden: &Path) -> Result<(), FileError> {
+    let new = new_path(golden);
+    std::fs::rename(&new, golden).map_err(|e| FileError {
+        kind: crate::files::FileErrorKind::Io(e.kind()),
+        message: format!("{} → {}: {e}", new.display(), golden.display()),
+    })
+}
+
+/// Rejects today's run of the golden replay at `golden`: it is deleted,
+/// the golden replay left as it was.
+pub fn reject(golden: &Path) -> Result<(), FileError> {
+    let new = new_path(golden);
+    std::fs::remove_file(&new).map_err(|e| FileError {
+        kind: crate::files::FileErrorKind::Io(e.kind()),
+        message: format!("{}: {e}", new.display()),
+    })
 }
 
 /// The lesson file `lesson` and its golden replay `recordings/NAME.fsr`,

@@ -505,6 +505,30 @@ impl<F: Fn([i64; 3]) -> ([i64; 3], bool), const D3: bool> PairSink for PairPass<
     }
 }
 
+/// Every boid's acceleration by the pair pass ([`PairPass`]); the count
+/// of boids that met no mate. One copy for traced and untraced steps.
+#[inline(never)]
+fn pair_pass<const D3: bool>(
+    snap: &Snapshot,
+    sh: &Shared,
+    mut ring: Ring,
+    acc: &mut [Vec3],
+) -> u32 {
+    ring.reset(snap.pair_window().next_power_of_two());
+    let (push, most) = (sh.push_fn::<D3>(), mates_summed_in_i64(sh.p));
+    let mut pass = PairPass::<_, D3> {
+        snap,
+        sh,
+        push,
+        ring,
+        most,
+        acc,
+        alone: 0,
+    };
+    snap.for_each_pair_then::<D3>(sh.fov2, &mut pass);
+    pass.alone
+}
+
 /// Updating in place: snapshot boid `k` integrates its acceleration just
 /// before it looks, and the snapshot and the state take its new place.
 fn move_in_place<const TRACE: bool>(
@@ -730,26 +754,14 @@ pub(super) fn step<const TRACE: bool, const D3: bool>(
     let pre_clamps = integrate_all::<TRACE, D3>(snap, boids, cfg, (p, acc), dts);
     let sh = Shared::new(cfg, p);
     if !in_place && (!TRACE || only.is_some()) {
-        let mut ring = Ring {
+        let ring = Ring {
             mask: 0,
             n: pair_n,
             v: pair_v,
             p: pair_p,
             s: pair_s,
         };
-        ring.reset(snap.pair_window().next_power_of_two());
-        let (push, most) = (sh.push_fn::<D3>(), mates_summed_in_i64(p));
-        let mut pass = PairPass::<_, D3> {
-            snap,
-            sh: &sh,
-            push,
-            ring,
-            most,
-            acc,
-            alone: 0,
-        };
-        snap.for_each_pair_then::<D3>(sh.fov2, &mut pass);
-        let alone = pass.alone;
+        let alone = pair_pass::<D3>(snap, &sh, ring, acc);
         if TRACE {
             for &id in only.unwrap_or_default() {
                 let Some(k) = snap.id.iter().position(|&i| i == id) else {
