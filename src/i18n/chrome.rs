@@ -284,6 +284,9 @@ super::messages! {
     /// Two runs compared: how many boids stand or move apart at the tick
     /// shown.
     COMPARE_NOW_BOIDS: "tick {0}: {1} boids stand or move apart (the first ringed in both panes)" => "ティック {0}: {1} 個体の位置か速度が違う (最初のものを両方の画面で囲む)";
+    /// Two runs compared: how many fields differ at the tick shown, of a
+    /// state that names no entities (a user's sim).
+    COMPARE_NOW_FIELDS: "tick {0}: {1} fields differ" => "ティック {0}: {1} 項目が違う";
     /// Two runs compared: a field's two values.
     COMPARE_FIELD: "{0}: a {1} · b {2}" => "{0}: a は {1} · b は {2}";
     /// Two runs compared: more fields differ than are listed.

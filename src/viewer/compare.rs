@@ -557,6 +557,8 @@ pub fn panel(c: &Compare, lang: crate::i18n::Lang) -> crate::scene::Panel {
     } else {
         lines.push(if now.boids {
             tr!(lang, COMPARE_NOW_BOIDS, now.tick, now.entities.len())
+        } else if now.entities.is_empty() {
+            tr!(lang, COMPARE_NOW_FIELDS, now.tick, now.total)
         } else {
             tr!(lang, COMPARE_NOW, now.tick, now.total, now.entities.len())
         });

@@ -62,6 +62,38 @@ fn record_verify_diff_dump_and_info() {
     assert_eq!(o.status.code(), Some(1), "{out}");
     assert!(out.contains("fleer.vel"), "{out}");
     assert!(!out.contains("seeker."), "{out}");
+    // Why (issue 46): a user's sim explains nothing, so the cause is the
+    // parameter in force that differs.
+    let o = run(&["diff", a, b, "--explain"]);
+    let why = text(&o.stdout);
+    assert!(why.contains("cause at tick "), "{why}");
+    assert!(
+        why.contains("parameter fleer_speed: a 0.45, b 0.46"),
+        "{why}"
+    );
+    // And side by side, as `seek-flee view a b` shows them: the same
+    // divergence, the fields of the user's state with both values.
+    seek_flee::register().unwrap();
+    let (ra, rb) = (
+        flockstep::viewer::compare::Run::open(a, &[]).unwrap(),
+        flockstep::viewer::compare::Run::open(b, &[]).unwrap(),
+    );
+    let p = flockstep::viewer::app::compared(&ra, &rb).unwrap();
+    let c = p.compare.as_ref().unwrap();
+    let first = c.first.unwrap();
+    assert!(
+        out.contains(&format!("first divergence at tick {first}")),
+        "{out}"
+    );
+    let why = c.cause.as_ref().unwrap().as_ref().unwrap();
+    assert!(
+        why.params.iter().any(|(k, _, _)| k == "fleer_speed"),
+        "{why:?}"
+    );
+    assert!(
+        c.now.entities.is_empty(),
+        "a user's state names no entities"
+    );
     let dump = ok(&["dump", a, "--tick", "91"]);
     assert!(dump.contains("catches = 1"), "{dump}");
     let json = ok(&["dump", a, "--tick", "91", "--json"]);
