@@ -38,6 +38,19 @@ fn replay(r: &Run) -> Replay<Cursor<Vec<u8>>> {
     Replay::from_reader(Cursor::new(b.to_vec()), &r.name).unwrap()
 }
 
+/// flock-separation for 90 ticks, and the same with the separation
+/// distance raised to 3 at tick 40.
+fn separation_pair() -> (Run, Run) {
+    let a = run_of("flock-separation", 90, &[], "a.fsr");
+    let b = run_of(
+        "flock-separation",
+        90,
+        &[(40, "set:min_distance=3")],
+        "b.fsr",
+    );
+    (a, b)
+}
+
 /// `flockstep diff`'s divergence of the pair.
 fn diffed(a: &Run, b: &Run) -> run::Divergence {
     match run::diff(&mut replay(a), &mut replay(b)).unwrap() {
@@ -96,13 +109,7 @@ fn the_view_parts_where_diff_does_with_the_same_fields() {
 
 #[test]
 fn a_flock_pair_rings_the_boids_apart_in_both_panes_and_plots_their_drift() {
-    let a = run_of("flock-separation", 90, &[], "a.fsr");
-    let b = run_of(
-        "flock-separation",
-        90,
-        &[(40, "set:min_distance=3")],
-        "b.fsr",
-    );
+    let (a, b) = separation_pair();
     let d = diffed(&a, &b);
     assert_eq!(d.tick, 40);
     let app = player_at(&a, &b, 60);
@@ -153,13 +160,7 @@ fn a_flock_pair_rings_the_boids_apart_in_both_panes_and_plots_their_drift() {
 
 #[test]
 fn the_divergence_key_goes_to_the_first_divergence_then_each_next_entity() {
-    let a = run_of("flock-separation", 90, &[], "a.fsr");
-    let b = run_of(
-        "flock-separation",
-        90,
-        &[(40, "set:min_distance=3")],
-        "b.fsr",
-    );
+    let (a, b) = separation_pair();
     let mut app = player_at(&a, &b, 0);
     app.handle(Cmd::Diverge);
     let tick = |app: &App| app.player().unwrap().session.tick();

@@ -526,7 +526,7 @@ fn a_question_is_drawn_apart_from_the_narration() {
 }
 
 /// Issue 46: `render A.fsr B.fsr` opens both replays in a real window:
-/// the first divergence is a red line through the scrub bar where the
+/// the first divergence is a purple line through the scrub bar where the
 /// layout puts its tick, and the pane titles of both runs are drawn.
 #[test]
 fn two_replays_side_by_side_mark_where_they_part() {
@@ -556,19 +556,19 @@ fn two_replays_side_by_side_mark_where_they_part() {
     assert_eq!(p.compare.as_ref().unwrap().first, Some(40));
     let x = l.scrub_x(40, p.session.first_tick(), p.timeline.last());
     let bar = l.scrub_bar();
-    let red = rgb(color::VERMILLION);
-    let red_at = |x: i32, y: i32| {
+    let mark = rgb(color::PURPLE);
+    let on_mark = |x: i32, y: i32| {
         let i = ((y as u32 * png.w + x as u32) * 4) as usize;
-        png.rgba[i..i + 3] == red
+        png.rgba[i..i + 3] == mark
     };
     // The mark crosses the bar at tick 40 (and nowhere far from it).
     let y = bar.y + bar.h / 2;
     assert!(
-        (x - 2..=x + 2).any(|x| red_at(x, y)),
-        "no red at tick 40's x {x}"
+        (x - 2..=x + 2).any(|x| on_mark(x, y)),
+        "no purple at tick 40's x {x}"
     );
     let far = l.scrub_x(70, p.session.first_tick(), p.timeline.last());
-    assert!(!red_at(far, y), "red on the bar at tick 70");
+    assert!(!on_mark(far, y), "purple on the bar at tick 70");
     // Both runs' panes are drawn: the frame's text has both titles.
     let cv = flockstep::viewer::draw::compose(&app, W, H);
     let titles: Vec<&str> = cv.texts.iter().map(|t| t.text.as_str()).collect();

@@ -27,6 +27,16 @@ const H: i32 = 720;
 /// display number.
 static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
 
+/// Runs a shell script under its own Xvfb, in `dir`.
+fn in_xvfb(script: &str, dir: &Path) -> std::process::Output {
+    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    Command::new("xvfb-run")
+        .args(["-a", "-s", "-screen 0 1280x720x24", "bash", "-c", script])
+        .current_dir(dir)
+        .output()
+        .unwrap()
+}
+
 fn tools() -> bool {
     let have = |c: &str| {
         Command::new("sh")
@@ -135,12 +145,7 @@ kill $V; wait $V || true
         sx = slider[0],
         sy = slider[1],
     );
-    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
-    let out = Command::new("xvfb-run")
-        .args(["-a", "-s", "-screen 0 1280x720x24", "bash", "-c", &script])
-        .current_dir(&dir)
-        .output()
-        .unwrap();
+    let out = in_xvfb(&script, &dir);
     let saved = dir.join(format!("{id}-session-1.fsr"));
     assert!(
         saved.exists(),
@@ -228,12 +233,7 @@ sleep 0.5
 kill $V; wait $V || true
 "#
     );
-    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
-    let out = Command::new("xvfb-run")
-        .args(["-a", "-s", "-screen 0 1280x720x24", "bash", "-c", &script])
-        .current_dir(&dir)
-        .output()
-        .unwrap();
+    let out = in_xvfb(&script, &dir);
     let clip = dir.join(format!("{id}-beat1.gif"));
     assert!(
         clip.exists(),

@@ -280,13 +280,15 @@ super::messages! {
     /// Two runs compared: the tick shown is before the divergence.
     COMPARE_NOW_SAME: "tick {0}: the same in a and b" => "ティック {0}: a と b は同じ";
     /// Two runs compared: how much differs at the tick shown.
-    COMPARE_NOW: "tick {0}: {1} fields differ ({2} entities; the first ringed in both panes)" => "ティック {0}: {1} 項目が違う ({2} 個。最初のものを両方の画面で囲む)";
+    COMPARE_NOW: "tick {0}: {1} fields differ ({2} entities)" => "ティック {0}: {1} 項目が違う ({2} 個)";
     /// Two runs compared: how many boids stand or move apart at the tick
     /// shown.
-    COMPARE_NOW_BOIDS: "tick {0}: {1} boids stand or move apart (the first ringed in both panes)" => "ティック {0}: {1} 個体の位置か速度が違う (最初のものを両方の画面で囲む)";
+    COMPARE_NOW_BOIDS: "tick {0}: {1} boids stand or move apart (the first three in purple squares in both panes)" => "ティック {0}: {1} 個体の位置か速度が違う (最初の 3 個体を両方の画面で紫の四角で囲む)";
     /// Two runs compared: how many fields differ at the tick shown, of a
     /// state that names no entities (a user's sim).
     COMPARE_NOW_FIELDS: "tick {0}: {1} fields differ" => "ティック {0}: {1} 項目が違う";
+    /// Two runs compared: the legend of the mark on the boids that differ.
+    COMPARE_LEGEND: "differs from the other run (purple square)" => "もう一方の実行と違う (紫の四角)";
     /// Two runs compared: a field's two values.
     COMPARE_FIELD: "{0}: a {1} · b {2}" => "{0}: a は {1} · b は {2}";
     /// Two runs compared: more fields differ than are listed.

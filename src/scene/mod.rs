@@ -413,6 +413,10 @@ pub struct View {
     pub params: Vec<std::collections::BTreeMap<String, String>>,
     /// The pane being drawn, of a lesson's variants (0 otherwise).
     pub tile: u32,
+    /// Two runs compared: the entities that differ from the other run
+    /// at this tick (`boid:13`), marked in both panes in a colour of
+    /// their own.
+    pub parted: Vec<String>,
 }
 
 impl Default for View {
@@ -433,6 +437,7 @@ impl Default for View {
             callouts: Vec::new(),
             params: Vec::new(),
             tile: 0,
+            parted: Vec::new(),
         }
     }
 }
@@ -711,13 +716,20 @@ fn drop_cut_cells(out: &mut Scene, from: usize, area: Viewport) {
 /// of the sim and the view alone, so the window can make room for it
 /// before the scene is built.
 pub fn legend(sim: &AnySim, view: &View) -> Vec<(Rgba, String)> {
-    match sim {
+    let mut out = match sim {
         AnySim::Flock(s) => flock::legend(s, view),
         AnySim::Path(s) => path::legend(s, view),
         AnySim::Line(s) => line::legend(s, view),
         AnySim::Custom(s) => custom::legend(s, view),
-        AnySim::Panes(p) => p.first().map_or_else(Vec::new, |s| legend(s, view)),
+        AnySim::Panes(p) => return p.first().map_or_else(Vec::new, |s| legend(s, view)),
+    };
+    if !view.parted.is_empty() && matches!(sim, AnySim::Flock(_)) {
+        out.insert(
+            0,
+            (color::PURPLE, tr!(view.lang, COMPARE_LEGEND).to_owned()),
+        );
     }
+    out
 }
 
 impl Scene {

@@ -497,6 +497,11 @@ impl Player {
             // The tick being shown, or about to be (a seek traces them).
             highlight.extend(c.ringed(self.timeline.tick()).iter().cloned());
         }
+        let parted = self
+            .compare
+            .as_ref()
+            .map(|c| c.ringed(self.timeline.tick()).to_vec())
+            .unwrap_or_default();
         View {
             overlays: self.overlays(),
             selected: self.selected,
@@ -524,6 +529,7 @@ impl Player {
                 .unwrap_or_default(),
             params,
             tile: 0,
+            parted,
         }
     }
 
@@ -677,30 +683,7 @@ impl Player {
     /// parameters with those values (what a callout's `{param.KEY}`
     /// shows).
     fn changed_params(&self) -> (Vec<Vec<String>>, Vec<BTreeMap<String, String>>) {
-        let mut params = self.session.lesson.params.clone();
-        let mut changed: Vec<BTreeMap<String, String>> = vec![BTreeMap::new(); params.len()];
-        let sets = self
-            .session
-            .applied()
-            .range(..=self.session.in_force_until())
-            .flat_map(|(_, l)| l);
-        for i in sets {
-            let Input::Set { pane, key, value } = i else {
-                continue;
-            };
-            let shown = value.trim_matches('"').to_owned();
-            for (k, (c, p)) in changed.iter_mut().zip(params.iter_mut()).enumerate() {
-                if pane.is_none_or(|p| p as usize == k) {
-                    c.insert(key.clone(), shown.clone());
-                    p.insert(key.clone(), shown.clone());
-                }
-            }
-        }
-        let changed = changed
-            .into_iter()
-            .map(|c| c.into_iter().map(|(k, v)| format!("{k} = {v}")).collect())
-            .collect();
-        (changed, params)
+        changed_params(&self.session)
     }
 
     /// A beat that invites a what-if (`try = "KEY"`) opens the parameter
@@ -854,7 +837,7 @@ impl Player {
                         |f| f.to_string_lossy().into_owned(),
                     );
                 let label = ["a", "b"][side];
-                match s.lesson.panes.get(*i).filter(|_| s.sim().panes().len() > 1) {
+                let name = match s.lesson.panes.get(*i).filter(|_| s.sim().panes().len() > 1) {
                     Some(v) => tr!(
                         lang,
                         COMPARE_PANE_VARIANT,
@@ -863,6 +846,11 @@ impl Player {
                         v.name_in(self.lang.as_deref())
                     ),
                     None => tr!(lang, COMPARE_PANE, label, file),
+                };
+                // A pane whose parameters a recorded change set says so.
+                match changed_params(s).0.get(*i).filter(|c| !c.is_empty()) {
+                    Some(c) => format!("{name} → {}", c.join(", ")),
+                    None => name,
                 }
             })
             .collect()
@@ -926,6 +914,35 @@ impl Player {
         }
         out
     }
+}
+
+/// The parameters a session's what-ifs changed by its coming step, per
+/// pane (`KEY = VALUE`, the last change of each key), and each pane's
+/// parameters with those values (what a callout's `{param.KEY}` shows).
+fn changed_params(session: &Session) -> (Vec<Vec<String>>, Vec<BTreeMap<String, String>>) {
+    let mut params = session.lesson.params.clone();
+    let mut changed: Vec<BTreeMap<String, String>> = vec![BTreeMap::new(); params.len()];
+    let sets = session
+        .applied()
+        .range(..=session.in_force_until())
+        .flat_map(|(_, l)| l);
+    for i in sets {
+        let Input::Set { pane, key, value } = i else {
+            continue;
+        };
+        let shown = value.trim_matches('"').to_owned();
+        for (k, (c, p)) in changed.iter_mut().zip(params.iter_mut()).enumerate() {
+            if pane.is_none_or(|p| p as usize == k) {
+                c.insert(key.clone(), shown.clone());
+                p.insert(key.clone(), shown.clone());
+            }
+        }
+    }
+    let changed = changed
+        .into_iter()
+        .map(|c| c.into_iter().map(|(k, v)| format!("{k} = {v}")).collect())
+        .collect();
+    (changed, params)
 }
 
 /// A whole number as [`Fx`] (saturating).

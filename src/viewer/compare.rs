@@ -537,11 +537,16 @@ pub fn panel(c: &Compare, lang: crate::i18n::Lang) -> crate::scene::Panel {
             } else {
                 String::new()
             };
+            // The subject in the screen's language (`boid 3` → `3 番`).
+            let subject = match cause.entity.strip_prefix("boid ") {
+                Some(id) => tr!(lang, NAME_BOID, id),
+                None => cause.entity.clone(),
+            };
             lines.push(tr!(
                 lang,
                 COMPARE_CAUSE,
                 cause.tick,
-                format!("{}{pane}", cause.entity)
+                format!("{subject}{pane}")
             ));
             lines.extend(cause.lines.iter().cloned());
             for (k, va, vb) in &cause.params {
@@ -562,13 +567,6 @@ pub fn panel(c: &Compare, lang: crate::i18n::Lang) -> crate::scene::Panel {
         } else {
             tr!(lang, COMPARE_NOW, now.tick, now.total, now.entities.len())
         });
-        let show = |v: &Option<fields::Value>| v.as_ref().map_or_else(|| "-".to_owned(), short);
-        for f in &now.fields {
-            lines.push(tr!(lang, COMPARE_FIELD, f.path, show(&f.old), show(&f.new)));
-        }
-        if now.total > now.fields.len() as u64 {
-            lines.push(tr!(lang, COMPARE_MORE, now.total - now.fields.len() as u64));
-        }
         let (at, top) = (c.drift.at(now.tick), c.drift.max());
         lines.push(match c.drift.kind {
             DriftKind::Distance => tr!(
@@ -579,6 +577,13 @@ pub fn panel(c: &Compare, lang: crate::i18n::Lang) -> crate::scene::Panel {
             ),
             DriftKind::Fields => tr!(lang, COMPARE_DRIFT_FIELDS, at, top),
         });
+        let show = |v: &Option<fields::Value>| v.as_ref().map_or_else(|| "-".to_owned(), short);
+        for f in &now.fields {
+            lines.push(tr!(lang, COMPARE_FIELD, f.path, show(&f.old), show(&f.new)));
+        }
+        if now.total > now.fields.len() as u64 {
+            lines.push(tr!(lang, COMPARE_MORE, now.total - now.fields.len() as u64));
+        }
     }
     crate::scene::Panel {
         title: tr!(lang, COMPARE_TITLE).to_owned(),
@@ -598,7 +603,9 @@ fn short(v: &fields::Value) -> String {
 
 /// The drift over the timeline's ticks, one column per pixel: for each
 /// x from 0 to `width`, the largest value among the ticks drawn there
-/// (ticks `first..=last` spread over the width), scaled to `height`.
+/// (ticks `first..=last` spread over the width), scaled to `height` by
+/// its square root (a drift of a hundredth of the largest stands a tenth
+/// as tall: the first ticks after the divergence show).
 pub fn drift_columns(
     d: &Drift,
     (first, last): (u64, u64),
@@ -622,7 +629,9 @@ pub fn drift_columns(
     }
     cols.into_iter()
         .map(|(x, v)| {
-            let h = (u128::from(v) * height as u128 / u128::from(top)) as i32;
+            const K: u128 = 1 << 20;
+            let frac = u128::from(v) * K / u128::from(top);
+            let h = (frac.isqrt() * height as u128 / K.isqrt()) as i32;
             (x, h.max(i32::from(v > 0)))
         })
         .collect()

@@ -511,7 +511,7 @@ fn draw_scrub(cv: &mut Canvas, p: &Player, l: &Layout) {
 fn draw_drift(cv: &mut Canvas, c: &super::compare::Compare, l: &Layout, span: (u64, u64)) {
     let bar = l.scrub_bar();
     let room = (bar.y - l.scrub.y - l.px(2)).max(1);
-    let ink = crate::scene::with_alpha(color::VERMILLION, 150);
+    let ink = crate::scene::with_alpha(color::PURPLE, 170);
     for (x, h) in super::compare::drift_columns(&c.drift, span, bar.w, room) {
         cv.rect(
             Viewport {
@@ -526,12 +526,9 @@ fn draw_drift(cv: &mut Canvas, c: &super::compare::Compare, l: &Layout, span: (u
     if let Some(t) = c.first {
         let x = l.scrub_x(t, span.0, span.1);
         let w = l.px(4).max(2);
-        let s = l.px(8);
+        let s = l.px(10);
         let top = l.scrub.y + l.px(2);
-        cv.tri(
-            [[x - s, top], [x + s, top], [x, top + s]],
-            color::VERMILLION,
-        );
+        cv.tri([[x - s, top], [x + s, top], [x, top + s]], color::PURPLE);
         cv.rect(
             Viewport {
                 x: x - w / 2,
@@ -539,7 +536,7 @@ fn draw_drift(cv: &mut Canvas, c: &super::compare::Compare, l: &Layout, span: (u
                 w,
                 h: bar.y + bar.h - l.scrub.y - l.px(2),
             },
-            color::VERMILLION,
+            color::PURPLE,
         );
     }
 }

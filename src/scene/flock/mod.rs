@@ -200,6 +200,7 @@ pub(super) fn build(sim: &FlockSim, frame: &Frame, view: &View, cam: &Camera, ou
     let mut taken = kept_clear(&c, &focus, out);
     name_obstacles(sim, &proj, view, (cam.viewport, &mut taken), out);
     let framed = frame_highlighted(&c, &focus, &mut taken, out);
+    mark_parted(&c, out);
     // The focused glyphs go under their reasoning (moved there once
     // drawn): a short rule arrow stays visible on its boid's body.
     let mut under = out.count();
@@ -291,6 +292,27 @@ fn kept_clear(c: &Ctx, focus: &[u32], out: &mut Scene) -> Vec<[i32; 4]> {
 /// Half the side of a highlighted boid's frame.
 fn framed_half(c: &Ctx) -> i32 {
     c.view.px(15) * c.grow / 100
+}
+
+/// Two runs compared: the boids that differ from the other run, each in a
+/// wide square of the comparison's own colour (a ring would read as a
+/// mate seen), outside any frame of the beat's.
+fn mark_parted(c: &Ctx, out: &mut Scene) {
+    let st = c.sim.state();
+    let r = framed_half(c) * 3 / 2;
+    for id in super::ids_of(&c.view.parted, "boid") {
+        let Some(b) = st.boids.get(id as usize) else {
+            continue;
+        };
+        if let Some((p, _)) = c.proj.at(b.pos) {
+            out.push(Shape::Frame {
+                at: [p[0] - r, p[1] - r],
+                size: [2 * r, 2 * r],
+                width: c.view.lw(4, 3),
+                color: color::PURPLE,
+            });
+        }
+    }
 }
 
 /// Boids named in the narration, not inspected: framed (a square, not a
