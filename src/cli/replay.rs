@@ -481,96 +481,125 @@ fn cause_json(c: Option<&crate::replay::cause::Cause>) -> serde_json::Value {
     })
 }
 
-/// `flockstep verify`.
+/// One file's verification: its text, its errors, whether it diverged,
+/// its JSON report.
+struct Verified {
+    out: String,
+    errors: Vec<String>,
+    diverged: bool,
+    report: serde_json::Value,
+}
+
+/// `flockstep verify`: each file re-simulated on a core of its own (the
+/// reports in the order given; a progress bar for a single file).
 pub fn verify(files: &[PathBuf], explain: bool, json: bool) -> Result<String, Failure> {
+    let bar = files.len() == 1;
+    let done = crate::replay::run::par_map(files, |p| verify_one(p, explain, bar));
     let mut out = String::new();
     let mut errors = Vec::new();
     let mut diverged = 0;
     let mut reports = Vec::new();
-    for path in files {
-        let mut report = serde_json::json!({"file": path.display().to_string()});
-        let mut r = match Replay::open(path) {
-            Ok(r) => r,
-            Err(e) => {
-                errors.push(e.to_string());
-                report["verdict"] = "error".into();
-                report["error"] = e.to_string().into();
-                reports.push(report);
-                continue;
-            }
-        };
-        let bar = progress(r.last_tick.map_or(0, |l| l.saturating_add(1)), "verifying");
-        let verdict = run::verify(&mut r, |t| {
-            if t % 64 == 0 {
-                bar.set_position(t);
-            }
-        });
-        bar.finish_and_clear();
-        let name = path.display();
-        match verdict {
-            Ok(Verdict::Match { first, last }) => match r.end {
-                End::Complete => {
-                    report["verdict"] = "ok".into();
-                    report["ticks"] = serde_json::json!([first, last]);
-                    let _ = writeln!(
-                        out,
-                        "{name}: ok, ticks {first}..={last} re-simulated, every state hash matches"
-                    );
-                }
-                End::Truncated { offset } => {
-                    report["verdict"] = "truncated".into();
-                    report["ticks"] = serde_json::json!([first, last]);
-                    report["error"] = format!("byte {offset}: truncated after tick {last}").into();
-                    let _ = writeln!(
-                        out,
-                        "{name}: ticks {first}..={last} match, but the file is truncated"
-                    );
-                    errors.push(format!(
-                        "{name}: byte {offset}: truncated after tick {last} (no index or trailer)"
-                    ));
-                }
-            },
-            Ok(Verdict::Diverged(d)) => {
-                diverged += 1;
-                let _ = writeln!(out, "{name}: DIVERGES from today's code");
-                out.push_str(&run::report(&d, "recorded", "now"));
-                report["verdict"] = "diverges".into();
-                report["divergence"] = divergence_json(&d, ("recorded", "now"));
-                if explain {
-                    match crate::replay::cause::cause_now(&mut r, d.tick) {
-                        Ok(c) => {
-                            out.push_str(&crate::replay::cause::report(&c));
-                            report["cause"] = cause_json(Some(&c));
-                        }
-                        Err(e) => errors.push(format!("{name}: --explain: {e}")),
-                    }
-                }
-                // The what-ifs the run had made by then, which today's code
-                // re-made too: where to look when one of them is the cause.
-                let made: Vec<String> = all_inputs(&mut r)
-                    .unwrap_or_default()
-                    .into_iter()
-                    .filter(|(t, _)| *t <= d.tick)
-                    .map(|(t, i)| format!("{t}:{i}"))
-                    .collect();
-                if !made.is_empty() {
-                    let _ = writeln!(out, "inputs up to tick {}: {}", d.tick, made.join(" "));
-                }
-                report["inputs"] = made.into();
-            }
-            Ok(Verdict::Length { .. }) => unreachable!("verify compares one file"),
-            Err(e) => {
-                report["verdict"] = "error".into();
-                report["error"] = e.to_string().into();
-                errors.push(e.to_string());
-            }
-        }
-        reports.push(report);
+    for v in done {
+        out.push_str(&v.out);
+        errors.extend(v.errors);
+        diverged += usize::from(v.diverged);
+        reports.push(v.report);
     }
     if json {
         out = reports.iter().map(|r| format!("{r}\n")).collect();
     }
     finish(out, errors, diverged)
+}
+
+fn verify_one(path: &Path, explain: bool, show_bar: bool) -> Verified {
+    let mut v = Verified {
+        out: String::new(),
+        errors: Vec::new(),
+        diverged: false,
+        report: serde_json::json!({"file": path.display().to_string()}),
+    };
+    let (out, errors, report) = (&mut v.out, &mut v.errors, &mut v.report);
+    let mut r = match Replay::open(path) {
+        Ok(r) => r,
+        Err(e) => {
+            errors.push(e.to_string());
+            report["verdict"] = "error".into();
+            report["error"] = e.to_string().into();
+            return v;
+        }
+    };
+    // Several files verify at once: their bars would overwrite each other.
+    let bar = if show_bar {
+        progress(r.last_tick.map_or(0, |l| l.saturating_add(1)), "verifying")
+    } else {
+        ProgressBar::hidden()
+    };
+    let verdict = run::verify(&mut r, |t| {
+        if t % 64 == 0 {
+            bar.set_position(t);
+        }
+    });
+    bar.finish_and_clear();
+    let name = path.display();
+    match verdict {
+        Ok(Verdict::Match { first, last }) => match r.end {
+            End::Complete => {
+                report["verdict"] = "ok".into();
+                report["ticks"] = serde_json::json!([first, last]);
+                let _ = writeln!(
+                    out,
+                    "{name}: ok, ticks {first}..={last} re-simulated, every state hash matches"
+                );
+            }
+            End::Truncated { offset } => {
+                report["verdict"] = "truncated".into();
+                report["ticks"] = serde_json::json!([first, last]);
+                report["error"] = format!("byte {offset}: truncated after tick {last}").into();
+                let _ = writeln!(
+                    out,
+                    "{name}: ticks {first}..={last} match, but the file is truncated"
+                );
+                errors.push(format!(
+                    "{name}: byte {offset}: truncated after tick {last} (no index or trailer)"
+                ));
+            }
+        },
+        Ok(Verdict::Diverged(d)) => {
+            v.diverged = true;
+            let _ = writeln!(out, "{name}: DIVERGES from today's code");
+            out.push_str(&run::report(&d, "recorded", "now"));
+            report["verdict"] = "diverges".into();
+            report["divergence"] = divergence_json(&d, ("recorded", "now"));
+            if explain {
+                match crate::replay::cause::cause_now(&mut r, d.tick) {
+                    Ok(c) => {
+                        out.push_str(&crate::replay::cause::report(&c));
+                        report["cause"] = cause_json(Some(&c));
+                    }
+                    Err(e) => errors.push(format!("{name}: --explain: {e}")),
+                }
+            }
+            // The what-ifs the run had made by then, which today's code
+            // re-made too: where to look when one of them is the cause.
+            let made: Vec<String> = all_inputs(&mut r)
+                .unwrap_or_default()
+                .into_iter()
+                .filter(|(t, _)| *t <= d.tick)
+                .map(|(t, i)| format!("{t}:{i}"))
+                .collect();
+            if !made.is_empty() {
+                let _ = writeln!(out, "inputs up to tick {}: {}", d.tick, made.join(" "));
+            }
+            report["inputs"] = made.into();
+        }
+        Ok(Verdict::Length { .. }) => unreachable!("verify compares one file"),
+        Err(e) => {
+            report["verdict"] = "error".into();
+            report["error"] = e.to_string().into();
+            errors.push(e.to_string());
+        }
+    }
+    v
 }
 
 fn finish(out: String, errors: Vec<String>, diverged: usize) -> Result<String, Failure> {

@@ -264,28 +264,7 @@ pub fn renew(path: &Path) -> Result<bool, String> {
 /// [`renew`] for every golden replay, on every core (each file on one
 /// thread; the results in the order given).
 pub fn renew_all(paths: &[PathBuf]) -> Vec<Result<bool, String>> {
-    let workers = std::thread::available_parallelism()
-        .map_or(1, std::num::NonZero::get)
-        .min(paths.len())
-        .max(1);
-    let next = std::sync::atomic::AtomicUsize::new(0);
-    let mut out: Vec<Option<Result<bool, String>>> = vec![None; paths.len()];
-    let slots = std::sync::Mutex::new(&mut out);
-    std::thread::scope(|s| {
-        for _ in 0..workers {
-            s.spawn(|| {
-                loop {
-                    let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                    let Some(p) = paths.get(i) else { break };
-                    let r = renew(p);
-                    slots.lock().unwrap_or_else(|e| e.into_inner())[i] = Some(r);
-                }
-            });
-        }
-    });
-    out.into_iter()
-        .map(|r| r.unwrap_or_else(|| Err("not re-simulated".into())))
-        .collect()
+    run::par_map(paths, |p| renew(p))
 }
 
 /// Accepts today's run of the golden replay at `golden`: it replaces the
