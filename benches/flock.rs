@@ -7,11 +7,15 @@
 //! sized for about 12 boids within the neighbour radius of each boid. Every
 //! timed round starts both sims from a clone of the same warmed-up flock
 //! (20 ticks), so clustering over time cannot favour either side. Prints
-//! `RATIO` lines (time per tick, ours / peer: below 1.0 means faster than
-//! the peer) and `MEMORY` lines (bytes per boid held by our sim).
+//! `RATIO` lines (time per tick, ours / peer, both on one thread: below 1.0
+//! means faster than the peer; and the time per neighbour pair, a tick's
+//! time over N × the mean mates within the radius), `THREADS` lines (from
+//! N = 10,000: ticks per second on 1 and 2 threads, bit-identical ticks)
+//! and `MEMORY` lines (bytes per boid held by our sim, on 1 and 2 threads).
 //!
 //! `FLOCK_BENCH_QUICK=1` runs only N = 1,000 (for a fast look);
-//! `FLOCK_BENCH_MODEL=weighted` (or `heading`, `gems`) only that model.
+//! `FLOCK_BENCH_MODEL=weighted` (or `heading`, `gems`) only that model;
+//! `FLOCK_BENCH_N=10000` only that flock size.
 
 use criterion::{Criterion, criterion_group};
 use flockstep::num::{Fx, Vec3};
@@ -520,6 +524,8 @@ impl Peer {
 
 fn compare(label: &str, model: Model, n: u32) {
     let mut sim = FlockSim::new(config(model, n)).unwrap();
+    // The ratio compares like with like: one thread each.
+    sim.set_threads(1);
     for _ in 0..20 {
         sim.step(&mut NoTrace);
     }
@@ -535,21 +541,34 @@ fn compare(label: &str, model: Model, n: u32) {
     }
     let mean_mates = mates as f64 / boids.max(1) as f64;
     let peer0 = Peer::from(&sim);
+    // From 10,000 boids, ticks on two threads are timed too.
+    let mut two = sim.clone();
+    two.set_threads(2);
+    let threads = n >= 10_000;
     let budget = Duration::from_millis(if n >= 50_000 { 5000 } else { 2500 });
-    let (mut t_ours, mut t_peer) = (Vec::new(), Vec::new());
-    // Warm both (allocations, caches), then alternate clone-and-step; the
+    let (mut t_ours, mut t_two, mut t_peer) = (Vec::new(), Vec::new(), Vec::new());
+    // Warm each (allocations, caches), then alternate clone-and-step; the
     // medians of the per-round times resist this machine's noise bursts.
     let mut s = sim.clone();
     s.step(&mut NoTrace);
+    let mut s = two.clone();
+    s.step(&mut NoTrace);
     let mut p = peer0.clone();
     p.step();
-    let start = Instant::now();
-    while start.elapsed() < budget || t_ours.len() < 5 {
+    let time = |sim: &FlockSim| {
         let mut s = sim.clone();
         let t = Instant::now();
         s.step(&mut NoTrace);
-        t_ours.push(t.elapsed());
+        let e = t.elapsed();
         black_box(s.state().boids[0]);
+        e
+    };
+    let start = Instant::now();
+    while start.elapsed() < budget || t_ours.len() < 5 {
+        t_ours.push(time(&sim));
+        if threads {
+            t_two.push(time(&two));
+        }
         let mut p = peer0.clone();
         let t = Instant::now();
         p.step();
@@ -562,21 +581,36 @@ fn compare(label: &str, model: Model, n: u32) {
     };
     let (a, b) = (median(&mut t_ours), median(&mut t_peer));
     println!(
-        "RATIO flock {label:<9} N={n:<6} mates {mean_mates:>5.1}  flockstep {:>9.0} ticks/s ({:>7.1} ns/boid)   f32-grid-peer {:>9.0} ticks/s ({:>7.1} ns/boid)   ratio {:.2}x (time ours/peer; <1 is faster; median of {} rounds)",
+        "RATIO flock {label:<9} N={n:<6} mates {mean_mates:>5.1}  flockstep {:>9.0} ticks/s ({:>7.1} ns/boid, {:>5.1} ns/pair)   f32-grid-peer {:>9.0} ticks/s ({:>7.1} ns/boid)   ratio {:.2}x (time ours/peer, one thread each; <1 is faster; median of {} rounds)",
         1.0 / a,
         a * 1e9 / n as f64,
+        a * 1e9 / (n as f64 * mean_mates),
         1.0 / b,
         b * 1e9 / n as f64,
         a / b,
         t_ours.len()
     );
-    if n == 50_000 {
-        let mut warm = sim.clone();
-        warm.step(&mut NoTrace);
+    if threads {
+        let c = median(&mut t_two);
         println!(
-            "MEMORY flock {label:<9} N={n:<6} {} bytes/boid",
-            warm.memory_bytes() / n as usize
+            "THREADS flock {label:<9} N={n:<6} 1 thread {:>7.1} ticks/s   2 threads {:>7.1} ticks/s   speed-up {:.2}x   (2 threads / peer {:.2}x)",
+            1.0 / a,
+            1.0 / c,
+            a / c,
+            c / b
         );
+    }
+    if n == 50_000 {
+        for t in [1, 2] {
+            let mut warm = sim.clone();
+            warm.set_threads(t);
+            warm.step(&mut NoTrace);
+            println!(
+                "MEMORY flock {label:<9} N={n:<6} {} bytes/boid on {t} thread{}",
+                warm.memory_bytes() / n as usize,
+                if t == 1 { "" } else { "s" }
+            );
+        }
     }
 }
 
@@ -590,10 +624,14 @@ fn models() -> Vec<(&'static str, Model)> {
 
 fn bench(c: &mut Criterion) {
     let quick = std::env::var_os("FLOCK_BENCH_QUICK").is_some();
-    let sizes: &[u32] = if quick {
-        &[1_000]
-    } else {
-        &[1_000, 10_000, 50_000]
+    // FLOCK_BENCH_N=10000 (say) compares one flock size only.
+    let one: Option<u32> = std::env::var("FLOCK_BENCH_N")
+        .ok()
+        .and_then(|n| n.parse().ok());
+    let sizes: Vec<u32> = match one {
+        Some(n) => vec![n],
+        None if quick => vec![1_000],
+        None => vec![1_000, 10_000, 50_000],
     };
     // FLOCK_BENCH_MODEL=gems (say) compares one model only.
     let only = std::env::var("FLOCK_BENCH_MODEL").ok();
@@ -601,7 +639,7 @@ fn bench(c: &mut Criterion) {
         if only.as_deref().is_some_and(|o| o != name) {
             continue;
         }
-        for &n in sizes {
+        for &n in &sizes {
             compare(name, model.clone(), n);
         }
     }

@@ -6,7 +6,8 @@
 //! The wasm side is the web build's own `flockstep.wasm` (build it first
 //! with `web/build.sh`; this bench says so if it is missing), timed by
 //! `web/selftest.mjs bench` in a Node.js process; the native side is timed
-//! here. Both end in the same state hash, which is checked. Prints `RATIO`
+//! here, on one thread as the web build. Both end in the same state hash,
+//! which is checked. Prints `RATIO`
 //! lines (time per tick, wasm / native).
 
 use criterion::{Criterion, criterion_group};
@@ -21,6 +22,8 @@ const TICKS: u64 = 100;
 fn bench(c: &mut Criterion) {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let wasm = root.join("target/web/flockstep.wasm");
+    // The web build has one thread: so has the native side here.
+    flockstep::sim::flock::par::set_default_threads(1);
     for boids in [1000u32, 5000] {
         bench_flock(boids, TICKS).unwrap(); // warm-up
         let mut times: Vec<f64> = (0..10)

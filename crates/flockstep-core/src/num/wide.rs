@@ -62,6 +62,22 @@ pub const fn limbs(a: u64, b: u64) -> u128 {
 /// `a · b` exactly (at most 2¹²⁶ in magnitude, so it fits).
 #[inline(always)]
 pub const fn mul_i64(a: i64, b: i64) -> i128 {
+    #[cfg(target_arch = "wasm32")]
+    {
+        mul_i64_signs(a, b)
+    }
+    // One signed widening multiply, and no branch on the signs (which a
+    // flock's offsets make unpredictable).
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        a as i128 * b as i128
+    }
+}
+
+/// [`mul_i64`] as the magnitudes' product ([`mul_u64`]) and the sign.
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+#[inline(always)]
+const fn mul_i64_signs(a: i64, b: i64) -> i128 {
     let m = mul_u64(a.unsigned_abs(), b.unsigned_abs()) as i128;
     if (a < 0) != (b < 0) { -m } else { m }
 }
@@ -101,6 +117,21 @@ pub const fn div_2_32(w: i128) -> i128 {
 /// and calls a helper for one by a variable amount).
 #[inline(always)]
 pub const fn shr_u128(v: u128, s: u32) -> u128 {
+    // Natively a double shift and a select, without a branch.
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        v >> s
+    }
+    #[cfg(target_arch = "wasm32")]
+    {
+        shr_u128_halves(v, s)
+    }
+}
+
+/// [`shr_u128`] in 64-bit halves.
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+#[inline(always)]
+const fn shr_u128_halves(v: u128, s: u32) -> u128 {
     let (hi, lo) = ((v >> 64) as u64, v as u64);
     let (hi, lo) = if s == 0 {
         (hi, lo)
@@ -143,6 +174,11 @@ mod tests {
                     assert_eq!(limbs(a, b), a as u128 * b as u128, "{a} · {b}");
                     let (sa, sb) = (a as i64, b as i64);
                     assert_eq!(mul_i64(sa, sb), sa as i128 * sb as i128, "{sa} · {sb}");
+                    assert_eq!(
+                        mul_i64_signs(sa, sb),
+                        sa as i128 * sb as i128,
+                        "{sa} · {sb}"
+                    );
                     let w = sa as i128 * sb as i128;
                     assert_eq!(div_2_32(w), w / (1i128 << 32), "{w} / 2³²");
                     let q = w / (1i128 << 32);
@@ -154,6 +190,7 @@ mod tests {
                     let v = limbs(a, b);
                     let s = (a % 128) as u32;
                     assert_eq!(shr_u128(v, s), v >> s, "{v} >> {s}");
+                    assert_eq!(shr_u128_halves(v, s), v >> s, "{v} >> {s}");
                 }
             }
         }

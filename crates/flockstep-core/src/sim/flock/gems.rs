@@ -440,6 +440,58 @@ fn explained(
     e
 }
 
+/// What fish `k` does this tick, from the snapshot (and the pair pass's
+/// lists when `pairs` is given): the mates it saw (in `seen`) and how
+/// many, its nearest mate's id, its rules, its steering, its new velocity
+/// and attitude, and the clamps that fired.
+struct Move {
+    count: u32,
+    nearest: u32,
+    rules: Rules,
+    acc: Vec3,
+    vel: Vec3,
+    attitude: Attitude,
+    clamps: Vec<Clamp>,
+}
+
+/// Fish `k`'s [`Move`] (at `pr`, moving at `vel`, with its wobble draw).
+#[inline(always)]
+fn next<const TRACE: bool>(
+    (snap, sh, pairs): (&Snapshot, &Shared, Option<&Pairs>),
+    (k, pr, vel, draw): (usize, [i64; 3], Vec3, u32),
+    seen: &mut Vec<u32>,
+) -> Move {
+    let p = sh.p;
+    seen.clear();
+    let nearest = match pairs {
+        Some(pairs) => listed(snap, pairs, k, seen),
+        None => visible(snap, k, vel, sh, seen),
+    };
+    let count = seen.len() as u32;
+    if count > p.max_visible {
+        // Keep the first max_visible by id, as the article's list does
+        // (which ones, not their order: the centre is an exact sum).
+        let cap = p.max_visible as usize;
+        seen.select_nth_unstable_by_key(cap - 1, |&m| snap.id[m as usize]);
+        seen.truncate(cap);
+    }
+    let rules = Rules {
+        mates: (count > 0).then(|| flock_rules(snap, seen, pr, nearest.2, sh)),
+        cruising: cruising(vel, draw, sh),
+    };
+    let sum = rules.mates.map_or(Vec3::ZERO, |[a, b, c]| a + b + c);
+    let (acc, new_vel, clamps) = limit::<TRACE>(sum + rules.cruising, vel, p);
+    Move {
+        count,
+        nearest: nearest.1,
+        rules,
+        acc,
+        vel: new_vel,
+        attitude: attitude(new_vel, vel, p.gravity),
+        clamps,
+    }
+}
+
 pub(super) fn step<const TRACE: bool>(
     sim: &mut FlockSim,
     dt: Fx,
@@ -455,6 +507,8 @@ pub(super) fn step<const TRACE: bool>(
         pair_len,
         near_d2,
         near_m,
+        threads,
+        used,
         ..
     } = sim;
     let Model::Gems(p) = &cfg.model else {
@@ -476,9 +530,26 @@ pub(super) fn step<const TRACE: bool>(
         near_d2,
         near_m,
     };
-    let pairwise = !TRACE && !in_place && sh.cone.is_none() && pairs.cap <= PAIR_CAP;
+    let parts = super::par::parts(snap.len(), *threads, 1);
+    *used = if !TRACE && !in_place { parts } else { 1 };
+    let pairwise = !TRACE && !in_place && sh.cone.is_none() && pairs.cap <= PAIR_CAP && parts == 1;
     if pairwise {
         pair_lists(snap, &mut pairs, sh.max2);
+    }
+    let pairs = pairwise.then_some(&pairs);
+    if *used > 1 {
+        // Each thread queries its fish's mates itself.
+        let snap = &*snap;
+        let out = (&mut state.boids[..], &mut att[..]);
+        super::par::in_id_order(&snap.id, parts, out, |k, seen: &mut Vec<u32>| {
+            let pr = [snap.x[k], snap.y[k], snap.z[k]];
+            let vel = unraw([snap.vx[k], snap.vy[k], snap.vz[k]]);
+            let draw = draws[snap.id[k] as usize];
+            let m = next::<false>((snap, &sh, None), (k, pr, vel, draw), seen);
+            let (pos, _) = FlockSim::bound(cfg, unraw(pr));
+            (Boid { pos, vel: m.vel }, m.attitude)
+        });
+        return;
     }
     for k in 0..snap.len() {
         let id = snap.id[k] as usize;
@@ -489,42 +560,23 @@ pub(super) fn step<const TRACE: bool>(
             (snap.x[k], snap.y[k], snap.z[k]) = (r[0], r[1], r[2]);
         }
         let pr = [snap.x[k], snap.y[k], snap.z[k]];
-        seen.clear();
-        let nearest = if pairwise {
-            listed(snap, &pairs, k, seen)
-        } else {
-            visible(snap, k, vel, &sh, seen)
-        };
-        let count = seen.len() as u32;
-        if count > p.max_visible {
-            // Keep the first max_visible by id, as the article's list does
-            // (which ones, not their order: the centre is an exact sum).
-            let cap = p.max_visible as usize;
-            seen.select_nth_unstable_by_key(cap - 1, |&m| snap.id[m as usize]);
-            seen.truncate(cap);
-        }
-        let rules = Rules {
-            mates: (count > 0).then(|| flock_rules(snap, seen, pr, nearest.2, &sh)),
-            cruising: cruising(vel, draws[id], &sh),
-        };
-        let sum = rules.mates.map_or(Vec3::ZERO, |[a, b, c]| a + b + c);
-        let (acc, new_vel, clamps) = limit::<TRACE>(sum + rules.cruising, vel, p);
+        let m = next::<TRACE>((snap, &sh, pairs), (k, pr, vel, draws[id]), seen);
         let (np, _) = FlockSim::bound(cfg, unraw(pr));
         state.boids[id].pos = np;
-        state.boids[id].vel = new_vel;
-        att[id] = attitude(new_vel, vel, p.gravity);
+        state.boids[id].vel = m.vel;
+        att[id] = m.attitude;
         if in_place {
-            let (r, v) = (raw(np), raw(new_vel));
+            let (r, v) = (raw(np), raw(m.vel));
             (snap.x[k], snap.y[k], snap.z[k]) = (r[0], r[1], r[2]);
             (snap.vx[k], snap.vy[k], snap.vz[k]) = (v[0], v[1], v[2]);
         }
         if TRACE {
-            let about = (acc, clamps, p.max_visible);
+            let about = (m.acc, m.clamps, p.max_visible);
             explains[id] = Some(explained(
                 id,
                 (snap, seen),
-                (count, nearest.1),
-                &rules,
+                (m.count, m.nearest),
+                &m.rules,
                 about,
             ));
         }

@@ -18,7 +18,14 @@
 //! agree on random worlds for every model.
 
 use super::Boid;
+use crate::num::wide::mul_u64;
 use crate::num::{Angle, Vec3};
+
+/// A boid's position as raw bits.
+#[inline(always)]
+fn raw_pos(b: &Boid) -> [i64; 3] {
+    [b.pos.x.to_bits(), b.pos.y.to_bits(), b.pos.z.to_bits()]
+}
 
 /// Most cells a grid may have per boid (and at least 64 in all).
 const CELLS_PER_BOID: usize = 2;
@@ -28,16 +35,6 @@ const CELLS_PER_BOID: usize = 2;
 const SUB: i64 = 1;
 /// The most row runs a query visits: (2·SUB + 1)².
 pub const MAX_ROWS: usize = 25;
-
-/// What [`Snapshot::for_each_pair_then`] tells: each pair, and each boid
-/// once every pair it is in has been told.
-pub trait PairSink {
-    /// A pair `k < m` within the radius, `d = pos[m] − pos[k]`, `d2` its
-    /// [`dist2_q32`].
-    fn pair(&mut self, k: usize, m: usize, d: [i64; 3], d2: u64);
-    /// Boid `k` has been told every pair it is in.
-    fn done(&mut self, k: usize);
-}
 
 /// The flock as the rules read it during one tick.
 #[derive(Clone, Debug, Default)]
@@ -60,14 +57,15 @@ pub struct Snapshot {
     pub id: Vec<u32>,
     /// `cell_start[c]..cell_start[c + 1]` are the snapshot indices in cell `c`.
     cell_start: Vec<u32>,
-    /// Cell index of each boid, by id (the counting sort's key).
-    key: Vec<u32>,
     /// Cells per axis.
     n: [i64; 3],
     /// World minimum corner, raw.
     origin: [i64; 3],
     /// Cell edge, raw.
     size: i64,
+    /// ⌊2⁶⁴ / size⌋ (saturated): a cell coordinate is a multiply, not a
+    /// division.
+    inv_size: u64,
     /// How many cells a query reaches on each side (≤ `SUB`).
     reach: i64,
 }
@@ -118,19 +116,16 @@ impl Snapshot {
                 size = size.saturating_mul(2);
             }
             self.size = size;
+            self.inv_size = u64::try_from((1u128 << 64) / size as u128).unwrap_or(u64::MAX);
             // ⌈radius / size⌉ cells cover the radius on each side.
             self.reach = ((radius.max(1) + size - 1) / size).min(SUB);
         }
         let cells = (self.n[0] * self.n[1] * self.n[2]) as usize;
         self.cell_start.clear();
         self.cell_start.resize(cells + 1, 0);
-        self.key.clear();
-        self.key.reserve(len);
         for (i, b) in boids.iter_mut().enumerate() {
             prepare(i, b);
-            let cc = self.cell_of([b.pos.x.to_bits(), b.pos.y.to_bits(), b.pos.z.to_bits()]);
-            let c = self.cell_index(cc);
-            self.key.push(c as u32);
+            let c = self.cell_index(self.cell_of(raw_pos(b)));
             self.cell_start[c + 1] += 1;
         }
         for c in 0..cells {
@@ -154,9 +149,10 @@ impl Snapshot {
             self.hd.resize(len, 0);
         }
         // Stable placement: within a cell, boids stay in id order. The
-        // running cursor reuses `cell_start` and is undone afterwards.
+        // running cursor reuses `cell_start` and is undone afterwards. The
+        // cell is computed again rather than kept (4 bytes a boid).
         for (i, b) in boids.iter().enumerate() {
-            let c = self.key[i] as usize;
+            let c = self.cell_index(self.cell_of(raw_pos(b)));
             let k = self.cell_start[c] as usize;
             self.cell_start[c] += 1;
             self.x[k] = b.pos.x.to_bits();
@@ -191,11 +187,14 @@ impl Snapshot {
         if self.size == i64::MAX {
             return [0, 0, 0];
         }
+        // ⌊off · inv_size / 2⁶⁴⌋ ≤ off / size, and it grows by at most one
+        // over any `size`: monotone, with cells at least `size` wide, so
+        // two points within the radius are in the same or adjacent cells.
         let mut c = [0; 3];
         for a in 0..3 {
-            c[a] = (p[a].saturating_sub(self.origin[a]))
-                .div_euclid(self.size)
-                .clamp(0, self.n[a] - 1);
+            let off = p[a].saturating_sub(self.origin[a]).max(0) as u64;
+            let q = (mul_u64(off, self.inv_size) >> 64) as i64;
+            c[a] = q.min(self.n[a] - 1);
         }
         c
     }
@@ -312,48 +311,38 @@ impl Snapshot {
         mut f: impl FnMut(usize, usize, i64, i64, i64, u64),
     ) {
         for k in 0..self.len() {
-            let p = [self.x[k], self.y[k], self.z[k]];
-            let c = self.cell_of(p);
-            let r = self.reach;
-            let x0 = (c[0] - r).max(0);
-            let x1 = (c[0] + r).min(self.n[0] - 1);
-            for cz in c[2]..=(c[2] + r).min(self.n[2] - 1) {
-                let cy0 = if cz == c[2] { c[1] } else { (c[1] - r).max(0) };
-                for cy in cy0..=(c[1] + r).min(self.n[1] - 1) {
-                    let row = self.row(cz, cy);
-                    let end = self.cell_start[(row + x1 + 1) as usize] as usize;
-                    let start = if cz == c[2] && cy == c[1] {
-                        k + 1
-                    } else {
-                        self.cell_start[(row + x0) as usize] as usize
-                    };
-                    if start < end {
-                        self.scan::<D3>(start, end, p, max2, |m, dx, dy, dz, d2| {
-                            f(k, m, dx, dy, dz, d2)
-                        });
-                    }
-                }
-            }
+            self.forward::<D3>(k, max2, |m, dx, dy, dz, d2| f(k, m, dx, dy, dz, d2));
         }
     }
 
-    /// [`Self::for_each_pair`], telling `sink` each boid as soon as its
-    /// pairs are all told: after boid `k`'s own forward scan, since every
-    /// pair is met from its lower index. Meanwhile only boids `k..k +`
-    /// [`Self::pair_window`] have pairs in flight.
+    /// Boid `k`'s half of [`Self::for_each_pair`]: calls `f(m, dx, dy, dz,
+    /// d2)` for every boid `m > k` with `d2 ≤ max2`, `d = pos[m] − pos[k]`.
     #[inline(always)]
-    pub fn for_each_pair_then<const D3: bool>(&self, max2: u64, sink: &mut impl PairSink) {
-        let mut last = usize::MAX;
-        self.for_each_pair::<D3>(max2, |k, m, dx, dy, dz, d2| {
-            // k only grows: every boid before it is complete.
-            while last.wrapping_add(1) < k {
-                last = last.wrapping_add(1);
-                sink.done(last);
+    pub fn forward<const D3: bool>(
+        &self,
+        k: usize,
+        max2: u64,
+        mut f: impl FnMut(usize, i64, i64, i64, u64),
+    ) {
+        let p = [self.x[k], self.y[k], self.z[k]];
+        let c = self.cell_of(p);
+        let r = self.reach;
+        let x0 = (c[0] - r).max(0);
+        let x1 = (c[0] + r).min(self.n[0] - 1);
+        for cz in c[2]..=(c[2] + r).min(self.n[2] - 1) {
+            let cy0 = if cz == c[2] { c[1] } else { (c[1] - r).max(0) };
+            for cy in cy0..=(c[1] + r).min(self.n[1] - 1) {
+                let row = self.row(cz, cy);
+                let end = self.cell_start[(row + x1 + 1) as usize] as usize;
+                let start = if cz == c[2] && cy == c[1] {
+                    k + 1
+                } else {
+                    self.cell_start[(row + x0) as usize] as usize
+                };
+                if start < end {
+                    self.scan::<D3>(start, end, p, max2, &mut f);
+                }
             }
-            sink.pair(k, m, [dx, dy, dz], d2);
-        });
-        for k in last.wrapping_add(1)..self.len() {
-            sink.done(k);
         }
     }
 
@@ -386,10 +375,7 @@ impl Snapshot {
             + self.vx.capacity()
             + self.vy.capacity()
             + self.vz.capacity())
-            + 4 * (self.hd.capacity()
-                + self.id.capacity()
-                + self.cell_start.capacity()
-                + self.key.capacity())
+            + 4 * (self.hd.capacity() + self.id.capacity() + self.cell_start.capacity())
     }
 }
 

@@ -34,7 +34,8 @@
 
 use super::grid::{Snapshot, radius2_q32};
 use super::{
-    BoidExplain, Feeler, FlockSim, Model, Obstacle, Rule, Steer, Update, mean, raw, unraw,
+    Boid, BoidExplain, Feeler, FlockConfig, FlockSim, Model, Obstacle, Rule, Steer, Update, mean,
+    raw, unraw,
 };
 use crate::num::rsqrt::sqrt_wide;
 use crate::num::{Angle, Fx, Vec2, Vec3};
@@ -309,6 +310,48 @@ fn explained(
     e
 }
 
+/// What boid `k` does this tick: its sums, its turns (cohesion,
+/// alignment, avoidance, total), its new heading, and its new velocity and
+/// position (bounded; whether the coordinate limit clamped it).
+struct Move {
+    sums: Sums,
+    turns: [i64; 4],
+    heading: Angle,
+    boid: Boid,
+    clamped: bool,
+}
+
+/// Boid `k`'s [`Move`], from the snapshot.
+#[inline(always)]
+fn next<const TRACE: bool>(
+    (snap, sh): (&Snapshot, &Shared),
+    (cfg, k, speed, dt): (&FlockConfig, usize, Fx, Fx),
+    ex: &mut Option<BoidExplain>,
+) -> Move {
+    let p = sh.p;
+    let (px, py, h) = (snap.x[k], snap.y[k], snap.hd[k]);
+    let s = mates::<TRACE>(snap, k, sh, ex);
+    let pos = Vec2::new(Fx::from_bits(px), Fx::from_bits(py));
+    let avoid = avoidance::<TRACE>(pos, h, &cfg.obstacles, p, ex);
+    let (coh_turn, align_turn) = cohesion_and_alignment(&s, h, p);
+    let total = if s.seen > 0 {
+        coh_turn + align_turn + s.sep_turn + avoid
+    } else {
+        avoid
+    };
+    let new_h = Angle(h.wrapping_add(total as u32));
+    let v = new_h.unit() * speed;
+    let vel = Vec3::new(v.x, v.y, Fx::ZERO);
+    let (np, clamped) = FlockSim::bound(cfg, unraw([px, py, 0]) + vel * dt);
+    Move {
+        sums: s,
+        turns: [coh_turn, align_turn, avoid, total],
+        heading: new_h,
+        boid: Boid { pos: np, vel },
+        clamped,
+    }
+}
+
 pub(super) fn step<const TRACE: bool>(
     sim: &mut FlockSim,
     dt: Fx,
@@ -319,6 +362,8 @@ pub(super) fn step<const TRACE: bool>(
         state,
         snap,
         speeds,
+        threads,
+        used,
         ..
     } = sim;
     let Model::Heading(p) = &cfg.model else {
@@ -342,36 +387,35 @@ pub(super) fn step<const TRACE: bool>(
         false,
     );
     let sh = Shared::new(p);
+    let parts = super::par::parts(snap.len(), *threads, 1);
+    *used = if !TRACE && !in_place { parts } else { 1 };
+    if *used > 1 {
+        let snap = &*snap;
+        let out = (&mut state.boids[..], &mut heading[..]);
+        super::par::in_id_order(&snap.id, parts, out, |k, _: &mut ()| {
+            let m = next::<false>(
+                (snap, &sh),
+                (cfg, k, speeds[snap.id[k] as usize], dt),
+                &mut None,
+            );
+            (m.boid, m.heading)
+        });
+        return;
+    }
     for k in 0..snap.len() {
         let id = snap.id[k] as usize;
-        let (px, py, h) = (snap.x[k], snap.y[k], snap.hd[k]);
         let mut ex = TRACE.then(|| BoidExplain::new(id as u32));
-        let s = mates::<TRACE>(snap, k, &sh, &mut ex);
-        let pos = Vec2::new(Fx::from_bits(px), Fx::from_bits(py));
-        let avoid = avoidance::<TRACE>(pos, h, &cfg.obstacles, p, &mut ex);
-        let (coh_turn, align_turn) = cohesion_and_alignment(&s, h, p);
-        let total = if s.seen > 0 {
-            coh_turn + align_turn + s.sep_turn + avoid
-        } else {
-            avoid
-        };
-        let new_h = Angle(h.wrapping_add(total as u32));
-        let v = new_h.unit() * speeds[id];
-        let vel = Vec3::new(v.x, v.y, Fx::ZERO);
-        let moved = unraw([px, py, 0]) + vel * dt;
-        let (np, clamped) = FlockSim::bound(cfg, moved);
-        state.boids[id].pos = np;
-        state.boids[id].vel = vel;
-        heading[id] = new_h;
+        let m = next::<TRACE>((snap, &sh), (cfg, k, speeds[id], dt), &mut ex);
+        state.boids[id] = m.boid;
+        heading[id] = m.heading;
         if in_place {
-            let r = raw(np);
+            let r = raw(m.boid.pos);
             snap.x[k] = r[0];
             snap.y[k] = r[1];
-            snap.hd[k] = new_h.0;
+            snap.hd[k] = m.heading.0;
         }
         if let Some(e) = ex {
-            let turns = [coh_turn, align_turn, avoid, total];
-            explains[id] = Some(explained(e, &s, turns, clamped));
+            explains[id] = Some(explained(e, &m.sums, m.turns, m.clamped));
         }
     }
 }

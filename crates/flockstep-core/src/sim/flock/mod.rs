@@ -48,6 +48,7 @@ pub mod ascii;
 mod gems;
 pub mod grid;
 mod heading;
+pub mod par;
 mod weighted;
 
 use super::{Sim, Sink};
@@ -535,12 +536,14 @@ pub struct FlockSim {
     draws: Vec<u32>,
     /// Scratch: visible mates of one boid.
     seen: Vec<u32>,
-    /// Scratch for the weighted model's pair pass, a ring of slots for the
-    /// boids in flight: mate counts, velocity, offset and push sums (raw).
-    pair_n: Vec<u32>,
-    pair_v: Vec<[i64; 3]>,
-    pair_p: Vec<[i64; 3]>,
-    pair_s: Vec<[i64; 3]>,
+    /// Scratch for the weighted model's pair pass, one per thread: a ring
+    /// of slots for the boids in flight (mate counts, velocity, offset and
+    /// push sums, raw), and the sums that wait for the range before.
+    pair_parts: Vec<weighted::Part>,
+    /// Threads a double-buffered tick may use (1: the calling thread).
+    threads: usize,
+    /// Threads the last tick used.
+    used: usize,
     /// Scratch for the gems model's pair pass, by snapshot index: each
     /// fish's list of visible mates (`max_visible` slots), its length, and
     /// the nearest mate's squared distance and snapshot index.
@@ -726,15 +729,34 @@ impl FlockSim {
             snap: Snapshot::default(),
             draws: Vec::new(),
             seen: Vec::new(),
-            pair_n: Vec::new(),
-            pair_v: Vec::new(),
-            pair_p: Vec::new(),
-            pair_s: Vec::new(),
+            pair_parts: Vec::new(),
+            threads: par::default_threads(),
+            used: 1,
             pair_list: Vec::new(),
             pair_len: Vec::new(),
             near_d2: Vec::new(),
             near_m: Vec::new(),
         })
+    }
+
+    /// Lets double-buffered ticks use up to `n` threads (at least 1; the
+    /// web build always uses one). The result is the same bits on any
+    /// number: see [`par`].
+    pub fn set_threads(&mut self, n: usize) {
+        self.threads = n.clamp(1, par::MAX_THREADS);
+    }
+
+    /// The threads double-buffered ticks may use.
+    pub fn threads(&self) -> usize {
+        self.threads
+    }
+
+    /// The threads the last tick used: fewer than [`Self::threads`] when
+    /// the flock is too small to share ([`par::MIN_PER_THREAD`] boids a
+    /// thread, and for the weighted model two pair windows), when updating
+    /// in place, and when tracing every boid.
+    pub fn threads_used(&self) -> usize {
+        self.used
     }
 
     /// Adds a boid between ticks (the viewer's "drop a boid"; replays
@@ -972,8 +994,11 @@ impl FlockSim {
             + self.snap.heap_bytes()
             + self.draws.capacity() * 4
             + self.seen.capacity() * 4
-            + self.pair_n.capacity() * 4
-            + (self.pair_v.capacity() + self.pair_p.capacity() + self.pair_s.capacity()) * 24
+            + self
+                .pair_parts
+                .iter()
+                .map(weighted::Part::heap_bytes)
+                .sum::<usize>()
             + (self.pair_list.capacity() + self.pair_len.capacity() + self.near_m.capacity()) * 4
             + self.near_d2.capacity() * 8
             + self.cfg.boids.capacity() * size_of::<BoidInit>()

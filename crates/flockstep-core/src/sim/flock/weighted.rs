@@ -27,7 +27,7 @@
 //! The demo used Unity's frame time as `dt`; here `dt` is fixed (default
 //! 1/60 s) unless a lesson makes it jitter to show what that breaks.
 
-use super::grid::{PairSink, Snapshot, radius2_q32};
+use super::grid::{Snapshot, radius2_q32};
 use super::{
     Boid, BoidExplain, Bounds, Clamp, Divider, FlockConfig, FlockSim, Model, ModelState, Obstacle,
     Rule, Steer, Update, mean, raw, unraw,
@@ -204,7 +204,10 @@ fn scale(x: i64, c: u128) -> i64 {
         Ok(c) => (mul_u64(x.unsigned_abs(), c) >> 32) as i64,
         Err(_) => ((x.unsigned_abs() as u128 * c) >> 32) as i64,
     };
-    if x < 0 { -m } else { m }
+    // The sign without a branch (offsets' signs are unpredictable):
+    // m when x ≥ 0, −m when x < 0.
+    let sign = x >> 63;
+    (m ^ sign).wrapping_sub(sign)
 }
 
 /// The separation term `−unit(diff) · strength / max(|diff|, min)²` (raw),
@@ -293,6 +296,8 @@ struct Shared<'a> {
     /// The world box's low and high corners when its sides are walls.
     walls: Option<([i64; 3], [i64; 3])>,
     weights: [Fx; 3],
+    /// [`mates_summed_in_i64`].
+    most: u32,
 }
 
 impl<'a> Shared<'a> {
@@ -313,6 +318,7 @@ impl<'a> Shared<'a> {
                 p.w_alignment / wsum,
                 p.w_cohesion / wsum,
             ],
+            most: mates_summed_in_i64(p),
         }
     }
 
@@ -367,49 +373,59 @@ impl Sums {
         }
     }
 
-    /// The sums the pair pass holds in slot `i`.
-    fn of_slot(ring: &Ring, i: usize) -> Sums {
+    /// The sums a pair pass's slot holds.
+    fn of_slot(slot: &Slot) -> Sums {
         let wide = |v: [i64; 3]| v.map(i128::from);
         Sums {
-            sep: wide(ring.s[i]),
-            vel: wide(ring.v[i]),
-            off: wide(ring.p[i]),
-            mates: ring.n[i],
+            sep: wide(slot.s),
+            vel: wide(slot.v),
+            off: wide(slot.p),
+            mates: slot.n,
             ..Sums::new()
         }
     }
 }
 
-/// The pair pass's sums in flight, in the sim's scratch: a ring of slots,
-/// boid `k`'s in slot `k & mask` from its first pair to when it is done
-/// (the snapshot's pair window, rounded up to a power of two, is enough):
-/// mates counted, their velocities, their offsets and rule 1's terms
-/// summed (raw, wrapping).
-struct Ring<'a> {
-    mask: usize,
-    n: &'a mut Vec<u32>,
-    v: &'a mut Vec<[i64; 3]>,
-    p: &'a mut Vec<[i64; 3]>,
-    s: &'a mut Vec<[i64; 3]>,
+/// A boid's sums in the pair pass (raw, wrapping): its mates' count,
+/// velocities, offsets, and rule 1's terms.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct Slot {
+    v: [i64; 3],
+    p: [i64; 3],
+    s: [i64; 3],
+    n: u32,
 }
 
-impl Ring<'_> {
-    /// Empties `len` slots.
-    fn reset(&mut self, len: usize) {
-        self.mask = len - 1;
-        for v in [&mut *self.v, &mut *self.p, &mut *self.s] {
-            v.clear();
-            v.resize(len, [0; 3]);
+impl Slot {
+    const ZERO: Slot = Slot {
+        v: [0; 3],
+        p: [0; 3],
+        s: [0; 3],
+        n: 0,
+    };
+
+    /// Adds the pair of a boid with the mate at offset `d`, moving at `v`,
+    /// whose rule-1 term is `t`.
+    #[inline(always)]
+    fn add(&mut self, d: [i64; 3], v: [i64; 3], t: [i64; 3]) {
+        self.n += 1;
+        for a in 0..3 {
+            self.v[a] = self.v[a].wrapping_add(v[a]);
+            self.p[a] = self.p[a].wrapping_add(d[a]);
+            self.s[a] = self.s[a].wrapping_add(t[a]);
         }
-        self.n.clear();
-        self.n.resize(len, 0);
     }
 
-    /// Empties slot `i` for the boid that takes it next.
+    /// Both slots' sums.
     #[inline(always)]
-    fn clear(&mut self, i: usize) {
-        self.n[i] = 0;
-        (self.v[i], self.p[i], self.s[i]) = ([0; 3], [0; 3], [0; 3]);
+    fn plus(mut self, o: &Slot) -> Slot {
+        self.n += o.n;
+        for a in 0..3 {
+            self.v[a] = self.v[a].wrapping_add(o.v[a]);
+            self.p[a] = self.p[a].wrapping_add(o.p[a]);
+            self.s[a] = self.s[a].wrapping_add(o.s[a]);
+        }
+        self
     }
 }
 
@@ -451,82 +467,148 @@ fn integrate_all<const TRACE: bool, const D3: bool>(
     pre_clamps
 }
 
-/// Untraced double-buffered ticks meet each pair of mates once and add its
-/// terms to both boids (rule 1's term is exactly antisymmetric, the other
-/// sums trivially so), into the [`Ring`]; as soon as a boid's pairs are all
-/// met, its rules run and its acceleration is written. Added wrapping: for
-/// a boid with at most [`mates_summed_in_i64`] mates they are the same
-/// exact integer sums as [`mates`], so the same result; a boid with more
-/// is summed by its own query.
-struct PairPass<'a, 's, F, const D3: bool> {
-    snap: &'a Snapshot,
-    sh: &'a Shared<'s>,
-    push: F,
-    ring: Ring<'a>,
-    most: u32,
-    acc: &'a mut [Vec3],
-    /// Boids that met no mate.
-    alone: u32,
+/// One thread's share of the pair pass ([`pair_pass`]): its ring of
+/// slots, and the sums of its first boids, which wait for the pairs the
+/// range before meets with them.
+#[derive(Clone, Debug, Default)]
+pub(super) struct Part {
+    ring: Vec<Slot>,
+    held: Vec<Slot>,
 }
 
-impl<F: Fn([i64; 3]) -> ([i64; 3], bool), const D3: bool> PairSink for PairPass<'_, '_, F, D3> {
-    #[inline(always)]
-    fn pair(&mut self, k: usize, m: usize, d: [i64; 3], _d2: u64) {
-        let (sn, r) = (self.snap, &mut self.ring);
-        let (i, j) = (k & r.mask, m & r.mask);
-        r.n[i] += 1;
-        r.n[j] += 1;
-        let (vk, vm) = (
-            [sn.vx[k], sn.vy[k], sn.vz[k]],
-            [sn.vx[m], sn.vy[m], sn.vz[m]],
-        );
-        let t = (self.push)(d).0;
-        for a in 0..3 {
-            r.v[i][a] = r.v[i][a].wrapping_add(vm[a]);
-            r.v[j][a] = r.v[j][a].wrapping_add(vk[a]);
-            r.p[i][a] = r.p[i][a].wrapping_add(d[a]);
-            r.p[j][a] = r.p[j][a].wrapping_sub(d[a]);
-            r.s[i][a] = r.s[i][a].wrapping_add(t[a]);
-            r.s[j][a] = r.s[j][a].wrapping_sub(t[a]);
+impl Part {
+    /// Heap bytes held.
+    pub(super) fn heap_bytes(&self) -> usize {
+        (self.ring.capacity() + self.held.capacity()) * size_of::<Slot>()
+    }
+}
+
+/// Boid `k`'s acceleration from its complete pair sums (or, past
+/// [`mates_summed_in_i64`] mates, its own query); whether it met no mate.
+#[inline(always)]
+fn finish<const D3: bool>(snap: &Snapshot, sh: &Shared, k: usize, mine: &Slot) -> (Vec3, bool) {
+    let s = if mine.n <= sh.most {
+        Sums::of_slot(mine)
+    } else {
+        mates::<false, D3>(snap, k, sh, &mut None)
+    };
+    (steer::<false, D3>(snap, k, sh, s, &mut None).0, mine.n == 0)
+}
+
+/// The pair pass over boids `range` (snapshot indices): each pair of
+/// mates met once ([`Snapshot::forward`]), its terms added to both boids
+/// (rule 1's term is exactly antisymmetric, the other sums trivially so):
+/// boid `k`'s own side in registers, the mate's into the ring, boid `m` in
+/// slot `(m − start) mod w` from its first pair until its turn (`w`, the
+/// snapshot's pair window, is enough). When `k`'s forward half is scanned
+/// its pairs within the range are all met: the boids before `hold` go to
+/// `part.held` (pairs with the range before are still to come), the
+/// others to `done(k, sums)`. Added wrapping: for a boid with at most
+/// [`mates_summed_in_i64`] mates they are the same exact integer sums as
+/// [`mates`], in any order, so the same result.
+#[inline(always)]
+fn sweep<const D3: bool>(
+    (snap, sh): (&Snapshot, &Shared),
+    (range, hold, w): (std::ops::Range<usize>, usize, usize),
+    part: &mut Part,
+    mut done: impl FnMut(usize, &Slot),
+) {
+    part.ring.clear();
+    part.ring.resize(w, Slot::ZERO);
+    part.held.clear();
+    let ring = &mut part.ring[..];
+    let push = sh.push_fn::<D3>();
+    let mut base = 0; // (k − start) mod w
+    for k in range {
+        let mut me = Slot::ZERO;
+        let vk = [snap.vx[k], snap.vy[k], snap.vz[k]];
+        snap.forward::<D3>(k, sh.fov2, |m, dx, dy, dz, _| {
+            let d = [dx, dy, dz];
+            let t = push(d).0;
+            me.add(d, [snap.vx[m], snap.vy[m], snap.vz[m]], t);
+            // 0 < m − k < w, so one subtraction wraps it.
+            let mut i = base + (m - k);
+            if i >= w {
+                i -= w;
+            }
+            ring[i].add(d.map(i64::wrapping_neg), vk, t.map(i64::wrapping_neg));
+        });
+        let mine = std::mem::replace(&mut ring[base], Slot::ZERO).plus(&me);
+        if k < hold {
+            part.held.push(mine);
+        } else {
+            done(k, &mine);
+        }
+        base += 1;
+        if base == w {
+            base = 0;
         }
     }
-
-    fn done(&mut self, k: usize) {
-        let i = k & self.ring.mask;
-        self.alone += u32::from(self.ring.n[i] == 0);
-        let s = if self.ring.n[i] <= self.most {
-            Sums::of_slot(&self.ring, i)
-        } else {
-            mates::<false, D3>(self.snap, k, self.sh, &mut None)
-        };
-        self.ring.clear(i);
-        let (a, _, _) = steer::<false, D3>(self.snap, k, self.sh, s, &mut None);
-        self.acc[self.snap.id[k] as usize] = a;
-    }
 }
 
-/// Every boid's acceleration by the pair pass ([`PairPass`]); the count
-/// of boids that met no mate. One copy for traced and untraced steps.
+/// Every boid's acceleration by the pair pass ([`sweep`]); returns the
+/// count of boids that met no mate, and the threads used. One copy for traced and untraced
+/// steps.
+///
+/// On several threads each takes a contiguous range of the snapshot (at
+/// least two pair windows long) and writes its accelerations in snapshot
+/// order; then each range's first boids get the pairs the range before met
+/// with them (left in that range's ring at its end) and are finished, and
+/// the accelerations are put in id order. Exact sums in a fixed order:
+/// the same bits on any number of threads.
 #[inline(never)]
 fn pair_pass<const D3: bool>(
     snap: &Snapshot,
     sh: &Shared,
-    mut ring: Ring,
+    (parts_scratch, threads): (&mut Vec<Part>, usize),
     acc: &mut [Vec3],
-) -> u32 {
-    ring.reset(snap.pair_window().next_power_of_two());
-    let (push, most) = (sh.push_fn::<D3>(), mates_summed_in_i64(sh.p));
-    let mut pass = PairPass::<_, D3> {
-        snap,
-        sh,
-        push,
-        ring,
-        most,
-        acc,
-        alone: 0,
-    };
-    snap.for_each_pair_then::<D3>(sh.fov2, &mut pass);
-    pass.alone
+) -> (u32, usize) {
+    let w = snap.pair_window();
+    let n = snap.len();
+    let np = super::par::parts(n, threads, 2 * w);
+    parts_scratch.resize_with(np.max(parts_scratch.len()), Part::default);
+    if np == 1 {
+        let mut alone = 0;
+        sweep::<D3>(
+            (snap, sh),
+            (0..n, 0, w),
+            &mut parts_scratch[0],
+            |k, mine| {
+                let (a, lone) = finish::<D3>(snap, sh, k, mine);
+                acc[snap.id[k] as usize] = a;
+                alone += u32::from(lone);
+            },
+        );
+        return (alone, 1);
+    }
+    // Accelerations in snapshot order, a chunk per range.
+    let chunks = super::par::chunks(acc, np);
+    let alone = std::sync::atomic::AtomicU32::new(0);
+    let jobs: Vec<_> = chunks.into_iter().zip(&mut parts_scratch[..np]).collect();
+    super::par::each(jobs, |i, (out, part)| {
+        let r = super::par::range(n, np, i);
+        let (start, hold) = (r.start, if i == 0 { r.start } else { r.start + w });
+        let mut lone = 0;
+        sweep::<D3>((snap, sh), (r, hold, w), part, |k, mine| {
+            let (a, l) = finish::<D3>(snap, sh, k, mine);
+            out[k - start] = a;
+            lone += u32::from(l);
+        });
+        alone.fetch_add(lone, std::sync::atomic::Ordering::Relaxed);
+    });
+    let mut alone = alone.into_inner();
+    for i in 1..np {
+        let (before, r) = (super::par::range(n, np, i - 1), super::par::range(n, np, i));
+        for (j, held) in parts_scratch[i].held.iter().enumerate() {
+            let m = r.start + j;
+            let spill = &parts_scratch[i - 1].ring[(m - before.start) % w];
+            let (a, lone) = finish::<D3>(snap, sh, m, &held.plus(spill));
+            acc[m] = a;
+            alone += u32::from(lone);
+        }
+    }
+    super::par::to_id_order(acc, &snap.id);
+    (alone, np)
 }
 
 /// Updating in place: snapshot boid `k` integrates its acceleration just
@@ -736,10 +818,9 @@ pub(super) fn step<const TRACE: bool, const D3: bool>(
         cfg,
         state,
         snap,
-        pair_n,
-        pair_v,
-        pair_p,
-        pair_s,
+        pair_parts,
+        threads,
+        used,
         ..
     } = sim;
     let Model::Weighted(p) = &cfg.model else {
@@ -754,14 +835,8 @@ pub(super) fn step<const TRACE: bool, const D3: bool>(
     let pre_clamps = integrate_all::<TRACE, D3>(snap, boids, cfg, (p, acc), dts);
     let sh = Shared::new(cfg, p);
     if !in_place && (!TRACE || only.is_some()) {
-        let ring = Ring {
-            mask: 0,
-            n: pair_n,
-            v: pair_v,
-            p: pair_p,
-            s: pair_s,
-        };
-        let alone = pair_pass::<D3>(snap, &sh, ring, acc);
+        let (alone, parts) = pair_pass::<D3>(snap, &sh, (pair_parts, *threads), acc);
+        *used = parts;
         if TRACE {
             for &id in only.unwrap_or_default() {
                 let Some(k) = snap.id.iter().position(|&i| i == id) else {
@@ -784,6 +859,7 @@ pub(super) fn step<const TRACE: bool, const D3: bool>(
         }
         return TRACE.then_some(alone);
     }
+    *used = 1;
     for k in 0..snap.len() {
         let id = snap.id[k] as usize;
         let mut ex = TRACE.then(|| BoidExplain::new(id as u32));
