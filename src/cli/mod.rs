@@ -36,6 +36,9 @@ pub struct Cli {
     /// What to do.
     #[command(subcommand)]
     pub command: Option<Command>,
+    /// Threads a flock's double-buffered tick may use (default: one per core). Any number gives the same bits
+    #[arg(long, global = true, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=64))]
+    pub threads: Option<u16>,
 }
 
 /// The subcommands.
@@ -473,6 +476,9 @@ fn emit(out: &str) -> ExitCode {
 
 /// Runs a parsed command and returns what it prints.
 pub fn execute(cli: Cli) -> Result<String, Failure> {
+    if let Some(n) = cli.threads {
+        crate::sim::flock::par::set_default_threads(usize::from(n));
+    }
     match cli.command {
         None => view((None, None), &[], None),
         Some(Command::View {

@@ -235,29 +235,9 @@ fn pair_lists(sn: &Snapshot, pairs: &mut Pairs, max2: u64) {
     near_d2.resize(n, u64::MAX);
     near_m.clear();
     near_m.resize(n, u32::MAX);
-    // Offer `m` to fish `k`'s list: keep the `cap` smallest ids.
-    let mut offer = |k: usize, m: usize| {
-        let l = &mut list[k * cap..(k + 1) * cap];
-        let used = len[k] as usize;
-        if used < cap {
-            l[used] = m as u32;
-            len[k] += 1;
-            return;
-        }
-        let (mut worst, mut worst_id) = (0, sn.id[l[0] as usize]);
-        for (j, &e) in l.iter().enumerate().skip(1) {
-            let eid = sn.id[e as usize];
-            if eid > worst_id {
-                (worst, worst_id) = (j, eid);
-            }
-        }
-        if sn.id[m] < worst_id {
-            l[worst] = m as u32;
-        }
-    };
     sn.for_each_pair::<true>(max2, |k, m, _, _, _, d2| {
-        offer(k, m);
-        offer(m, k);
+        offer((list, len, &sn.id, cap), k, m);
+        offer((list, len, &sn.id, cap), m, k);
         for (a, b) in [(k, m), (m, k)] {
             let cur = near_m[a];
             if cur == u32::MAX || (d2, sn.id[b]) < (near_d2[a], sn.id[cur as usize]) {
@@ -266,6 +246,29 @@ fn pair_lists(sn: &Snapshot, pairs: &mut Pairs, max2: u64) {
             }
         }
     });
+}
+
+/// Offers mate `m` to fish `k`'s list (`cap` slots from `k · cap`, `len[k]`
+/// used): the list keeps the `cap` smallest ids.
+#[inline(always)]
+fn offer((list, len, id, cap): (&mut [u32], &mut [u32], &[u32], usize), k: usize, m: usize) {
+    let l = &mut list[k * cap..(k + 1) * cap];
+    let used = len[k] as usize;
+    if used < cap {
+        l[used] = m as u32;
+        len[k] += 1;
+        return;
+    }
+    let (mut worst, mut worst_id) = (0, id[l[0] as usize]);
+    for (j, &e) in l.iter().enumerate().skip(1) {
+        let eid = id[e as usize];
+        if eid > worst_id {
+            (worst, worst_id) = (j, eid);
+        }
+    }
+    if id[m] < worst_id {
+        l[worst] = m as u32;
+    }
 }
 
 /// The mates fish `k` (moving at `vel`) sees, into `seen` (snapshot

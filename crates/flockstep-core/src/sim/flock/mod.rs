@@ -1140,6 +1140,17 @@ fn mean(sum: [i128; 3], count: u32) -> Vec3 {
     Divider::new(count).vec(sum)
 }
 
+/// `⌊(2⁶⁴ − 1) / c⌋` for the counts `c` below 256 ([`Divider`]).
+static RECIPROCALS: [u64; 256] = {
+    let mut t = [0u64; 256];
+    let mut c = 1;
+    while c < 256 {
+        t[c] = u64::MAX / c as u64;
+        c += 1;
+    }
+    t
+};
+
 /// Exact division by a fixed count with one 64-bit reciprocal and two
 /// multiplications per quotient (a division costs several times more, and
 /// the rules divide up to nine sums per boid per tick).
@@ -1155,10 +1166,13 @@ impl Divider {
     #[inline]
     fn new(count: u32) -> Divider {
         let c = count.max(1) as u64;
-        Divider {
-            c,
-            recip: u64::MAX / c,
-        }
+        // A boid's counts are small: their reciprocals are looked up, not
+        // divided for.
+        let recip = match RECIPROCALS.get(c as usize) {
+            Some(&r) => r,
+            None => u64::MAX / c,
+        };
+        Divider { c, recip }
     }
 
     #[inline]
@@ -1172,10 +1186,11 @@ impl Divider {
         }
         let a = s.unsigned_abs();
         let mut q = (mul_u64(a, self.recip) >> 64) as u64;
-        if mul_u64(q + 1, self.c) <= a as u128 {
-            q += 1;
-        }
-        if s < 0 { -(q as i64) } else { q as i64 }
+        // Without branches: which way the correction and the sign go is
+        // unpredictable.
+        q += u64::from(mul_u64(q + 1, self.c) <= a as u128);
+        let sign = s >> 63;
+        ((q as i64) ^ sign).wrapping_sub(sign)
     }
 
     #[inline]
