@@ -28,7 +28,7 @@
 //! wraps around the tank. Distances are plain (not wrapped) distances, as
 //! in the article.
 
-use super::grid::{Snapshot, radius2_q32};
+use super::grid::{Runs, Snapshot, radius2_q32};
 use super::{
     Attitude, Boid, BoidExplain, Clamp, FlockConfig, FlockSim, Model, ModelState, Rule, Steer,
     Update, raw, unraw,
@@ -282,13 +282,12 @@ fn visible(
     k: usize,
     vel: Vec3,
     sh: &Shared,
-    seen: &mut Vec<u32>,
+    (seen, runs): (&mut Vec<u32>, &mut Runs),
 ) -> (u64, u32, usize) {
     let speed_len = vel.fast_length();
     let mut nearest = (u64::MAX, u32::MAX, 0usize);
-    let pr = [snap.x[k], snap.y[k], snap.z[k]];
     let cone = sh.cone; // a copy the loop keeps in a register
-    snap.for_each_within::<true>(k, pr, sh.max2, |m, dx, dy, dz, d2| {
+    snap.for_each_within::<true>(k, runs, sh.max2, |m, dx, dy, dz, d2| {
         if let Some(c) = cone
             && speed_len > Fx::ZERO
         {
@@ -462,13 +461,13 @@ struct Move {
 fn next<const TRACE: bool>(
     (snap, sh, pairs): (&Snapshot, &Shared, Option<&Pairs>),
     (k, pr, vel, draw): (usize, [i64; 3], Vec3, u32),
-    seen: &mut Vec<u32>,
+    (seen, runs): (&mut Vec<u32>, &mut Runs),
 ) -> Move {
     let p = sh.p;
     seen.clear();
     let nearest = match pairs {
         Some(pairs) => listed(snap, pairs, k, seen),
-        None => visible(snap, k, vel, sh, seen),
+        None => visible(snap, k, vel, sh, (seen, runs)),
     };
     let count = seen.len() as u32;
     if count > p.max_visible {
@@ -544,16 +543,22 @@ pub(super) fn step<const TRACE: bool>(
         // Each thread queries its fish's mates itself.
         let snap = &*snap;
         let out = (&mut state.boids[..], &mut att[..]);
-        super::par::in_id_order(&snap.id, parts, out, |k, seen: &mut Vec<u32>| {
-            let pr = [snap.x[k], snap.y[k], snap.z[k]];
-            let vel = unraw([snap.vx[k], snap.vy[k], snap.vz[k]]);
-            let draw = draws[snap.id[k] as usize];
-            let m = next::<false>((snap, &sh, None), (k, pr, vel, draw), seen);
-            let (pos, _) = FlockSim::bound(cfg, unraw(pr));
-            (Boid { pos, vel: m.vel }, m.attitude)
-        });
+        super::par::in_id_order(
+            &snap.id,
+            parts,
+            out,
+            |k, (seen, runs): &mut (Vec<u32>, Runs)| {
+                let pr = [snap.x[k], snap.y[k], snap.z[k]];
+                let vel = unraw([snap.vx[k], snap.vy[k], snap.vz[k]]);
+                let draw = draws[snap.id[k] as usize];
+                let m = next::<false>((snap, &sh, None), (k, pr, vel, draw), (seen, runs));
+                let (pos, _) = FlockSim::bound(cfg, unraw(pr));
+                (Boid { pos, vel: m.vel }, m.attitude)
+            },
+        );
         return;
     }
+    let mut runs = Runs::new();
     for k in 0..snap.len() {
         let id = snap.id[k] as usize;
         let vel = unraw([snap.vx[k], snap.vy[k], snap.vz[k]]);
@@ -563,7 +568,11 @@ pub(super) fn step<const TRACE: bool>(
             (snap.x[k], snap.y[k], snap.z[k]) = (r[0], r[1], r[2]);
         }
         let pr = [snap.x[k], snap.y[k], snap.z[k]];
-        let m = next::<TRACE>((snap, &sh, pairs), (k, pr, vel, draws[id]), seen);
+        let m = next::<TRACE>(
+            (snap, &sh, pairs),
+            (k, pr, vel, draws[id]),
+            (seen, &mut runs),
+        );
         let (np, _) = FlockSim::bound(cfg, unraw(pr));
         state.boids[id].pos = np;
         state.boids[id].vel = m.vel;

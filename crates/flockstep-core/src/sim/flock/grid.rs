@@ -36,6 +36,40 @@ const SUB: i64 = 1;
 /// The most row runs a query visits: (2·SUB + 1)².
 pub const MAX_ROWS: usize = 25;
 
+/// The row runs a boid's cell scans, kept by [`Snapshot::forward`] for
+/// the next boid of the same cell.
+#[derive(Clone, Copy, Debug)]
+pub struct Runs {
+    /// The cell's boids: `first..end`.
+    first: usize,
+    end: usize,
+    /// How many runs.
+    n: usize,
+    runs: [(usize, usize); MAX_ROWS],
+    /// Whether they are a forward half's ([`Snapshot::forward`]) or a
+    /// whole neighbourhood's ([`Snapshot::for_each_within`]).
+    forward: bool,
+}
+
+impl Runs {
+    /// Runs of no cell yet.
+    pub fn new() -> Runs {
+        Runs {
+            first: 0,
+            end: 0,
+            n: 0,
+            runs: [(0, 0); MAX_ROWS],
+            forward: false,
+        }
+    }
+}
+
+impl Default for Runs {
+    fn default() -> Runs {
+        Runs::new()
+    }
+}
+
 /// The flock as the rules read it during one tick.
 #[derive(Clone, Debug, Default)]
 pub struct Snapshot {
@@ -247,24 +281,33 @@ impl Snapshot {
     }
 
     /// Calls `f(m, dx, dy, dz, d2)` for every boid `m ≠ k` with
-    /// `d2 ≤ max2`, where `d2` is the squared distance from `p` measured
-    /// on offsets truncated to 1/65536 of a unit ([`dist2_q32`]).
-    /// `p` must lie in the cell boid `k` was sorted into (its snapshot
-    /// position, or any position under brute force, where there is one
-    /// cell). The offsets `dx, dy, dz` passed on are exact raw differences:
-    /// coordinates are within ±`COORD_LIMIT` (2²⁰ · 2³² raw), so they fit
-    /// an `i64` with room to spare and the subtraction cannot wrap.
+    /// `d2 ≤ max2`, where `d2` is the squared distance from boid `k`'s
+    /// snapshot position `p` measured on offsets truncated to 1/65536 of a
+    /// unit ([`dist2_q32`]). The offsets `dx, dy, dz` passed on are exact
+    /// raw differences: coordinates are within ±`COORD_LIMIT` (2²⁰ · 2³²
+    /// raw), so they fit an `i64` with room to spare and the subtraction
+    /// cannot wrap. `runs` keeps the rows of the last boid's cell, as for
+    /// [`Self::forward`].
     #[inline(always)]
     pub fn for_each_within<const D3: bool>(
         &self,
         k: usize,
-        p: [i64; 3],
+        runs: &mut Runs,
         max2: u64,
         mut f: impl FnMut(usize, i64, i64, i64, u64),
     ) {
-        let mut rows = [(0, 0); MAX_ROWS];
-        let n = self.rows(p, &mut rows);
-        for &(start, end) in &rows[..n] {
+        if runs.forward || k < runs.first || k >= runs.end {
+            let p = [self.x[k], self.y[k], self.z[k]];
+            runs.n = self.rows(p, &mut runs.runs);
+            let cell = self.cell_index(self.cell_of(p));
+            (runs.first, runs.end) = (
+                self.cell_start[cell] as usize,
+                self.cell_start[cell + 1] as usize,
+            );
+            runs.forward = false;
+        }
+        let p = [self.x[k], self.y[k], self.z[k]];
+        for &(start, end) in &runs.runs[..runs.n] {
             self.scan::<D3>(start, end, p, max2, |m, dx, dy, dz, d2| {
                 if m != k {
                     f(m, dx, dy, dz, d2);
@@ -310,38 +353,63 @@ impl Snapshot {
         max2: u64,
         mut f: impl FnMut(usize, usize, i64, i64, i64, u64),
     ) {
+        let mut runs = Runs::new();
         for k in 0..self.len() {
-            self.forward::<D3>(k, max2, |m, dx, dy, dz, d2| f(k, m, dx, dy, dz, d2));
+            self.forward::<D3>(k, &mut runs, max2, |m, dx, dy, dz, d2| {
+                f(k, m, dx, dy, dz, d2)
+            });
         }
     }
 
     /// Boid `k`'s half of [`Self::for_each_pair`]: calls `f(m, dx, dy, dz,
     /// d2)` for every boid `m > k` with `d2 ≤ max2`, `d = pos[m] − pos[k]`.
+    /// `runs` keeps the row runs of the cell of the boid it was last used
+    /// for: every boid of a cell scans the same rows (its own from the boid
+    /// after it), so a sweep in snapshot order works them out once a cell.
     #[inline(always)]
     pub fn forward<const D3: bool>(
         &self,
         k: usize,
+        runs: &mut Runs,
         max2: u64,
         mut f: impl FnMut(usize, i64, i64, i64, u64),
     ) {
+        if !runs.forward || k < runs.first || k >= runs.end {
+            self.forward_runs(k, runs);
+        }
         let p = [self.x[k], self.y[k], self.z[k]];
-        let c = self.cell_of(p);
+        for (i, &(start, end)) in runs.runs[..runs.n].iter().enumerate() {
+            let start = if i == 0 { k + 1 } else { start };
+            if start < end {
+                self.scan::<D3>(start, end, p, max2, &mut f);
+            }
+        }
+    }
+
+    /// The forward row runs of the cell of boid `k` into `runs`, its own
+    /// row's first.
+    #[inline(never)]
+    fn forward_runs(&self, k: usize, runs: &mut Runs) {
+        let c = self.cell_of([self.x[k], self.y[k], self.z[k]]);
+        let cell = self.cell_index(c);
+        (runs.first, runs.end) = (
+            self.cell_start[cell] as usize,
+            self.cell_start[cell + 1] as usize,
+        );
         let r = self.reach;
         let x0 = (c[0] - r).max(0);
         let x1 = (c[0] + r).min(self.n[0] - 1);
+        runs.n = 0;
+        runs.forward = true;
         for cz in c[2]..=(c[2] + r).min(self.n[2] - 1) {
             let cy0 = if cz == c[2] { c[1] } else { (c[1] - r).max(0) };
             for cy in cy0..=(c[1] + r).min(self.n[1] - 1) {
                 let row = self.row(cz, cy);
-                let end = self.cell_start[(row + x1 + 1) as usize] as usize;
-                let start = if cz == c[2] && cy == c[1] {
-                    k + 1
-                } else {
-                    self.cell_start[(row + x0) as usize] as usize
-                };
-                if start < end {
-                    self.scan::<D3>(start, end, p, max2, &mut f);
-                }
+                runs.runs[runs.n] = (
+                    self.cell_start[(row + x0) as usize] as usize,
+                    self.cell_start[(row + x1 + 1) as usize] as usize,
+                );
+                runs.n += 1;
             }
         }
     }

@@ -32,7 +32,7 @@
 //! by that much at once — no turn-rate limit — and the boid moves
 //! `speed · dt` along its new heading.
 
-use super::grid::{Snapshot, radius2_q32};
+use super::grid::{Runs, Snapshot, radius2_q32};
 use super::{
     Boid, BoidExplain, Feeler, FlockConfig, FlockSim, Model, Obstacle, Rule, Steer, Update, mean,
     raw, unraw,
@@ -188,7 +188,7 @@ fn separation_turn(dx: i64, dy: i64, bearing: u64, sh: &Shared) -> i64 {
 /// blind zone behind it — summed for cohesion, alignment and separation.
 #[inline(always)]
 fn mates<const TRACE: bool>(
-    snap: &Snapshot,
+    (snap, runs): (&Snapshot, &mut Runs),
     k: usize,
     sh: &Shared,
     ex: &mut Option<BoidExplain>,
@@ -201,11 +201,10 @@ fn mates<const TRACE: bool>(
         sep_turn: 0,
         nearest: (u64::MAX, u32::MAX),
     };
-    let pr = [snap.x[k], snap.y[k], 0];
     // Copies the loop keeps in registers.
     let (fov_half, blind_end, sep2) = (sh.fov_half, sh.blind_end, sh.sep2);
     let naive = sh.p.naive_angle_average;
-    snap.for_each_within::<false>(k, pr, sh.view2, |m, dx, dy, _, d2| {
+    snap.for_each_within::<false>(k, runs, sh.view2, |m, dx, dy, _, d2| {
         let bearing = Angle::atan2(Fx::from_bits(dy), Fx::from_bits(dx))
             .0
             .wrapping_sub(h) as u64;
@@ -324,13 +323,13 @@ struct Move {
 /// Boid `k`'s [`Move`], from the snapshot.
 #[inline(always)]
 fn next<const TRACE: bool>(
-    (snap, sh): (&Snapshot, &Shared),
+    (snap, sh, runs): (&Snapshot, &Shared, &mut Runs),
     (cfg, k, speed, dt): (&FlockConfig, usize, Fx, Fx),
     ex: &mut Option<BoidExplain>,
 ) -> Move {
     let p = sh.p;
     let (px, py, h) = (snap.x[k], snap.y[k], snap.hd[k]);
-    let s = mates::<TRACE>(snap, k, sh, ex);
+    let s = mates::<TRACE>((snap, runs), k, sh, ex);
     let pos = Vec2::new(Fx::from_bits(px), Fx::from_bits(py));
     let avoid = avoidance::<TRACE>(pos, h, &cfg.obstacles, p, ex);
     let (coh_turn, align_turn) = cohesion_and_alignment(&s, h, p);
@@ -392,9 +391,9 @@ pub(super) fn step<const TRACE: bool>(
     if *used > 1 {
         let snap = &*snap;
         let out = (&mut state.boids[..], &mut heading[..]);
-        super::par::in_id_order(&snap.id, parts, out, |k, _: &mut ()| {
+        super::par::in_id_order(&snap.id, parts, out, |k, runs: &mut Runs| {
             let m = next::<false>(
-                (snap, &sh),
+                (snap, &sh, runs),
                 (cfg, k, speeds[snap.id[k] as usize], dt),
                 &mut None,
             );
@@ -402,10 +401,11 @@ pub(super) fn step<const TRACE: bool>(
         });
         return;
     }
+    let mut runs = Runs::new();
     for k in 0..snap.len() {
         let id = snap.id[k] as usize;
         let mut ex = TRACE.then(|| BoidExplain::new(id as u32));
-        let m = next::<TRACE>((snap, &sh), (cfg, k, speeds[id], dt), &mut ex);
+        let m = next::<TRACE>((snap, &sh, &mut runs), (cfg, k, speeds[id], dt), &mut ex);
         state.boids[id] = m.boid;
         heading[id] = m.heading;
         if in_place {

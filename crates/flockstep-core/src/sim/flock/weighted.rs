@@ -27,7 +27,7 @@
 //! The demo used Unity's frame time as `dt`; here `dt` is fixed (default
 //! 1/60 s) unless a lesson makes it jitter to show what that breaks.
 
-use super::grid::{Snapshot, radius2_q32};
+use super::grid::{Runs, Snapshot, radius2_q32};
 use super::{
     Boid, BoidExplain, Bounds, Clamp, Divider, FlockConfig, FlockSim, Model, ModelState, Obstacle,
     Rule, Steer, Update, mean, raw, unraw,
@@ -490,7 +490,7 @@ fn finish<const D3: bool>(snap: &Snapshot, sh: &Shared, k: usize, mine: &Slot) -
     let s = if mine.n <= sh.most {
         Sums::of_slot(mine)
     } else {
-        mates::<false, D3>(snap, k, sh, &mut None)
+        mates::<false, D3>((snap, &mut Runs::new()), k, sh, &mut None)
     };
     (steer::<false, D3>(snap, k, sh, s, &mut None).0, mine.n == 0)
 }
@@ -519,10 +519,11 @@ fn sweep<const D3: bool>(
     let ring = &mut part.ring[..];
     let push = sh.push_fn::<D3>();
     let mut base = 0; // (k − start) mod w
+    let mut runs = Runs::new();
     for k in range {
         let mut me = Slot::ZERO;
         let vk = [snap.vx[k], snap.vy[k], snap.vz[k]];
-        snap.forward::<D3>(k, sh.fov2, |m, dx, dy, dz, _| {
+        snap.forward::<D3>(k, &mut runs, sh.fov2, |m, dx, dy, dz, _| {
             let d = [dx, dy, dz];
             let t = push(d).0;
             me.add(d, [snap.vx[m], snap.vy[m], snap.vz[m]], t);
@@ -649,15 +650,14 @@ fn note_clamps(ex: &mut Option<BoidExplain>, c: Option<Clamp>, lim: bool) {
 /// rules.
 #[inline(always)]
 fn mates<const TRACE: bool, const D3: bool>(
-    snap: &Snapshot,
+    (snap, runs): (&Snapshot, &mut Runs),
     k: usize,
     sh: &Shared,
     ex: &mut Option<BoidExplain>,
 ) -> Sums {
     let mut s = Sums::new();
-    let pr = [snap.x[k], snap.y[k], snap.z[k]];
     let push = sh.push_fn::<D3>();
-    snap.for_each_within::<D3>(k, pr, sh.fov2, |m, dx, dy, dz, d2| {
+    snap.for_each_within::<D3>(k, runs, sh.fov2, |m, dx, dy, dz, d2| {
         s.mates += 1;
         s.vel[0] += snap.vx[m] as i128;
         s.vel[1] += snap.vy[m] as i128;
@@ -846,7 +846,7 @@ pub(super) fn step<const TRACE: bool, const D3: bool>(
                 let mut ex = Some(BoidExplain::new(id as u32));
                 let (c, lim) = pre_clamps[id];
                 note_clamps(&mut ex, c, lim);
-                let s = mates::<true, D3>(snap, k, &sh, &mut ex);
+                let s = mates::<true, D3>((snap, &mut Runs::new()), k, &sh, &mut ex);
                 let (a, r, s) = steer::<true, D3>(snap, k, &sh, s, &mut ex);
                 debug_assert_eq!(
                     a, acc[id],
@@ -860,6 +860,7 @@ pub(super) fn step<const TRACE: bool, const D3: bool>(
         return TRACE.then_some(alone);
     }
     *used = 1;
+    let mut runs = Runs::new();
     for k in 0..snap.len() {
         let id = snap.id[k] as usize;
         let mut ex = TRACE.then(|| BoidExplain::new(id as u32));
@@ -869,7 +870,7 @@ pub(super) fn step<const TRACE: bool, const D3: bool>(
             let (c, lim) = pre_clamps[id];
             note_clamps(&mut ex, c, lim);
         }
-        let s = mates::<TRACE, D3>(snap, k, &sh, &mut ex);
+        let s = mates::<TRACE, D3>((snap, &mut runs), k, &sh, &mut ex);
         let (a, r, s) = steer::<TRACE, D3>(snap, k, &sh, s, &mut ex);
         acc[id] = a;
         if let Some(e) = ex {
