@@ -23,7 +23,7 @@ fn bench(c: &mut Criterion) {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let wasm = root.join("target/web/flockstep.wasm");
     // The web build has one thread: so has the native side here.
-    flockstep::sim::flock::par::set_default_threads(1);
+    flockstep::par::set_default_threads(1);
     for boids in [1000u32, 5000] {
         bench_flock(boids, TICKS).unwrap(); // warm-up
         let mut times: Vec<f64> = (0..10)

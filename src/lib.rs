@@ -45,7 +45,7 @@
 //! Not a game engine and not a physics library: the sims are small, exact
 //! reproductions of published algorithms, built to be watched and compared.
 
-pub use flockstep_core::{canon, files, lesson, num, replay, sim};
+pub use flockstep_core::{canon, files, lesson, num, par, replay, sim};
 
 pub mod bundled;
 #[cfg(not(target_arch = "wasm32"))]

@@ -477,7 +477,7 @@ fn emit(out: &str) -> ExitCode {
 /// Runs a parsed command and returns what it prints.
 pub fn execute(cli: Cli) -> Result<String, Failure> {
     if let Some(n) = cli.threads {
-        crate::sim::flock::par::set_default_threads(usize::from(n));
+        crate::par::set_default_threads(usize::from(n));
     }
     match cli.command {
         None => view((None, None), &[], None),

@@ -26,7 +26,10 @@
 //! # Invariants, stated as absences
 //! `num` and `sim` never touch floating point, read a clock or a file, start
 //! a thread, iterate a hash-ordered collection or use a global random
-//! generator; `tests/tidy.rs` enforces it. No input — lesson, map, literal,
+//! generator; `tests/tidy.rs` enforces it. The one door to other cores is
+//! [`par`]: a double-buffered flock tick hands it ranges of boids and gets
+//! their results back in a fixed order, the same bits on any number of
+//! threads (`tests/flock.rs` compares 1, 2 and 8). No input — lesson, map, literal,
 //! command-line argument — can make the library panic: bad input is an
 //! error value that names its place.
 
@@ -37,6 +40,7 @@ pub mod fields;
 pub mod files;
 pub mod lesson;
 pub mod num;
+pub mod par;
 pub mod replay;
 pub mod sim;
 pub mod user;

@@ -7,8 +7,9 @@
 //! byte-identical states on every run, build profile and platform.
 //!
 //! Invariants, stated as absences: no floating point, no clock, no file or
-//! window, no thread, no hash-ordered collection, no global random
-//! generator. Ties are broken by id, then by insertion order, and each sim
+//! window, no thread (a flock's double-buffered tick may share its boids
+//! between threads only through [`crate::par`], which merges in a fixed
+//! order), no hash-ordered collection, no global random generator. Ties are broken by id, then by insertion order, and each sim
 //! documents where that happens.
 #![deny(clippy::float_arithmetic)]
 

@@ -532,7 +532,7 @@ pub(super) fn step<const TRACE: bool>(
         near_d2,
         near_m,
     };
-    let parts = super::par::parts(snap.len(), *threads, 1);
+    let parts = crate::par::parts(snap.len(), *threads, 1);
     *used = if !TRACE && !in_place { parts } else { 1 };
     let pairwise = !TRACE && !in_place && sh.cone.is_none() && pairs.cap <= PAIR_CAP && parts == 1;
     if pairwise {
@@ -543,7 +543,7 @@ pub(super) fn step<const TRACE: bool>(
         // Each thread queries its fish's mates itself.
         let snap = &*snap;
         let out = (&mut state.boids[..], &mut att[..]);
-        super::par::in_id_order(
+        crate::par::in_id_order(
             &snap.id,
             parts,
             out,

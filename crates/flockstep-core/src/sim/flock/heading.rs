@@ -386,12 +386,12 @@ pub(super) fn step<const TRACE: bool>(
         false,
     );
     let sh = Shared::new(p);
-    let parts = super::par::parts(snap.len(), *threads, 1);
+    let parts = crate::par::parts(snap.len(), *threads, 1);
     *used = if !TRACE && !in_place { parts } else { 1 };
     if *used > 1 {
         let snap = &*snap;
         let out = (&mut state.boids[..], &mut heading[..]);
-        super::par::in_id_order(&snap.id, parts, out, |k, runs: &mut Runs| {
+        crate::par::in_id_order(&snap.id, parts, out, |k, runs: &mut Runs| {
             let m = next::<false>(
                 (snap, &sh, runs),
                 (cfg, k, speeds[snap.id[k] as usize], dt),

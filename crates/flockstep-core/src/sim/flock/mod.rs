@@ -48,12 +48,12 @@ pub mod ascii;
 mod gems;
 pub mod grid;
 mod heading;
-pub mod par;
 mod weighted;
 
 use super::{Sim, Sink};
 use crate::num::wide::mul_u64;
 use crate::num::{Angle, Fx, Pcg32, Vec3};
+use crate::par;
 use crate::sim::SimError;
 use grid::Snapshot;
 use serde::{Deserialize, Serialize};

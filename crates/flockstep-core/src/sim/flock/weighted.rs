@@ -566,7 +566,7 @@ fn pair_pass<const D3: bool>(
 ) -> (u32, usize) {
     let w = snap.pair_window();
     let n = snap.len();
-    let np = super::par::parts(n, threads, 2 * w);
+    let np = crate::par::parts(n, threads, 2 * w);
     parts_scratch.resize_with(np.max(parts_scratch.len()), Part::default);
     if np == 1 {
         let mut alone = 0;
@@ -583,11 +583,11 @@ fn pair_pass<const D3: bool>(
         return (alone, 1);
     }
     // Accelerations in snapshot order, a chunk per range.
-    let chunks = super::par::chunks(acc, np);
+    let chunks = crate::par::chunks(acc, np);
     let alone = std::sync::atomic::AtomicU32::new(0);
     let jobs: Vec<_> = chunks.into_iter().zip(&mut parts_scratch[..np]).collect();
-    super::par::each(jobs, |i, (out, part)| {
-        let r = super::par::range(n, np, i);
+    crate::par::each(jobs, |i, (out, part)| {
+        let r = crate::par::range(n, np, i);
         let (start, hold) = (r.start, if i == 0 { r.start } else { r.start + w });
         let mut lone = 0;
         sweep::<D3>((snap, sh), (r, hold, w), part, |k, mine| {
@@ -599,7 +599,7 @@ fn pair_pass<const D3: bool>(
     });
     let mut alone = alone.into_inner();
     for i in 1..np {
-        let (before, r) = (super::par::range(n, np, i - 1), super::par::range(n, np, i));
+        let (before, r) = (crate::par::range(n, np, i - 1), crate::par::range(n, np, i));
         for (j, held) in parts_scratch[i].held.iter().enumerate() {
             let m = r.start + j;
             let spill = &parts_scratch[i - 1].ring[(m - before.start) % w];
@@ -608,7 +608,7 @@ fn pair_pass<const D3: bool>(
             alone += u32::from(lone);
         }
     }
-    super::par::to_id_order(acc, &snap.id);
+    crate::par::to_id_order(acc, &snap.id);
     (alone, np)
 }
 

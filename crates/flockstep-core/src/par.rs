@@ -1,4 +1,5 @@
-//! Double-buffered ticks on several cores.
+//! Double-buffered flock ticks on several cores: the core's one door to
+//! threads (`tests/tidy.rs` keeps them out of `num` and `sim`).
 //!
 //! Under double buffering every boid reads only the previous tick's
 //! snapshot and writes only its own new state, so the boids can be split
@@ -25,10 +26,20 @@ static DEFAULT: AtomicUsize = AtomicUsize::new(0);
 
 /// Sets how many threads new flocks step on: `0` for one per core (the
 /// default), `1` for the calling thread only. A flock's own
-/// [`super::FlockSim::set_threads`] overrides it. The result never
+/// [`crate::sim::flock::FlockSim::set_threads`] overrides it. The result never
 /// depends on it.
 pub fn set_default_threads(n: usize) {
     DEFAULT.store(n.min(MAX_THREADS), Ordering::Relaxed);
+}
+
+/// Runs `f` with new flocks stepping on one thread each (then puts the
+/// setting back): for work that is already spread over the cores, one
+/// flock a core ([`crate::replay::run::par_map`]).
+pub fn one_thread_each<R>(f: impl FnOnce() -> R) -> R {
+    let before = DEFAULT.swap(1, Ordering::Relaxed);
+    let r = f();
+    DEFAULT.store(before, Ordering::Relaxed);
+    r
 }
 
 /// The threads a new flock steps on: [`set_default_threads`]'s, or one
