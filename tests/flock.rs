@@ -1123,3 +1123,46 @@ fn ticks_on_any_number_of_threads_are_bit_identical() {
         assert_eq!(s.threads_used(), 1, "{name}: in place is sequential");
     }
 }
+
+/// The neighbour metric truncates each offset to 1/65536 of a unit, so it
+/// accepts a mate a little beyond the radius; the grid's cells are sized
+/// for that too. Two boids `fov + 30,000` raw apart along x, the first just
+/// below a cell edge, the second two radius-wide cells further: mates by
+/// the metric, and the grid finds them as brute force does.
+#[test]
+fn the_grid_finds_mates_the_metric_accepts_beyond_the_radius() {
+    let p = WeightedParams::default();
+    let r = p.fov.to_bits();
+    let at = |x: i64| BoidInit {
+        pos: Vec3::new(Fx::from_bits(x), Fx::from_int(2), Fx::from_int(2)),
+        vel: Vec3::ZERO,
+        heading: Angle(0),
+        speed: Fx::ZERO,
+    };
+    let a = r - 1;
+    let cfg = |search| FlockConfig {
+        model: Model::Weighted(p.clone()),
+        dims: 3,
+        world_min: Vec3::ZERO,
+        // Seven cells of exactly `fov` along x (few enough that the grid
+        // keeps them that small).
+        world_max: Vec3::from_ints(30, 4, 4),
+        bounds: Bounds::Open,
+        update: Update::DoubleBuffered,
+        numbering: Numbering::AsPlaced,
+        search,
+        dt: Fx::from_ratio(1, 60).unwrap(),
+        dt_jitter: Fx::ZERO,
+        frame_seed: 0,
+        seed: 1,
+        boids: vec![at(a), at(a + r + 30_000)],
+        spawn: None,
+        obstacles: Vec::new(),
+    };
+    let mut grid = FlockSim::new(cfg(Search::Grid)).unwrap();
+    let mut brute = FlockSim::new(cfg(Search::Brute)).unwrap();
+    let e = explains(&mut brute);
+    assert_eq!(e[0].neighbours, vec![1], "the metric accepts the pair");
+    grid.step(&mut NoTrace);
+    assert_eq!(grid.state(), brute.state());
+}

@@ -32,26 +32,44 @@ pub fn set_default_threads(n: usize) {
     DEFAULT.store(n.min(MAX_THREADS), Ordering::Relaxed);
 }
 
-/// Runs `f` with new flocks stepping on one thread each (then puts the
-/// setting back): for work that is already spread over the cores, one
-/// flock a core ([`crate::replay::run::par_map`]).
-pub fn one_thread_each<R>(f: impl FnOnce() -> R) -> R {
-    let before = DEFAULT.swap(1, Ordering::Relaxed);
-    let r = f();
-    DEFAULT.store(before, Ordering::Relaxed);
-    r
+thread_local! {
+    /// Whether flocks made on this thread step on it alone
+    /// ([`one_thread_here`]).
+    static ALONE: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 
-/// The threads a new flock steps on: [`set_default_threads`]'s, or one
-/// per core; always 1 in the web build.
+/// The machine's cores, asked once (the answer reads the system's files).
+static CORES: AtomicUsize = AtomicUsize::new(0);
+
+/// Makes flocks created from now on on the calling thread step on it
+/// alone: for a worker of work already spread over the cores, one flock a
+/// core ([`crate::replay::run::par_map`]).
+pub fn one_thread_here() {
+    ALONE.with(|a| a.set(true));
+}
+
+/// The threads a new flock steps on: 1 on a [`one_thread_here`] thread
+/// and in the web build, else [`set_default_threads`]'s, or one per core.
 pub fn default_threads() -> usize {
-    if cfg!(target_arch = "wasm32") {
+    if cfg!(target_arch = "wasm32") || ALONE.with(std::cell::Cell::get) {
         return 1;
     }
     match DEFAULT.load(Ordering::Relaxed) {
-        0 => std::thread::available_parallelism()
-            .map_or(1, std::num::NonZero::get)
-            .min(MAX_THREADS),
+        0 => cores(),
+        n => n,
+    }
+}
+
+/// The machine's cores (at most [`MAX_THREADS`]).
+fn cores() -> usize {
+    match CORES.load(Ordering::Relaxed) {
+        0 => {
+            let n = std::thread::available_parallelism()
+                .map_or(1, std::num::NonZero::get)
+                .min(MAX_THREADS);
+            CORES.store(n, Ordering::Relaxed);
+            n
+        }
         n => n,
     }
 }
@@ -159,6 +177,15 @@ mod tests {
             if cfg!(target_arch = "wasm32") { 1 } else { 2 }
         );
         assert_eq!(parts(10_000, 8, 3_000), 3);
+    }
+
+    #[test]
+    fn a_worker_of_spread_work_steps_its_flocks_alone() {
+        let there = std::thread::spawn(|| {
+            one_thread_here();
+            default_threads()
+        });
+        assert_eq!(there.join().unwrap(), 1);
     }
 
     #[test]

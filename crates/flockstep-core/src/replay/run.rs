@@ -509,20 +509,19 @@ pub fn par_map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec
     let next = std::sync::atomic::AtomicUsize::new(0);
     let slots: std::sync::Mutex<Vec<Option<R>>> =
         std::sync::Mutex::new((0..items.len()).map(|_| None).collect());
-    // Each item has a core: its flocks step on one thread.
-    crate::par::one_thread_each(|| {
-        std::thread::scope(|s| {
-            for _ in 0..workers {
-                s.spawn(|| {
-                    loop {
-                        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                        let Some(item) = items.get(i) else { break };
-                        let r = f(item);
-                        slots.lock().unwrap_or_else(|e| e.into_inner())[i] = Some(r);
-                    }
-                });
-            }
-        })
+    std::thread::scope(|s| {
+        for _ in 0..workers {
+            s.spawn(|| {
+                // Each item has a core: its flocks step on one thread.
+                crate::par::one_thread_here();
+                loop {
+                    let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    let Some(item) = items.get(i) else { break };
+                    let r = f(item);
+                    slots.lock().unwrap_or_else(|e| e.into_inner())[i] = Some(r);
+                }
+            });
+        }
     });
     slots
         .into_inner()

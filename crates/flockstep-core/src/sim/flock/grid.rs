@@ -4,10 +4,12 @@
 //! The snapshot is what every boid *reads* during a tick (the previous
 //! tick's state under double buffering), laid out so that the boids of one
 //! row of cells are contiguous in memory: a query visits 3 contiguous runs
-//! in 2-D and 9 in 3-D. Cells are at least as large as the search radius,
-//! and cell coordinates are clamped to the grid, so two points within the
-//! radius always lie in the same or adjacent cells (clamping is monotone
-//! and never increases a difference).
+//! in 2-D and 9 in 3-D. Cells are at least as large as the search radius
+//! plus 2¹⁶ raw (the neighbour metric truncates each offset to 1/65536 of a
+//! unit, so a mate it accepts is nearer than that on every axis), and cell
+//! coordinates are monotone in the position and clamped to the grid, so two
+//! mates always lie in the same or adjacent cells (clamping never increases
+//! a difference).
 //!
 //! **Why the result equals brute force bit for bit.** Candidates arrive in
 //! cell order, not id order, so nothing a rule computes may depend on the
@@ -29,15 +31,16 @@ fn raw_pos(b: &Boid) -> [i64; 3] {
 
 /// Most cells a grid may have per boid (and at least 64 in all).
 const CELLS_PER_BOID: usize = 2;
-/// Cells per search radius: a query scans ±2 cells, a cube of 2.5 radii a
-/// side instead of 3 with radius-sized cells (42 % fewer candidates in
-/// 3-D, 31 % in 2-D).
+/// Cells per search radius: 1, so a query scans ±1 cell, a cube of 3
+/// radii a side. (Half-radius cells, ±2, scan a cube of 2.5 radii but twice
+/// as many row runs, and cost as much as they save.)
 const SUB: i64 = 1;
-/// The most row runs a query visits: (2·SUB + 1)².
+/// Room for the row runs a query visits: (2·SUB + 1)² = 9, with room for
+/// half-radius cells' 25.
 pub const MAX_ROWS: usize = 25;
 
-/// The row runs a boid's cell scans, kept by [`Snapshot::forward`] for
-/// the next boid of the same cell.
+/// The row runs a boid's cell scans, kept by [`Snapshot::forward`] and
+/// [`Snapshot::for_each_within`] for the next boid of the same cell.
 #[derive(Clone, Copy, Debug)]
 pub struct Runs {
     /// The cell's boids: `first..end`.
@@ -140,6 +143,10 @@ impl Snapshot {
             self.reach = 0;
         } else {
             let limit = (len * CELLS_PER_BOID).max(64) as i64;
+            // The metric truncates each offset to 1/65536 of a unit, so a
+            // mate it accepts is less than `radius + 2¹⁶` raw away on every
+            // axis: that is the reach cells must cover.
+            let radius = radius.saturating_add(1 << 16);
             let mut size = ((radius + SUB - 1) / SUB).max(1);
             loop {
                 let n = extent.map(|e| (e / size + 1).clamp(1, 1 << 20));
@@ -223,7 +230,7 @@ impl Snapshot {
         }
         // ⌊off · inv_size / 2⁶⁴⌋ ≤ off / size, and it grows by at most one
         // over any `size`: monotone, with cells at least `size` wide, so
-        // two points within the radius are in the same or adjacent cells.
+        // two mates are in the same or adjacent cells (see the module).
         let mut c = [0; 3];
         for a in 0..3 {
             let off = p[a].saturating_sub(self.origin[a]).max(0) as u64;
@@ -414,10 +421,11 @@ impl Snapshot {
         }
     }
 
-    /// How far ahead of boid `k` a pair of [`Self::for_each_pair`] reaches,
-    /// at most, over every `k`, plus one: the boids whose sums are in
-    /// flight at once. Taken per cell, from its first boid: the farthest
-    /// row any boid of a cell scans is the same for all of them.
+    /// More than the farthest a pair of [`Self::for_each_pair`] reaches
+    /// ahead of boid `k`, over every `k` (`m − k < pair_window`): room for
+    /// the boids whose sums are in flight at once. Taken per cell, from its
+    /// first boid: the farthest row any boid of a cell scans is the same
+    /// for all of them.
     pub fn pair_window(&self) -> usize {
         let r = self.reach;
         let mut most = 1;
