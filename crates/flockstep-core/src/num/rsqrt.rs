@@ -87,10 +87,17 @@ fn normalized(m: u64) -> u64 {
 /// relative plus one unit (truncation); saturates at `u64::MAX`.
 #[inline]
 pub fn sqrt_wide(n: u128) -> u64 {
+    let (y, s) = inv_sqrt_wide(n);
+    sqrt_from_inv(n, (y, s))
+}
+
+/// [`sqrt_wide`] of `n` from `inv_sqrt_wide(n)`, for a caller that needs
+/// both the root and its reciprocal: the same bits as [`sqrt_wide`].
+#[inline]
+pub fn sqrt_from_inv(n: u128, (y, s): (u64, i32)) -> u64 {
     if n == 0 {
         return 0;
     }
-    let (y, s) = inv_sqrt_wide(n);
     // √n = n · (1/√n) = n · y · 2⁻ˢ. Reduce n first so the product fits.
     let lz = n.leading_zeros() as i32;
     let pre = (128 - lz - 64).max(0); // bits to drop so n fits in u64

@@ -157,7 +157,23 @@ macro_rules! vector {
             /// = −fast_normalize(v)`); zero maps to zero.
             #[inline]
             pub fn fast_normalize(self) -> $name {
-                let (y, s) = super::rsqrt::inv_sqrt_wide(self.length_squared_wide());
+                self.unit_from_inv(super::rsqrt::inv_sqrt_wide(self.length_squared_wide()))
+            }
+
+            /// [`Self::fast_length`] and [`Self::fast_normalize`] from one
+            /// reciprocal square root: the same bits as calling both.
+            #[inline]
+            pub fn fast_length_and_unit(self) -> (Fx, $name) {
+                let n = self.length_squared_wide();
+                let inv = super::rsqrt::inv_sqrt_wide(n);
+                let r = super::rsqrt::sqrt_from_inv(n, inv);
+                (Fx::from_bits(i64::try_from(r).unwrap_or(i64::MAX)), self.unit_from_inv(inv))
+            }
+
+            /// This vector times `y · 2⁻ˢ`, its reciprocal length from
+            /// [`super::rsqrt::inv_sqrt_wide`]; zero when `y` is.
+            #[inline(always)]
+            fn unit_from_inv(self, (y, s): (u64, i32)) -> $name {
                 if y == 0 {
                     return $name::ZERO;
                 }

@@ -88,21 +88,17 @@ const fn mul_i64_signs(a: i64, b: i64) -> i128 {
 #[inline(always)]
 pub const fn mul_shr32(a: i64, b: i64) -> Option<i64> {
     let q = mul_u64(a.unsigned_abs(), b.unsigned_abs()) >> 32;
-    if q >> 64 != 0 {
+    // −1 when the signs differ, else 0: the sign is applied without a
+    // branch (a flock's signs are unpredictable), and a negative result
+    // may reach −2⁶³, one more than a positive one.
+    let sign = (a ^ b) >> 63;
+    if q > i64::MAX as u128 + (sign & 1) as u128 {
         return None;
     }
-    let m = q as u64;
-    if (a < 0) != (b < 0) {
-        if m > 1 << 63 {
-            None
-        } else {
-            Some((m as i64).wrapping_neg())
-        }
-    } else if m > i64::MAX as u64 {
-        None
-    } else {
-        Some(m as i64)
-    }
+    // q ≤ 2⁶³: as i64 it wraps only at 2⁶³ (negative), whose negation
+    // wraps back to −2⁶³, the true result.
+    let m = q as u64 as i64;
+    Some((m ^ sign).wrapping_sub(sign))
 }
 
 /// `w / 2³²` rounded towards zero (as `i128` division rounds), by a
@@ -161,6 +157,17 @@ mod tests {
             1 << 63,
             (1 << 32) - 1,
         ]
+    }
+
+    #[test]
+    fn a_product_may_reach_minus_two_to_the_63_but_not_plus() {
+        let one = 1i64 << 32;
+        assert_eq!(mul_shr32(i64::MIN, one), Some(i64::MIN));
+        assert_eq!(mul_shr32(-one, i64::MIN), None);
+        assert_eq!(mul_shr32(i64::MAX, one), Some(i64::MAX));
+        assert_eq!(mul_shr32(i64::MIN, one + 1), None);
+        assert_eq!(mul_shr32(-3, one - 1), Some(-2));
+        assert_eq!(mul_shr32(0, -one), Some(0));
     }
 
     #[test]

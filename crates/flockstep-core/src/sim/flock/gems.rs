@@ -137,13 +137,17 @@ const PAIR_CAP: usize = 12;
 
 /// Roll, pitch and yaw from the new velocity and the old one.
 pub(super) fn attitude(vel: Vec3, old: Vec3, gravity: Fx) -> Attitude {
+    attitude_of(vel, vel.fast_normalize(), old, gravity)
+}
+
+/// [`attitude`], given the new velocity's `fast_normalize`, `vn`.
+fn attitude_of(vel: Vec3, vn: Vec3, old: Vec3, gravity: Fx) -> Attitude {
     let d = vel - old;
     // The article projects the change on lateralDir = unit((v × d) × v),
     // the direction of d's part perpendicular to v; that projection is the
     // length of the perpendicular part, d − (d·v̂)v̂ (never negative, so the
     // article's fish only ever bank one way — a quirk kept as is). Computed
     // this way it takes one product per axis instead of two cross products.
-    let vn = vel.fast_normalize();
     let lateral_mag = (d - vn * d.dot(vn)).fast_length();
     let roll = if lateral_mag == Fx::ZERO {
         Angle::ZERO
@@ -227,7 +231,8 @@ fn pair_lists(sn: &Snapshot, pairs: &mut Pairs, max2: u64) {
     let (n, cap) = (sn.len(), pairs.cap);
     let (list, len) = (&mut *pairs.list, &mut *pairs.len);
     let (near_d2, near_m) = (&mut *pairs.near_d2, &mut *pairs.near_m);
-    list.clear();
+    // A list's slots past its length are never read: only the lengths
+    // start again from zero.
     list.resize(n * cap, 0);
     len.clear();
     len.resize(n, 0);
@@ -249,7 +254,8 @@ fn pair_lists(sn: &Snapshot, pairs: &mut Pairs, max2: u64) {
 }
 
 /// Offers mate `m` to fish `k`'s list (`cap` slots from `k · cap`, `len[k]`
-/// used): the list keeps the `cap` smallest ids.
+/// used): the list keeps the `cap` smallest ids. A full list keeps its
+/// largest id first, so turning a mate away is one comparison.
 #[inline(always)]
 fn offer((list, len, id, cap): (&mut [u32], &mut [u32], &[u32], usize), k: usize, m: usize) {
     let l = &mut list[k * cap..(k + 1) * cap];
@@ -257,8 +263,18 @@ fn offer((list, len, id, cap): (&mut [u32], &mut [u32], &[u32], usize), k: usize
     if used < cap {
         l[used] = m as u32;
         len[k] += 1;
-        return;
+        if used + 1 == cap {
+            largest_first(l, id);
+        }
+    } else if id[m] < id[l[0] as usize] {
+        l[0] = m as u32;
+        largest_first(l, id);
     }
+}
+
+/// Swaps the entry of the largest id into slot 0.
+#[inline(always)]
+fn largest_first(l: &mut [u32], id: &[u32]) {
     let (mut worst, mut worst_id) = (0, id[l[0] as usize]);
     for (j, &e) in l.iter().enumerate().skip(1) {
         let eid = id[e as usize];
@@ -266,9 +282,7 @@ fn offer((list, len, id, cap): (&mut [u32], &mut [u32], &[u32], usize), k: usize
             (worst, worst_id) = (j, eid);
         }
     }
-    if id[m] < worst_id {
-        l[worst] = m as u32;
-    }
+    l.swap(0, worst);
 }
 
 /// The mates fish `k` (moving at `vel`) sees, into `seen` (snapshot
@@ -321,9 +335,9 @@ fn listed(snap: &Snapshot, pairs: &Pairs, k: usize, seen: &mut Vec<u32>) -> (u64
 /// exactly there.
 fn separation(to_near: Vec3, sh: &Shared) -> Vec3 {
     let p = sh.p;
-    let dist = to_near.fast_length(); // exact offsets, not the Q16 metric
+    // Exact offsets, not the Q16 metric.
+    let (dist, unit) = to_near.fast_length_and_unit();
     let ratio = (dist * sh.inv_sep).clamp(p.min_urgency, p.max_urgency);
-    let unit = to_near.fast_normalize();
     if dist < p.separation_dist {
         unit * -ratio
     } else if dist > p.separation_dist {
@@ -385,27 +399,33 @@ fn cruising(vel: Vec3, draw: u32, sh: &Shared) -> Vec3 {
 }
 
 /// The rules' sum clamped to `max_change`, added to `vel`, the speed
-/// clamped to `max_speed`: the steering and the new velocity, and the
-/// clamps that fired when tracing.
-fn limit<const TRACE: bool>(acc: Vec3, vel: Vec3, p: &GemsParams) -> (Vec3, Vec3, Vec<Clamp>) {
+/// clamped to `max_speed`: the steering, the new velocity and its
+/// `fast_normalize`, and the clamps that fired when tracing. (A length and
+/// a direction of one vector come from one reciprocal square root.)
+fn limit<const TRACE: bool>(
+    acc: Vec3,
+    vel: Vec3,
+    p: &GemsParams,
+) -> (Vec3, (Vec3, Vec3), Vec<Clamp>) {
     let mut acc = acc;
-    let acc_len = acc.fast_length();
+    let (acc_len, acc_unit) = acc.fast_length_and_unit();
     let mut clamps = Vec::new();
     if acc_len > p.max_change {
-        acc = acc.fast_with_length(p.max_change);
+        acc = acc_unit * p.max_change;
         if TRACE {
             clamps.push(Clamp::MaxChange(acc_len));
         }
     }
     let mut new_vel = vel + acc;
-    let new_speed = new_vel.fast_length();
+    let (new_speed, mut unit) = new_vel.fast_length_and_unit();
     if new_speed > p.max_speed {
-        new_vel = new_vel.fast_with_length(p.max_speed);
+        new_vel = unit * p.max_speed;
+        unit = new_vel.fast_normalize();
         if TRACE {
             clamps.push(Clamp::MaxSpeed(new_speed));
         }
     }
-    (acc, new_vel, clamps)
+    (acc, (new_vel, unit), clamps)
 }
 
 /// One fish's rules: separation, alignment and cohesion (when it sees a
@@ -482,14 +502,14 @@ fn next<const TRACE: bool>(
         cruising: cruising(vel, draw, sh),
     };
     let sum = rules.mates.map_or(Vec3::ZERO, |[a, b, c]| a + b + c);
-    let (acc, new_vel, clamps) = limit::<TRACE>(sum + rules.cruising, vel, p);
+    let (acc, (new_vel, unit), clamps) = limit::<TRACE>(sum + rules.cruising, vel, p);
     Move {
         count,
         nearest: nearest.1,
         rules,
         acc,
         vel: new_vel,
-        attitude: attitude(new_vel, vel, p.gravity),
+        attitude: attitude_of(new_vel, unit, vel, p.gravity),
         clamps,
     }
 }

@@ -158,14 +158,15 @@ fn integrate(
 ) -> (Vec3, Vec3, Option<Clamp>) {
     let dpos = vel * dt + acc * half_dt2;
     let mut v = vel + acc * dt;
-    let s = v.fast_length();
+    // The speed and the direction from one reciprocal square root.
+    let (s, unit) = v.fast_length_and_unit();
     let mut clamp = None;
     if s != Fx::ZERO {
         if s < p.min_speed {
-            v = v.fast_with_length(p.min_speed);
+            v = unit * p.min_speed;
             clamp = Some(Clamp::MinSpeed(s));
         } else if s > p.max_speed {
-            v = v.fast_with_length(p.max_speed);
+            v = unit * p.max_speed;
             clamp = Some(Clamp::MaxSpeed(s));
         }
     }
@@ -738,12 +739,12 @@ fn obstacle_boids<const TRACE: bool, const D3: bool>(
             pr[1] - c[1],
             if D3 { pr[2] - c[2] } else { 0 },
         ]);
-        let dist = off.fast_length();
+        let (dist, unit) = off.fast_length_and_unit();
         if dist == Fx::ZERO || dist - o.radius > sh.p.fov {
             continue;
         }
         // The nearest surface point: centre + off · radius / dist.
-        let foot = raw(off.fast_with_length(o.radius));
+        let foot = raw(unit * o.radius);
         let diff = [
             c[0] + foot[0] - pr[0],
             c[1] + foot[1] - pr[1],
