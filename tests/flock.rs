@@ -1125,44 +1125,130 @@ fn ticks_on_any_number_of_threads_are_bit_identical() {
 }
 
 /// The neighbour metric truncates each offset to 1/65536 of a unit, so it
-/// accepts a mate a little beyond the radius; the grid's cells are sized
-/// for that too. Two boids `fov + 30,000` raw apart along x, the first just
-/// below a cell edge, the second two radius-wide cells further: mates by
-/// the metric, and the grid finds them as brute force does.
+/// accepts a mate a little beyond the radius; the grid's rows (along y and
+/// z) and its bands (along x) are sized for that too. Two boids `fov +
+/// 30,000` raw apart along one axis, the first just below a row edge, the
+/// second two radius-wide rows further: mates by the metric, and the grid
+/// finds them as brute force does, along every axis.
 #[test]
 fn the_grid_finds_mates_the_metric_accepts_beyond_the_radius() {
     let p = WeightedParams::default();
     let r = p.fov.to_bits();
-    let at = |x: i64| BoidInit {
-        pos: Vec3::new(Fx::from_bits(x), Fx::from_int(2), Fx::from_int(2)),
-        vel: Vec3::ZERO,
-        heading: Angle(0),
-        speed: Fx::ZERO,
-    };
     let a = r - 1;
-    let cfg = |search| FlockConfig {
-        model: Model::Weighted(p.clone()),
-        dims: 3,
-        world_min: Vec3::ZERO,
-        // Seven cells of exactly `fov` along x (few enough that the grid
-        // keeps them that small).
-        world_max: Vec3::from_ints(30, 4, 4),
-        bounds: Bounds::Open,
-        update: Update::DoubleBuffered,
-        numbering: Numbering::AsPlaced,
-        search,
-        dt: Fx::from_ratio(1, 60).unwrap(),
-        dt_jitter: Fx::ZERO,
-        frame_seed: 0,
-        seed: 1,
-        boids: vec![at(a), at(a + r + 30_000)],
-        spawn: None,
-        obstacles: Vec::new(),
-    };
-    let mut grid = FlockSim::new(cfg(Search::Grid)).unwrap();
-    let mut brute = FlockSim::new(cfg(Search::Brute)).unwrap();
-    let e = explains(&mut brute);
-    assert_eq!(e[0].neighbours, vec![1], "the metric accepts the pair");
-    grid.step(&mut NoTrace);
-    assert_eq!(grid.state(), brute.state());
+    for axis in 0..3 {
+        let at = |along: i64| {
+            let mut c = [Fx::from_int(2); 3];
+            c[axis] = Fx::from_bits(along);
+            BoidInit {
+                pos: Vec3::new(c[0], c[1], c[2]),
+                vel: Vec3::ZERO,
+                heading: Angle(0),
+                speed: Fx::ZERO,
+            }
+        };
+        // Seven rows of exactly `fov` along the axis (few enough that the
+        // grid keeps them that small).
+        let mut max = [Fx::from_int(4); 3];
+        max[axis] = Fx::from_int(30);
+        let cfg = |search| FlockConfig {
+            model: Model::Weighted(p.clone()),
+            dims: 3,
+            world_min: Vec3::ZERO,
+            world_max: Vec3::new(max[0], max[1], max[2]),
+            bounds: Bounds::Open,
+            update: Update::DoubleBuffered,
+            numbering: Numbering::AsPlaced,
+            search,
+            dt: Fx::from_ratio(1, 60).unwrap(),
+            dt_jitter: Fx::ZERO,
+            frame_seed: 0,
+            seed: 1,
+            boids: vec![at(a), at(a + r + 30_000)],
+            spawn: None,
+            obstacles: Vec::new(),
+        };
+        let mut grid = FlockSim::new(cfg(Search::Grid)).unwrap();
+        let mut brute = FlockSim::new(cfg(Search::Brute)).unwrap();
+        let e = explains(&mut brute);
+        assert_eq!(
+            e[0].neighbours,
+            vec![1],
+            "axis {axis}: the metric accepts the pair"
+        );
+        grid.step(&mut NoTrace);
+        assert_eq!(grid.state(), brute.state(), "axis {axis}");
+    }
+}
+
+/// Boids in one long row, many at the same x (ties go by id), others
+/// exactly a band apart: every model's grid ticks as brute force does.
+#[test]
+fn rows_sorted_along_x_keep_every_mate_of_a_crowded_row() {
+    let mut rng = Pcg32::new(47, 9);
+    for model in [
+        Model::Weighted(WeightedParams::default()),
+        Model::Gems(GemsParams::default()),
+        Model::Heading(HeadingParams::default()),
+    ] {
+        let r = match &model {
+            Model::Weighted(p) => p.fov,
+            Model::Gems(p) => p.perception,
+            Model::Heading(p) => p.view_range,
+        };
+        let dims = if matches!(model, Model::Heading(_)) {
+            2
+        } else {
+            3
+        };
+        let boids: Vec<BoidInit> = (0..300)
+            .map(|i| {
+                // Twelve x positions a radius apart, shared by 25 boids each.
+                let x = Fx::from_bits(r.to_bits() * (i % 12) + (1 << 20));
+                let y = Fx::from_bits((rng.next_u64() >> 36) as i64);
+                let z = if dims == 3 {
+                    Fx::from_bits((rng.next_u64() >> 36) as i64)
+                } else {
+                    Fx::ZERO
+                };
+                BoidInit {
+                    pos: Vec3::new(x, y, z),
+                    vel: Vec3::new(Fx::from_ratio(1, 4).unwrap(), Fx::ZERO, Fx::ZERO),
+                    heading: Angle(rng.next_u32()),
+                    speed: Fx::from_ratio(1, 4).unwrap(),
+                }
+            })
+            .collect();
+        let cfg = |search| FlockConfig {
+            model: model.clone(),
+            dims,
+            world_min: Vec3::ZERO,
+            world_max: Vec3::new(
+                r * Fx::from_int(13),
+                Fx::from_int(16),
+                if dims == 3 {
+                    Fx::from_int(16)
+                } else {
+                    Fx::ZERO
+                },
+            ),
+            bounds: Bounds::Open,
+            update: Update::DoubleBuffered,
+            numbering: Numbering::AsPlaced,
+            search,
+            dt: Fx::from_ratio(1, 60).unwrap(),
+            dt_jitter: Fx::ZERO,
+            frame_seed: 0,
+            seed: 3,
+            boids: boids.clone(),
+            spawn: None,
+            obstacles: Vec::new(),
+        };
+        let mut grid = FlockSim::new(cfg(Search::Grid)).unwrap();
+        let mut brute = FlockSim::new(cfg(Search::Brute)).unwrap();
+        for t in 0..3 {
+            grid.step(&mut NoTrace);
+            brute.step(&mut NoTrace);
+            assert_eq!(grid.state(), brute.state(), "{model:?} tick {t}");
+        }
+    }
 }

@@ -1,23 +1,27 @@
-//! The neighbour search: a cell-sorted, struct-of-arrays snapshot of the
-//! flock, rebuilt every tick by a counting sort.
+//! The neighbour search: a struct-of-arrays snapshot of the flock in
+//! rows sorted along x, rebuilt every tick.
 //!
 //! The snapshot is what every boid *reads* during a tick (the previous
-//! tick's state under double buffering), laid out so that the boids of one
-//! row of cells are contiguous in memory: a query visits 3 contiguous runs
-//! in 2-D and 9 in 3-D. Cells are at least as large as the search radius
-//! plus 2¹⁶ raw (the neighbour metric truncates each offset to 1/65536 of a
-//! unit, so a mate it accepts is nearer than that on every axis), and cell
-//! coordinates are monotone in the position and clamped to the grid, so two
-//! mates always lie in the same or adjacent cells (clamping never increases
-//! a difference).
+//! tick's state under double buffering). The world is cut into rows along
+//! y and z (one row in 2-D's z); each row's boids are contiguous in memory
+//! and sorted by x (then id). A query visits the rows next to its own —
+//! 3 in 2-D, 9 in 3-D — and in each only the band `|x − px| ≤ R`, found by
+//! two pointers that only move forward while a sweep goes along a row, so
+//! it reads a slab `2R` long where cells would have read three cells.
+//! Rows are at least `R` = the search radius plus 2¹⁶ raw wide (the
+//! neighbour metric truncates each offset to 1/65536 of a unit, so a mate
+//! it accepts is nearer than `R` on every axis), and row coordinates are
+//! monotone in the position and clamped to the grid, so two mates always
+//! lie in the same or adjacent rows, within each other's band.
 //!
 //! **Why the result equals brute force bit for bit.** Candidates arrive in
-//! cell order, not id order, so nothing a rule computes may depend on the
+//! row order, not id order, so nothing a rule computes may depend on the
 //! visiting order: every sum is an exact integer sum (associative), the
 //! nearest mate is the minimum of `(distance², id)`, and a capped list keeps
-//! the smallest ids. `search = "brute"` puts every boid in one cell in id
-//! order, which *is* the brute-force scan; `tests/flock.rs` checks both
-//! agree on random worlds for every model.
+//! the smallest ids. `search = "brute"` puts every boid in one row in id
+//! order, unsorted and with an unbounded band, which *is* the brute-force
+//! scan; `tests/flock.rs` checks both agree on random worlds for every
+//! model.
 
 use super::Boid;
 use crate::num::wide::mul_u64;
@@ -29,41 +33,53 @@ fn raw_pos(b: &Boid) -> [i64; 3] {
     [b.pos.x.to_bits(), b.pos.y.to_bits(), b.pos.z.to_bits()]
 }
 
-/// Most cells a grid may have per boid (and at least 64 in all).
-const CELLS_PER_BOID: usize = 2;
-/// Cells per search radius: 1, so a query scans ±1 cell, a cube of 3
-/// radii a side. (Half-radius cells, ±2, scan a cube of 2.5 radii but twice
-/// as many row runs, and cost as much as they save.)
-const SUB: i64 = 1;
-/// Room for the row runs a query visits: (2·SUB + 1)² = 9, with room for
-/// half-radius cells' 25.
-pub const MAX_ROWS: usize = 25;
+/// Most rows a grid may have per boid (and at least 64 in all).
+const ROWS_PER_BOID: usize = 2;
+/// The most rows a query visits: 3 × 3 in 3-D.
+pub const MAX_ROWS: usize = 9;
 
-/// The row runs a boid's cell scans, kept by [`Snapshot::forward`] and
-/// [`Snapshot::for_each_within`] for the next boid of the same cell.
+/// The rows a boid's query visits and, in each, the band of boids within
+/// `R` along x of the boid they were last moved for. Kept by
+/// [`Snapshot::forward`] and [`Snapshot::for_each_within`] for the next
+/// boid of the same row: along a row x only grows, so the bands only move
+/// forward.
 #[derive(Clone, Copy, Debug)]
 pub struct Runs {
-    /// The cell's boids: `first..end`.
+    /// The row's boids: `first..end`.
     first: usize,
     end: usize,
-    /// How many runs.
+    /// The boid the bands are for.
+    at: usize,
+    /// How many rows.
     n: usize,
-    runs: [(usize, usize); MAX_ROWS],
+    /// Each row's end, and where its band starts (the band ends where
+    /// x passes `px + R`: the scan stops there).
+    ends: [usize; MAX_ROWS],
+    lo: [usize; MAX_ROWS],
     /// Whether they are a forward half's ([`Snapshot::forward`]) or a
     /// whole neighbourhood's ([`Snapshot::for_each_within`]).
     forward: bool,
 }
 
 impl Runs {
-    /// Runs of no cell yet.
+    /// Runs of no row yet.
     pub fn new() -> Runs {
         Runs {
             first: 0,
             end: 0,
+            at: 0,
             n: 0,
-            runs: [(0, 0); MAX_ROWS],
+            ends: [0; MAX_ROWS],
+            lo: [0; MAX_ROWS],
             forward: false,
         }
+    }
+
+    /// Whether they were set for a boid of `k`'s row at or before `k`, of
+    /// the same kind.
+    #[inline(always)]
+    fn serve(&self, k: usize, forward: bool) -> bool {
+        self.forward == forward && k >= self.at && k < self.end && self.first < self.end
     }
 }
 
@@ -92,19 +108,51 @@ pub struct Snapshot {
     pub hd: Vec<u32>,
     /// The boid id at each snapshot index.
     pub id: Vec<u32>,
-    /// `cell_start[c]..cell_start[c + 1]` are the snapshot indices in cell `c`.
-    cell_start: Vec<u32>,
-    /// Cells per axis.
-    n: [i64; 3],
+    /// `row_start[r]..row_start[r + 1]` are the snapshot indices in row `r`.
+    row_start: Vec<u32>,
+    /// Rows along y and z.
+    n: [i64; 2],
     /// World minimum corner, raw.
     origin: [i64; 3],
-    /// Cell edge, raw.
+    /// Row width along y and z, raw.
     size: i64,
-    /// ⌊2⁶⁴ / size⌋ (saturated): a cell coordinate is a multiply, not a
+    /// ⌊2⁶⁴ / size⌋ (saturated): a row coordinate is a multiply, not a
     /// division.
     inv_size: u64,
-    /// How many cells a query reaches on each side (≤ `SUB`).
+    /// How many rows a query reaches on each side (0 or 1).
     reach: i64,
+    /// `R`: how far along x a query reaches (`i64::MAX` when brute).
+    band: i64,
+    /// One row's sort keys while rebuilding.
+    keys: Vec<u128>,
+    /// Whether the rows were sorted by x (not brute).
+    sorted: bool,
+}
+
+/// `(x, id)` as one key whose unsigned order is theirs.
+#[inline(always)]
+fn sort_key(x: i64, id: u32) -> u128 {
+    (((x as u64) ^ (1 << 63)) as u128) << 32 | id as u128
+}
+
+/// Sorts `keys`: by insertion while it moves few of them (a row placed in
+/// last tick's order is nearly sorted), else by the library's sort.
+fn nearly_sorted(keys: &mut [u128]) {
+    let mut budget = 4 * keys.len() + 16;
+    for i in 1..keys.len() {
+        let key = keys[i];
+        let mut j = i;
+        while j > 0 && keys[j - 1] > key {
+            keys[j] = keys[j - 1];
+            j -= 1;
+        }
+        keys[j] = key;
+        budget = budget.saturating_sub(i - j);
+        if budget == 0 {
+            keys.sort_unstable();
+            return;
+        }
+    }
 }
 
 impl Snapshot {
@@ -113,7 +161,7 @@ impl Snapshot {
     /// pass over memory.
     ///
     /// `radius` is the largest distance a rule looks at; `brute` puts all
-    /// boids in one cell in id order.
+    /// boids in one row in id order.
     #[allow(clippy::too_many_arguments)]
     pub fn rebuild(
         &mut self,
@@ -126,10 +174,8 @@ impl Snapshot {
         brute: bool,
         d3: bool,
     ) {
-        let len = boids.len();
         self.origin = [min.x.to_bits(), min.y.to_bits(), min.z.to_bits()];
         let extent = [
-            max.x.to_bits() - min.x.to_bits(),
             max.y.to_bits() - min.y.to_bits(),
             if d3 {
                 max.z.to_bits() - min.z.to_bits()
@@ -137,41 +183,115 @@ impl Snapshot {
                 0
             },
         ];
-        if brute {
-            self.n = [1, 1, 1];
-            self.size = i64::MAX;
-            self.reach = 0;
-        } else {
-            let limit = (len * CELLS_PER_BOID).max(64) as i64;
-            // The metric truncates each offset to 1/65536 of a unit, so a
-            // mate it accepts is less than `radius + 2¹⁶` raw away on every
-            // axis: that is the reach cells must cover.
-            let radius = radius.saturating_add(1 << 16);
-            let mut size = ((radius + SUB - 1) / SUB).max(1);
-            loop {
-                let n = extent.map(|e| (e / size + 1).clamp(1, 1 << 20));
-                if n[0].saturating_mul(n[1]).saturating_mul(n[2]) <= limit {
-                    self.n = n;
-                    break;
-                }
-                size = size.saturating_mul(2);
-            }
-            self.size = size;
-            self.inv_size = u64::try_from((1u128 << 64) / size as u128).unwrap_or(u64::MAX);
-            // ⌈radius / size⌉ cells cover the radius on each side.
-            self.reach = ((radius.max(1) + size - 1) / size).min(SUB);
-        }
-        let cells = (self.n[0] * self.n[1] * self.n[2]) as usize;
-        self.cell_start.clear();
-        self.cell_start.resize(cells + 1, 0);
+        self.shape(extent, boids.len(), radius, brute);
+        let rows = (self.n[0] * self.n[1]) as usize;
+        self.row_start.clear();
+        self.row_start.resize(rows + 1, 0);
         for (i, b) in boids.iter_mut().enumerate() {
             prepare(i, b);
-            let c = self.cell_index(self.cell_of(raw_pos(b)));
-            self.cell_start[c + 1] += 1;
+            let r = self.row_index(raw_pos(b));
+            self.row_start[r + 1] += 1;
         }
-        for c in 0..cells {
-            self.cell_start[c + 1] += self.cell_start[c];
+        for r in 0..rows {
+            self.row_start[r + 1] += self.row_start[r];
         }
+        self.place(boids, brute);
+        self.sort_rows(boids, brute);
+        self.gather(boids, heading);
+    }
+
+    /// The rows' size and count for a world `extent` (y, z) and `len`
+    /// boids: rows `R` wide, doubled until there are at most
+    /// `ROWS_PER_BOID` a boid; or one row when `brute`.
+    fn shape(&mut self, extent: [i64; 2], len: usize, radius: i64, brute: bool) {
+        if brute {
+            self.n = [1, 1];
+            self.size = i64::MAX;
+            self.inv_size = 0;
+            self.reach = 0;
+            self.band = i64::MAX;
+            return;
+        }
+        let limit = (len * ROWS_PER_BOID).max(64) as i64;
+        // The metric truncates each offset to 1/65536 of a unit, so a mate
+        // it accepts is less than `radius + 2¹⁶` raw away on every axis:
+        // that is the reach rows and bands must cover.
+        let reach = radius.max(1).saturating_add(1 << 16);
+        let mut size = reach;
+        loop {
+            let n = extent.map(|e| (e / size + 1).clamp(1, 1 << 20));
+            if n[0].saturating_mul(n[1]) <= limit {
+                self.n = n;
+                break;
+            }
+            size = size.saturating_mul(2);
+        }
+        self.size = size;
+        self.inv_size = u64::try_from((1u128 << 64) / size as u128).unwrap_or(u64::MAX);
+        self.reach = 1;
+        self.band = reach;
+    }
+
+    /// Puts each boid's id in its row (`row_start` as running cursors,
+    /// undone afterwards), into `vx` for now (its values come later, in
+    /// [`Self::gather`]): with `brute` in id order; else in the order of the
+    /// last snapshot when it held the same boids sorted, so each row is
+    /// already nearly sorted (a tick moves a boid little along x).
+    fn place(&mut self, boids: &[Boid], brute: bool) {
+        let len = boids.len();
+        let again = !brute && self.sorted && self.id.len() == len;
+        self.vx.clear();
+        self.vx.resize(len, 0);
+        for j in 0..len {
+            let i = if again { self.id[j] as usize } else { j };
+            let r = self.row_index(raw_pos(&boids[i]));
+            let k = self.row_start[r] as usize;
+            self.row_start[r] += 1;
+            self.vx[k] = i as i64;
+        }
+        for r in (1..self.row_start.len()).rev() {
+            self.row_start[r] = self.row_start[r - 1];
+        }
+        self.row_start[0] = 0;
+        self.sorted = !brute;
+    }
+
+    /// Each row's ids (in `vx`) into `id`, sorted by (x, id) unless
+    /// `brute`: a total order, so the result does not depend on the order
+    /// they came in.
+    fn sort_rows(&mut self, boids: &[Boid], brute: bool) {
+        let len = boids.len();
+        self.id.clear();
+        self.id.extend(self.vx.iter().map(|&i| i as u32));
+        if brute {
+            return;
+        }
+        for r in 0..self.row_start.len() - 1 {
+            let (s, e) = (self.row_start[r] as usize, self.row_start[r + 1] as usize);
+            if e - s < 2 {
+                continue;
+            }
+            let ids = &mut self.id[s..e];
+            self.keys.clear();
+            self.keys.extend(
+                ids.iter()
+                    .map(|&i| sort_key(boids[i as usize].pos.x.to_bits(), i)),
+            );
+            nearly_sorted(&mut self.keys);
+            for (d, &key) in ids.iter_mut().zip(&self.keys) {
+                *d = key as u32;
+            }
+        }
+        debug_assert_eq!(self.id.len(), len);
+        // A world of one long row would hold a key per boid: let it go.
+        if self.keys.capacity() > 4096 {
+            self.keys = Vec::new();
+        }
+    }
+
+    /// Copies each boid's state into its snapshot place.
+    fn gather(&mut self, boids: &[Boid], heading: Option<&[Angle]>) {
+        let len = boids.len();
         for v in [
             &mut self.x,
             &mut self.y,
@@ -183,34 +303,23 @@ impl Snapshot {
             v.clear();
             v.resize(len, 0);
         }
-        self.id.clear();
-        self.id.resize(len, 0);
         self.hd.clear();
         if heading.is_some() {
             self.hd.resize(len, 0);
         }
-        // Stable placement: within a cell, boids stay in id order. The
-        // running cursor reuses `cell_start` and is undone afterwards. The
-        // cell is computed again rather than kept (4 bytes a boid).
-        for (i, b) in boids.iter().enumerate() {
-            let c = self.cell_index(self.cell_of(raw_pos(b)));
-            let k = self.cell_start[c] as usize;
-            self.cell_start[c] += 1;
+        for k in 0..len {
+            let i = self.id[k] as usize;
+            let b = &boids[i];
             self.x[k] = b.pos.x.to_bits();
             self.y[k] = b.pos.y.to_bits();
             self.z[k] = b.pos.z.to_bits();
             self.vx[k] = b.vel.x.to_bits();
             self.vy[k] = b.vel.y.to_bits();
             self.vz[k] = b.vel.z.to_bits();
-            self.id[k] = i as u32;
             if let Some(h) = heading {
                 self.hd[k] = h[i].0;
             }
         }
-        for c in (1..=cells).rev() {
-            self.cell_start[c] = self.cell_start[c - 1];
-        }
-        self.cell_start[0] = 0;
     }
 
     /// Number of boids.
@@ -223,17 +332,18 @@ impl Snapshot {
         self.id.is_empty()
     }
 
+    /// The row coordinates (y, z) of position `p`.
     #[inline]
-    fn cell_of(&self, p: [i64; 3]) -> [i64; 3] {
+    fn row_of(&self, p: [i64; 3]) -> [i64; 2] {
         if self.size == i64::MAX {
-            return [0, 0, 0];
+            return [0, 0];
         }
         // ⌊off · inv_size / 2⁶⁴⌋ ≤ off / size, and it grows by at most one
-        // over any `size`: monotone, with cells at least `size` wide, so
-        // two mates are in the same or adjacent cells (see the module).
-        let mut c = [0; 3];
-        for a in 0..3 {
-            let off = p[a].saturating_sub(self.origin[a]).max(0) as u64;
+        // over any `size`: monotone, with rows at least `size` wide, so
+        // two mates are in the same or adjacent rows (see the module).
+        let mut c = [0; 2];
+        for a in 0..2 {
+            let off = p[a + 1].saturating_sub(self.origin[a + 1]).max(0) as u64;
             let q = (mul_u64(off, self.inv_size) >> 64) as i64;
             c[a] = q.min(self.n[a] - 1);
         }
@@ -241,50 +351,94 @@ impl Snapshot {
     }
 
     #[inline]
-    fn cell_index(&self, c: [i64; 3]) -> usize {
-        (self.row(c[2], c[1]) + c[0]) as usize
+    fn row_index(&self, p: [i64; 3]) -> usize {
+        let c = self.row_of(p);
+        self.row(c[1], c[0]) as usize
     }
 
-    /// The index of the first cell of row `cy` of layer `cz`. Below the
-    /// cell count, which `rebuild` keeps at most `CELLS_PER_BOID` per boid
-    /// (so far from overflow): written wrapping, because the release
-    /// build's overflow checks make a checked 64-bit multiply a 128-bit
-    /// helper call in wasm32.
+    /// The index of row `cy` of layer `cz`. Below the row count, which
+    /// `rebuild` keeps at most `ROWS_PER_BOID` per boid (so far from
+    /// overflow): written wrapping, because the release build's overflow
+    /// checks make a checked 64-bit multiply a 128-bit helper call in
+    /// wasm32.
     #[inline(always)]
     fn row(&self, cz: i64, cy: i64) -> i64 {
-        cz.wrapping_mul(self.n[1])
-            .wrapping_add(cy)
-            .wrapping_mul(self.n[0])
+        cz.wrapping_mul(self.n[0]).wrapping_add(cy)
     }
 
-    /// The runs of snapshot indices whose cells are next to the cell of `p`
-    /// (itself included): a superset of the boids within the radius, as at
-    /// most 9 contiguous ranges (3 in 2-D), written into `out`; returns how
-    /// many.
-    #[inline(always)]
-    pub fn rows(&self, p: [i64; 3], out: &mut [(usize, usize); MAX_ROWS]) -> usize {
-        self.rows_of(self.cell_of(p), out)
-    }
-
-    /// [`Self::rows`] for a cell given by its coordinates.
-    #[inline(always)]
-    fn rows_of(&self, c: [i64; 3], out: &mut [(usize, usize); MAX_ROWS]) -> usize {
+    /// Sets `runs` for boid `k`: the rows a query visits — with `forward`,
+    /// its own row first, then the rows after it ([`Self::forward`]); else
+    /// the 3 × 3 (3 × 1 in 2-D) around it — and their bands.
+    #[inline(never)]
+    fn set_runs(&self, k: usize, runs: &mut Runs, forward: bool) {
+        let p = [self.x[k], self.y[k], self.z[k]];
+        let c = self.row_of(p);
+        let own = self.row(c[1], c[0]) as usize;
+        (runs.first, runs.end) = (
+            self.row_start[own] as usize,
+            self.row_start[own + 1] as usize,
+        );
+        runs.n = 0;
+        runs.forward = forward;
+        runs.at = k;
         let r = self.reach;
-        let x0 = (c[0] - r).max(0);
-        let x1 = (c[0] + r).min(self.n[0] - 1);
-        let mut n = 0;
-        for cz in (c[2] - r).max(0)..=(c[2] + r).min(self.n[2] - 1) {
-            for cy in (c[1] - r).max(0)..=(c[1] + r).min(self.n[1] - 1) {
-                let row = self.row(cz, cy);
-                let start = self.cell_start[(row + x0) as usize] as usize;
-                let end = self.cell_start[(row + x1 + 1) as usize] as usize;
-                if start < end {
-                    out[n] = (start, end);
-                    n += 1;
+        let lo_x = p[0].saturating_sub(self.band);
+        let mut add = |row: i64| {
+            let (s, e) = (
+                self.row_start[row as usize] as usize,
+                self.row_start[row as usize + 1] as usize,
+            );
+            if s < e {
+                runs.ends[runs.n] = e;
+                runs.lo[runs.n] = s + self.x[s..e].partition_point(|&v| v < lo_x);
+                runs.n += 1;
+            }
+        };
+        let (ny, nz) = (self.n[0], self.n[1]);
+        if forward {
+            add(own as i64);
+            for cy in c[0] + 1..=(c[0] + r).min(ny - 1) {
+                add(self.row(c[1], cy));
+            }
+            for cz in c[1] + 1..=(c[1] + r).min(nz - 1) {
+                for cy in (c[0] - r).max(0)..=(c[0] + r).min(ny - 1) {
+                    add(self.row(cz, cy));
+                }
+            }
+        } else {
+            for cz in (c[1] - r).max(0)..=(c[1] + r).min(nz - 1) {
+                for cy in (c[0] - r).max(0)..=(c[0] + r).min(ny - 1) {
+                    add(self.row(cz, cy));
                 }
             }
         }
-        n
+    }
+
+    /// Moves the bands of `runs` forward to boid `k` of the same row, at
+    /// or after the boid they were set for (so at no smaller x).
+    #[inline(always)]
+    fn advance(&self, k: usize, runs: &mut Runs) {
+        if k == runs.at {
+            return;
+        }
+        runs.at = k;
+        let px = self.x[k];
+        let lo_x = px.saturating_sub(self.band);
+        // A forward half scans its own row from the boid after it.
+        for i in usize::from(runs.forward)..runs.n {
+            let mut lo = runs.lo[i];
+            let end = runs.ends[i]; // > 0: a row of runs is never empty
+            // A band moves by about one boid from one boid to the next:
+            // two steps without a branch (which way they go is
+            // unpredictable), then a loop that is seldom entered.
+            for _ in 0..2 {
+                lo += usize::from(lo < end && self.x[lo.min(end - 1)] < lo_x);
+            }
+            while lo < end && self.x[lo] < lo_x {
+                lo += 1;
+            }
+            runs.lo[i] = lo;
+        }
     }
 
     /// Calls `f(m, dx, dy, dz, d2)` for every boid `m ≠ k` with
@@ -293,8 +447,8 @@ impl Snapshot {
     /// unit ([`dist2_q32`]). The offsets `dx, dy, dz` passed on are exact
     /// raw differences: coordinates are within ±`COORD_LIMIT` (2²⁰ · 2³²
     /// raw), so they fit an `i64` with room to spare and the subtraction
-    /// cannot wrap. `runs` keeps the rows of the last boid's cell, as for
-    /// [`Self::forward`].
+    /// cannot wrap. `runs` keeps the rows and bands of the last boid, as
+    /// for [`Self::forward`].
     #[inline(always)]
     pub fn for_each_within<const D3: bool>(
         &self,
@@ -303,26 +457,21 @@ impl Snapshot {
         max2: u64,
         mut f: impl FnMut(usize, i64, i64, i64, u64),
     ) {
-        if runs.forward || k < runs.first || k >= runs.end {
-            let p = [self.x[k], self.y[k], self.z[k]];
-            runs.n = self.rows(p, &mut runs.runs);
-            let cell = self.cell_index(self.cell_of(p));
-            (runs.first, runs.end) = (
-                self.cell_start[cell] as usize,
-                self.cell_start[cell + 1] as usize,
-            );
-            runs.forward = false;
+        if runs.serve(k, false) {
+            self.advance(k, runs);
+        } else {
+            self.set_runs(k, runs, false);
         }
         let p = [self.x[k], self.y[k], self.z[k]];
-        for &(start, end) in &runs.runs[..runs.n] {
-            self.scan::<D3>(start, end, p, max2, |m, dx, dy, dz, d2| {
+        for i in 0..runs.n {
+            let (lo, hi) = (runs.lo[i], runs.ends[i]);
+            self.scan::<D3>(lo, hi, p, max2, |m, dx, dy, dz, d2| {
                 if m != k {
                     f(m, dx, dy, dz, d2);
                 }
             });
         }
     }
-
     /// Calls `f(m, dx, dy, dz, d2)` for the boids `start..end` within
     /// `max2` of `p` ([`dist2_q32`]); the one loop every query runs.
     #[inline(always)]
@@ -337,8 +486,13 @@ impl Snapshot {
         let xs = &self.x[start..end];
         let ys = &self.y[start..xs.len() + start];
         let zs = &self.z[start..xs.len() + start];
+        let band = self.band;
         for o in 0..xs.len() {
             let dx = xs[o].wrapping_sub(p[0]);
+            // The row is sorted by x: the band ends here.
+            if dx > band {
+                break;
+            }
             let dy = ys[o].wrapping_sub(p[1]);
             let dz = if D3 { zs[o].wrapping_sub(p[2]) } else { 0 };
             let d2 = dist2_q32(dx, dy, dz);
@@ -369,10 +523,12 @@ impl Snapshot {
     }
 
     /// Boid `k`'s half of [`Self::for_each_pair`]: calls `f(m, dx, dy, dz,
-    /// d2)` for every boid `m > k` with `d2 ≤ max2`, `d = pos[m] − pos[k]`.
-    /// `runs` keeps the row runs of the cell of the boid it was last used
-    /// for: every boid of a cell scans the same rows (its own from the boid
-    /// after it), so a sweep in snapshot order works them out once a cell.
+    /// d2)` for every boid `m > k` with `d2 ≤ max2`, `d = pos[m] − pos[k]`:
+    /// in its own row the boids after it (x no smaller) within its band, in
+    /// the rows after its own ((y + 1) in its layer, the three of the next
+    /// layer) their bands. `runs` keeps those rows for the next boid of the
+    /// row: a sweep in snapshot order works them out once a row and moves
+    /// each band forward.
     #[inline(always)]
     pub fn forward<const D3: bool>(
         &self,
@@ -381,63 +537,35 @@ impl Snapshot {
         max2: u64,
         mut f: impl FnMut(usize, i64, i64, i64, u64),
     ) {
-        if !runs.forward || k < runs.first || k >= runs.end {
-            self.forward_runs(k, runs);
+        if runs.serve(k, true) {
+            self.advance(k, runs);
+        } else {
+            self.set_runs(k, runs, true);
         }
         let p = [self.x[k], self.y[k], self.z[k]];
-        for (i, &(start, end)) in runs.runs[..runs.n].iter().enumerate() {
-            let start = if i == 0 { k + 1 } else { start };
-            if start < end {
-                self.scan::<D3>(start, end, p, max2, &mut f);
-            }
-        }
-    }
-
-    /// The forward row runs of the cell of boid `k` into `runs`, its own
-    /// row's first.
-    #[inline(never)]
-    fn forward_runs(&self, k: usize, runs: &mut Runs) {
-        let c = self.cell_of([self.x[k], self.y[k], self.z[k]]);
-        let cell = self.cell_index(c);
-        (runs.first, runs.end) = (
-            self.cell_start[cell] as usize,
-            self.cell_start[cell + 1] as usize,
-        );
-        let r = self.reach;
-        let x0 = (c[0] - r).max(0);
-        let x1 = (c[0] + r).min(self.n[0] - 1);
-        runs.n = 0;
-        runs.forward = true;
-        for cz in c[2]..=(c[2] + r).min(self.n[2] - 1) {
-            let cy0 = if cz == c[2] { c[1] } else { (c[1] - r).max(0) };
-            for cy in cy0..=(c[1] + r).min(self.n[1] - 1) {
-                let row = self.row(cz, cy);
-                runs.runs[runs.n] = (
-                    self.cell_start[(row + x0) as usize] as usize,
-                    self.cell_start[(row + x1 + 1) as usize] as usize,
-                );
-                runs.n += 1;
+        for i in 0..runs.n {
+            let (lo, hi) = (runs.lo[i], runs.ends[i]);
+            // Boid k is in its own row's band, so lo ≤ k there.
+            let start = if i == 0 { k + 1 } else { lo };
+            if start < hi {
+                self.scan::<D3>(start, hi, p, max2, &mut f);
             }
         }
     }
 
     /// More than the farthest a pair of [`Self::for_each_pair`] reaches
     /// ahead of boid `k`, over every `k` (`m − k < pair_window`): room for
-    /// the boids whose sums are in flight at once. Taken per cell, from its
-    /// first boid: the farthest row any boid of a cell scans is the same
-    /// for all of them.
+    /// the boids whose sums are in flight at once. Taken per row, from its
+    /// first boid to the end of the last row its boids scan.
     pub fn pair_window(&self) -> usize {
         let r = self.reach;
         let mut most = 1;
-        for cz in 0..self.n[2] {
-            for cy in 0..self.n[1] {
-                let (lz, ly) = ((cz + r).min(self.n[2] - 1), (cy + r).min(self.n[1] - 1));
-                for cx in 0..self.n[0] {
-                    let first = self.cell_start[(self.row(cz, cy) + cx) as usize] as usize;
-                    let x1 = (cx + r).min(self.n[0] - 1);
-                    let end = self.cell_start[(self.row(lz, ly) + x1 + 1) as usize] as usize;
-                    most = most.max(end.saturating_sub(first) + 1);
-                }
+        for cz in 0..self.n[1] {
+            for cy in 0..self.n[0] {
+                let first = self.row_start[self.row(cz, cy) as usize] as usize;
+                let last = self.row((cz + r).min(self.n[1] - 1), (cy + r).min(self.n[0] - 1));
+                let end = self.row_start[last as usize + 1] as usize;
+                most = most.max(end.saturating_sub(first) + 1);
             }
         }
         most
@@ -451,7 +579,8 @@ impl Snapshot {
             + self.vx.capacity()
             + self.vy.capacity()
             + self.vz.capacity())
-            + 4 * (self.hd.capacity() + self.id.capacity() + self.cell_start.capacity())
+            + 4 * (self.hd.capacity() + self.id.capacity() + self.row_start.capacity())
+            + 16 * self.keys.capacity()
     }
 }
 
