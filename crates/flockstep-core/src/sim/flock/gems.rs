@@ -193,13 +193,60 @@ impl<'a> Shared<'a> {
 
 /// The sim's scratch for the pair pass, by snapshot index: each fish's
 /// list of visible mates (`cap` slots) and its length, and the nearest
-/// mate's squared distance and snapshot index.
+/// mate's squared distance and snapshot index; and, on several threads,
+/// each range's offers to fish after it.
 struct Pairs<'a> {
     cap: usize,
     list: &'a mut Vec<u32>,
     len: &'a mut Vec<u32>,
     near_d2: &'a mut Vec<u64>,
     near_m: &'a mut Vec<u32>,
+    spill: &'a mut Vec<Vec<Spill>>,
+}
+
+impl Pairs<'_> {
+    /// Every fish's lists as one [`Share`].
+    fn whole(&mut self) -> Share<'_> {
+        Share {
+            start: 0,
+            cap: self.cap,
+            list: &mut self.list[..],
+            len: &mut self.len[..],
+            near_d2: &mut self.near_d2[..],
+            near_m: &mut self.near_m[..],
+        }
+    }
+}
+
+/// An offer of mate `.1` to fish `.0` at squared distance `.2` (snapshot
+/// indices), which a range met but the next range's fish hold.
+pub(super) type Spill = (u32, u32, u64);
+
+/// The pair lists of the fish `start..` (`len.len()` of them): slices of
+/// [`Pairs`]' arrays from fish `start` on.
+struct Share<'a> {
+    start: usize,
+    cap: usize,
+    list: &'a mut [u32],
+    len: &'a mut [u32],
+    near_d2: &'a mut [u64],
+    near_m: &'a mut [u32],
+}
+
+impl Share<'_> {
+    /// Fish `a` (of this share) meets mate `b` at squared distance `d2`:
+    /// `b` is offered to its list, and becomes its nearest if nearer (or
+    /// as near with a smaller id).
+    #[inline(always)]
+    fn meet(&mut self, id: &[u32], a: usize, b: usize, d2: u64) {
+        let j = a - self.start;
+        offer((self.list, self.len, id, self.cap), j, b);
+        let cur = self.near_m[j];
+        if cur == u32::MAX || (d2, id[b]) < (self.near_d2[j], id[cur as usize]) {
+            self.near_d2[j] = d2;
+            self.near_m[j] = b as u32;
+        }
+    }
 }
 
 /// Step 1 (article): every fish moves by its last velocity while the
@@ -227,30 +274,87 @@ fn move_all(snap: &mut Snapshot, boids: &mut [Boid], cfg: &FlockConfig, p: &Gems
 /// symmetric) meet each pair once: both fish update their nearest mate and
 /// their list of the `cap` smallest ids. The same sets and the same
 /// nearest as [`visible`]'s query per fish, so the same result.
-fn pair_lists(sn: &Snapshot, pairs: &mut Pairs, max2: u64) {
+///
+/// On `parts` threads each takes a contiguous range of fish and meets the
+/// pairs of its fish's forward halves; an offer to a fish of a later range
+/// is kept and made after the join. A list keeps the smallest ids and the
+/// nearest is the least (distance², id) whatever the order of the offers,
+/// so the lists are the same on any number of threads.
+fn pair_lists(sn: &Snapshot, pairs: &mut Pairs, max2: u64, parts: usize) {
     let (n, cap) = (sn.len(), pairs.cap);
-    let (list, len) = (&mut *pairs.list, &mut *pairs.len);
-    let (near_d2, near_m) = (&mut *pairs.near_d2, &mut *pairs.near_m);
     // A list's slots past its length are never read: only the lengths
     // start again from zero.
-    list.resize(n * cap, 0);
-    len.clear();
-    len.resize(n, 0);
-    near_d2.clear();
-    near_d2.resize(n, u64::MAX);
-    near_m.clear();
-    near_m.resize(n, u32::MAX);
-    sn.for_each_pair::<true>(max2, |k, m, _, _, _, d2| {
-        offer((list, len, &sn.id, cap), k, m);
-        offer((list, len, &sn.id, cap), m, k);
-        for (a, b) in [(k, m), (m, k)] {
-            let cur = near_m[a];
-            if cur == u32::MAX || (d2, sn.id[b]) < (near_d2[a], sn.id[cur as usize]) {
-                near_d2[a] = d2;
-                near_m[a] = b as u32;
-            }
-        }
+    pairs.list.resize(n * cap, 0);
+    pairs.len.clear();
+    pairs.len.resize(n, 0);
+    pairs.near_d2.clear();
+    pairs.near_d2.resize(n, u64::MAX);
+    pairs.near_m.clear();
+    pairs.near_m.resize(n, u32::MAX);
+    pairs
+        .spill
+        .resize_with(parts.max(pairs.spill.len()), Vec::new);
+    if parts == 1 {
+        sweep(sn, max2, (&mut pairs.whole(), n), &mut Vec::new());
+        return;
+    }
+    // The lists split where the fish do, `cap` slots a fish.
+    let mut lists = Vec::with_capacity(parts);
+    let mut rest = &mut pairs.list[..];
+    for i in 0..parts {
+        let (c, r) = rest.split_at_mut(crate::par::range(n, parts, i).len() * cap);
+        lists.push(c);
+        rest = r;
+    }
+    let jobs: Vec<_> = lists
+        .into_iter()
+        .zip(crate::par::chunks(&mut pairs.len[..], parts))
+        .zip(
+            crate::par::chunks(&mut pairs.near_d2[..], parts)
+                .into_iter()
+                .zip(crate::par::chunks(&mut pairs.near_m[..], parts)),
+        )
+        .zip(&mut pairs.spill[..parts])
+        .collect();
+    crate::par::each(jobs, |i, (((list, len), (near_d2, near_m)), spill)| {
+        let r = crate::par::range(n, parts, i);
+        let mut share = Share {
+            start: r.start,
+            cap,
+            list,
+            len,
+            near_d2,
+            near_m,
+        };
+        spill.clear();
+        sweep(sn, max2, (&mut share, r.end), spill);
     });
+    let spills = std::mem::take(pairs.spill);
+    let mut all = pairs.whole();
+    for spill in &spills[..parts] {
+        for &(a, b, d2) in spill {
+            all.meet(&sn.id, a as usize, b as usize, d2);
+        }
+    }
+    *pairs.spill = spills;
+}
+
+/// The forward halves of the fish of `share` (up to `end`): each pair
+/// met once, both fish's lists and nearest updated, or the later fish's
+/// kept in `spill` when it is past `end`.
+#[inline(always)]
+fn sweep(sn: &Snapshot, max2: u64, (share, end): (&mut Share, usize), spill: &mut Vec<Spill>) {
+    let mut runs = Runs::new();
+    for k in share.start..end {
+        sn.forward::<true>(k, &mut runs, max2, |m, _, _, _, d2| {
+            share.meet(&sn.id, k, m, d2);
+            if m < end {
+                share.meet(&sn.id, m, k, d2);
+            } else {
+                spill.push((m as u32, k as u32, d2));
+            }
+        });
+    }
 }
 
 /// Offers mate `m` to fish `k`'s list (`cap` slots from `k · cap`, `len[k]`
@@ -529,6 +633,7 @@ pub(super) fn step<const TRACE: bool>(
         pair_len,
         near_d2,
         near_m,
+        near_spill,
         threads,
         used,
         ..
@@ -551,16 +656,18 @@ pub(super) fn step<const TRACE: bool>(
         len: pair_len,
         near_d2,
         near_m,
+        spill: near_spill,
     };
     let parts = crate::par::parts(snap.len(), *threads, 1);
     *used = if !TRACE && !in_place { parts } else { 1 };
-    let pairwise = !TRACE && !in_place && sh.cone.is_none() && pairs.cap <= PAIR_CAP && parts == 1;
+    let pairwise = !TRACE && !in_place && sh.cone.is_none() && pairs.cap <= PAIR_CAP;
     if pairwise {
-        pair_lists(snap, &mut pairs, sh.max2);
+        pair_lists(snap, &mut pairs, sh.max2, *used);
     }
     let pairs = pairwise.then_some(&pairs);
     if *used > 1 {
-        // Each thread queries its fish's mates itself.
+        // Each thread steps its own fish, from the pair lists or (with a
+        // view angle, or long lists) its own queries.
         let snap = &*snap;
         let out = (&mut state.boids[..], &mut att[..]);
         crate::par::in_id_order(
@@ -571,7 +678,7 @@ pub(super) fn step<const TRACE: bool>(
                 let pr = [snap.x[k], snap.y[k], snap.z[k]];
                 let vel = unraw([snap.vx[k], snap.vy[k], snap.vz[k]]);
                 let draw = draws[snap.id[k] as usize];
-                let m = next::<false>((snap, &sh, None), (k, pr, vel, draw), (seen, runs));
+                let m = next::<false>((snap, &sh, pairs), (k, pr, vel, draw), (seen, runs));
                 let (pos, _) = FlockSim::bound(cfg, unraw(pr));
                 (Boid { pos, vel: m.vel }, m.attitude)
             },

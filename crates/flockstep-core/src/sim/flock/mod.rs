@@ -551,6 +551,8 @@ pub struct FlockSim {
     pair_len: Vec<u32>,
     near_d2: Vec<u64>,
     near_m: Vec<u32>,
+    /// On several threads, each range's offers to fish of later ranges.
+    near_spill: Vec<Vec<gems::Spill>>,
 }
 
 /// Whether a component of `v` lies outside `[−lim, lim]` (no `abs`, which
@@ -736,6 +738,7 @@ impl FlockSim {
             pair_len: Vec::new(),
             near_d2: Vec::new(),
             near_m: Vec::new(),
+            near_spill: Vec::new(),
         })
     }
 
@@ -1001,6 +1004,11 @@ impl FlockSim {
                 .sum::<usize>()
             + (self.pair_list.capacity() + self.pair_len.capacity() + self.near_m.capacity()) * 4
             + self.near_d2.capacity() * 8
+            + self
+                .near_spill
+                .iter()
+                .map(|s| s.capacity() * size_of::<gems::Spill>())
+                .sum::<usize>()
             + self.cfg.boids.capacity() * size_of::<BoidInit>()
     }
 
