@@ -241,8 +241,10 @@ impl Share<'_> {
     fn meet(&mut self, id: &[u32], a: usize, b: usize, d2: u64) {
         let j = a - self.start;
         offer((self.list, self.len, id, self.cap), j, b);
-        let cur = self.near_m[j];
-        if cur == u32::MAX || (d2, id[b]) < (self.near_d2[j], id[cur as usize]) {
+        // With no nearest yet its distance is u64::MAX, more than any
+        // mate's: the ids are compared only on a tie.
+        let near = self.near_d2[j];
+        if d2 < near || (d2 == near && id[b] < id[self.near_m[j] as usize]) {
             self.near_d2[j] = d2;
             self.near_m[j] = b as u32;
         }
@@ -379,14 +381,13 @@ fn offer((list, len, id, cap): (&mut [u32], &mut [u32], &[u32], usize), k: usize
 /// Swaps the entry of the largest id into slot 0.
 #[inline(always)]
 fn largest_first(l: &mut [u32], id: &[u32]) {
-    let (mut worst, mut worst_id) = (0, id[l[0] as usize]);
-    for (j, &e) in l.iter().enumerate().skip(1) {
-        let eid = id[e as usize];
-        if eid > worst_id {
-            (worst, worst_id) = (j, eid);
-        }
+    // (id, slot) in one word, so the maximum is taken without a branch
+    // (which slot wins is unpredictable); ids are unique.
+    let mut most = 0u64;
+    for (j, &e) in l.iter().enumerate() {
+        most = most.max(u64::from(id[e as usize]) << 32 | j as u64);
     }
-    l.swap(0, worst);
+    l.swap(0, most as u32 as usize);
 }
 
 /// The mates fish `k` (moving at `vel`) sees, into `seen` (snapshot
