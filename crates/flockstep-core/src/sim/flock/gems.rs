@@ -462,14 +462,18 @@ fn alignment(near_vel: Vec3, p: &GemsParams) -> Vec3 {
 /// `seen` mates of the fish at `pr`, times `min_urgency`. The direction to
 /// the centre is the direction of the summed offsets: no division needed.
 fn cohesion(snap: &Snapshot, seen: &[u32], pr: [i64; 3], p: &GemsParams) -> Vec3 {
-    let mut sum = [0i128; 3];
+    // At most max_visible (≤ 1,000) offsets under perception (≤ 10⁴
+    // units, < 2⁴⁶ raw) each: the sum is below 2⁵⁶, so 64 bits hold it
+    // and no add can wrap (nor an offset: coordinates are within
+    // ±COORD_LIMIT); wrapping operations spare the checks.
+    let mut sum = [0i64; 3];
     for &m in seen {
         let m = m as usize;
-        sum[0] += (snap.x[m] - pr[0]) as i128;
-        sum[1] += (snap.y[m] - pr[1]) as i128;
-        sum[2] += (snap.z[m] - pr[2]) as i128;
+        sum[0] = sum[0].wrapping_add(snap.x[m].wrapping_sub(pr[0]));
+        sum[1] = sum[1].wrapping_add(snap.y[m].wrapping_sub(pr[1]));
+        sum[2] = sum[2].wrapping_add(snap.z[m].wrapping_sub(pr[2]));
     }
-    let sum = sum.map(|c| Fx::from_bits(c as i64));
+    let sum = sum.map(Fx::from_bits);
     Vec3::new(sum[0], sum[1], sum[2]).fast_normalize() * p.min_urgency
 }
 
