@@ -88,17 +88,47 @@ const fn mul_i64_signs(a: i64, b: i64) -> i128 {
 #[inline(always)]
 pub const fn mul_shr32(a: i64, b: i64) -> Option<i64> {
     let q = mul_u64(a.unsigned_abs(), b.unsigned_abs()) >> 32;
+    #[cfg(target_arch = "wasm32")]
+    {
+        mul_shr32_branches(q, (a < 0) != (b < 0))
+    }
     // −1 when the signs differ, else 0: the sign is applied without a
     // branch (a flock's signs are unpredictable), and a negative result
     // may reach −2⁶³, one more than a positive one.
-    let sign = (a ^ b) >> 63;
-    if q > i64::MAX as u128 + (sign & 1) as u128 {
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        let sign = (a ^ b) >> 63;
+        if q > i64::MAX as u128 + (sign & 1) as u128 {
+            return None;
+        }
+        // q ≤ 2⁶³: as i64 it wraps only at 2⁶³ (negative), whose negation
+        // wraps back to −2⁶³, the true result.
+        let m = q as u64 as i64;
+        Some((m ^ sign).wrapping_sub(sign))
+    }
+}
+
+/// [`mul_shr32`]'s result from the magnitudes' product `q` (shifted) and
+/// whether it is negative, with branches: the web build's form, where the
+/// branch-free one's 128-bit comparison costs more than the branches.
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+#[inline(always)]
+const fn mul_shr32_branches(q: u128, negative: bool) -> Option<i64> {
+    if q >> 64 != 0 {
         return None;
     }
-    // q ≤ 2⁶³: as i64 it wraps only at 2⁶³ (negative), whose negation
-    // wraps back to −2⁶³, the true result.
-    let m = q as u64 as i64;
-    Some((m ^ sign).wrapping_sub(sign))
+    let m = q as u64;
+    if negative {
+        if m > 1 << 63 {
+            None
+        } else {
+            Some((m as i64).wrapping_neg())
+        }
+    } else if m > i64::MAX as u64 {
+        None
+    } else {
+        Some(m as i64)
+    }
 }
 
 /// `w / 2³²` rounded towards zero (as `i128` division rounds), by a
@@ -193,6 +223,12 @@ mod tests {
                         mul_shr32(sa, sb),
                         i64::try_from(q).ok(),
                         "{sa} · {sb} / 2³²"
+                    );
+                    let mag = sa.unsigned_abs() as u128 * sb.unsigned_abs() as u128 >> 32;
+                    assert_eq!(
+                        mul_shr32_branches(mag, (sa < 0) != (sb < 0)),
+                        i64::try_from(q).ok(),
+                        "{sa} · {sb} / 2³², with branches"
                     );
                     let v = limbs(a, b);
                     let s = (a % 128) as u32;
