@@ -1048,19 +1048,29 @@ fn explaining_a_few_weighted_boids_is_the_full_trace_of_them() {
 /// A flock of `n` boids, about a dozen within each one's radius, in a
 /// world four radii across and long along the axis the snapshot's layers
 /// follow (z in 3-D, y in 2-D), so that a layer, and the weighted model's
-/// pair window, is small against a thread's share.
-fn long_world(model: Model, dims: u8, n: u32, bounds: Bounds) -> FlockConfig {
+/// pair window, is small against a thread's share — or, `along_x`, a 2-D
+/// strip half a radius tall and long along x: one row holding the whole
+/// flock, where only the bands keep the pair window small.
+fn long_world(model: Model, dims: u8, n: u32, bounds: Bounds, along_x: bool) -> FlockConfig {
     let mut rng = Pcg32::new(u64::from(n) + u64::from(dims), 11);
     let r = f(model.radius());
     let mut cfg = random_world(&mut rng, model, dims);
     let w = (4.0 * r).ceil() as i32;
     let long = if dims == 3 {
         (n as f64 * std::f64::consts::PI * r / 144.0).ceil() as i32
+    } else if along_x {
+        // About 2r·n/long mates along the strip: a dozen.
+        (n as f64 * r / 6.0).ceil() as i32
     } else {
         (n as f64 * std::f64::consts::PI * r / 48.0).ceil() as i32
     };
     let (lo, hi) = if dims == 3 {
         (Vec3::ZERO, Vec3::from_ints(w, w, long))
+    } else if along_x {
+        (
+            Vec3::ZERO,
+            Vec3::new(Fx::from_int(long), fx(r / 2.0), Fx::ZERO),
+        )
     } else {
         (Vec3::ZERO, Vec3::from_ints(w, long, 0))
     };
@@ -1073,6 +1083,8 @@ fn long_world(model: Model, dims: u8, n: u32, bounds: Bounds) -> FlockConfig {
             .map(|i| Obstacle {
                 center: if dims == 3 {
                     Vec3::from_ints(w / 2, w / 2, long * i / 4)
+                } else if along_x {
+                    Vec3::new(Fx::from_int(long * i / 4), fx(r / 4.0), Fx::ZERO)
                 } else {
                     Vec3::from_ints(w / 2, long * i / 4, 0)
                 },
@@ -1092,14 +1104,39 @@ fn long_world(model: Model, dims: u8, n: u32, bounds: Bounds) -> FlockConfig {
 #[test]
 fn ticks_on_any_number_of_threads_are_bit_identical() {
     let cases = [
-        (Model::Heading(HeadingParams::default()), 2, Bounds::Wrap),
-        (Model::Gems(GemsParams::default()), 3, Bounds::Wrap),
-        (Model::Weighted(WeightedParams::default()), 2, Bounds::Walls),
-        (Model::Weighted(WeightedParams::default()), 3, Bounds::Walls),
+        (
+            Model::Heading(HeadingParams::default()),
+            2,
+            Bounds::Wrap,
+            false,
+        ),
+        (Model::Gems(GemsParams::default()), 3, Bounds::Wrap, false),
+        (
+            Model::Weighted(WeightedParams::default()),
+            2,
+            Bounds::Walls,
+            false,
+        ),
+        (
+            Model::Weighted(WeightedParams::default()),
+            3,
+            Bounds::Walls,
+            false,
+        ),
+        (
+            Model::Weighted(WeightedParams::default()),
+            2,
+            Bounds::Walls,
+            true,
+        ),
     ];
-    for (model, dims, bounds) in cases {
-        let name = format!("{} {dims}-D", model.name());
-        let cfg = long_world(model, dims, 17_000, bounds);
+    for (model, dims, bounds, along_x) in cases {
+        let name = format!(
+            "{} {dims}-D{}",
+            model.name(),
+            if along_x { " along x" } else { "" }
+        );
+        let cfg = long_world(model, dims, 17_000, bounds, along_x);
         let mut hashes = Vec::new();
         for threads in [1, 2, 8] {
             let mut s = FlockSim::new(cfg.clone()).unwrap();
@@ -1115,7 +1152,7 @@ fn ticks_on_any_number_of_threads_are_bit_identical() {
         assert_eq!(hashes[0], hashes[1], "{name}: 1 and 2 threads differ");
         assert_eq!(hashes[0], hashes[2], "{name}: 1 and 8 threads differ");
         // In place: one thread, where double buffering would use two.
-        let mut in_place = long_world(cfg.model.clone(), dims, 4_200, bounds);
+        let mut in_place = long_world(cfg.model.clone(), dims, 4_200, bounds, along_x);
         in_place.update = Update::InPlace;
         let mut s = FlockSim::new(in_place).unwrap();
         s.set_threads(2);

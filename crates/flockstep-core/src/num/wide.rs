@@ -224,7 +224,7 @@ mod tests {
                         i64::try_from(q).ok(),
                         "{sa} · {sb} / 2³²"
                     );
-                    let mag = sa.unsigned_abs() as u128 * sb.unsigned_abs() as u128 >> 32;
+                    let mag = (sa.unsigned_abs() as u128 * sb.unsigned_abs() as u128) >> 32;
                     assert_eq!(
                         mul_shr32_branches(mag, (sa < 0) != (sb < 0)),
                         i64::try_from(q).ok(),

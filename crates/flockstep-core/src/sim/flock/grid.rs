@@ -5,9 +5,10 @@
 //! tick's state under double buffering). The world is cut into rows along
 //! y and z (one row in 2-D's z); each row's boids are contiguous in memory
 //! and sorted by x (then id). A query visits the rows next to its own —
-//! 3 in 2-D, 9 in 3-D — and in each only the band `|x − px| ≤ R`, found by
-//! two pointers that only move forward while a sweep goes along a row, so
-//! it reads a slab `2R` long where cells would have read three cells.
+//! 3 in 2-D, 9 in 3-D — and in each only the band `|x − px| ≤ R`: its start
+//! only moves forward while a sweep goes along a row, and the scan stops
+//! where x passes `px + R`, so a query reads a slab `2R` long where cells
+//! would have read three cells.
 //! Rows are at least `R` = the search radius plus 2¹⁶ raw wide (the
 //! neighbour metric truncates each offset to 1/65536 of a unit, so a mate
 //! it accepts is nearer than `R` on every axis), and row coordinates are
@@ -89,25 +90,26 @@ impl Default for Runs {
     }
 }
 
-/// The flock as the rules read it during one tick.
+/// The flock as the rules read it during one tick. Its arrays are the
+/// core's own (a rebuild trusts the order it left), read by the models.
 #[derive(Clone, Debug, Default)]
 pub struct Snapshot {
     /// Position x, raw fixed-point bits, in snapshot order.
-    pub x: Vec<i64>,
+    pub(crate) x: Vec<i64>,
     /// Position y.
-    pub y: Vec<i64>,
+    pub(crate) y: Vec<i64>,
     /// Position z (zeros in 2-D).
-    pub z: Vec<i64>,
+    pub(crate) z: Vec<i64>,
     /// Velocity x.
-    pub vx: Vec<i64>,
+    pub(crate) vx: Vec<i64>,
     /// Velocity y.
-    pub vy: Vec<i64>,
+    pub(crate) vy: Vec<i64>,
     /// Velocity z.
-    pub vz: Vec<i64>,
+    pub(crate) vz: Vec<i64>,
     /// Heading (heading model only; empty otherwise).
-    pub hd: Vec<u32>,
+    pub(crate) hd: Vec<u32>,
     /// The boid id at each snapshot index.
-    pub id: Vec<u32>,
+    pub(crate) id: Vec<u32>,
     /// `row_start[r]..row_start[r + 1]` are the snapshot indices in row `r`.
     row_start: Vec<u32>,
     /// Rows along y and z.
@@ -533,28 +535,9 @@ impl Snapshot {
         }
     }
 
-    /// Calls `f(k, m, dx, dy, dz, d2)` once for every unordered pair of
-    /// boids `k < m` (snapshot indices) with `d2 ≤ max2` ([`dist2_q32`]),
-    /// where `d = pos[m] − pos[k]`. Each boid scans only the forward half
-    /// of its neighbourhood — the rows after its own, and in its own row
-    /// the boids after it — so every pair is met exactly once and the
-    /// candidate scan costs half of a per-boid query.
-    #[inline(always)]
-    pub fn for_each_pair<const D3: bool>(
-        &self,
-        max2: u64,
-        mut f: impl FnMut(usize, usize, i64, i64, i64, u64),
-    ) {
-        let mut runs = Runs::new();
-        for k in 0..self.len() {
-            self.forward::<D3>(k, &mut runs, max2, |m, dx, dy, dz, d2| {
-                f(k, m, dx, dy, dz, d2)
-            });
-        }
-    }
-
-    /// Boid `k`'s half of [`Self::for_each_pair`]: calls `f(m, dx, dy, dz,
-    /// d2)` for every boid `m > k` with `d2 ≤ max2`, `d = pos[m] − pos[k]`:
+    /// Boid `k`'s half of its pairs: calls `f(m, dx, dy, dz, d2)` for every
+    /// boid `m > k` with `d2 ≤ max2`, `d = pos[m] − pos[k]` — so a sweep
+    /// over every `k` meets each pair of mates exactly once:
     /// in its own row the boids after it (x no smaller) within its band, in
     /// the rows after its own ((y + 1) in its layer, the three of the next
     /// layer) their bands. `runs` keeps those rows for the next boid of the
@@ -584,19 +567,34 @@ impl Snapshot {
         }
     }
 
-    /// More than the farthest a pair of [`Self::for_each_pair`] reaches
-    /// ahead of boid `k`, over every `k` (`m − k < pair_window`): room for
-    /// the boids whose sums are in flight at once. Taken per row, from its
-    /// first boid to the end of the last row its boids scan.
+    /// More than the farthest a pair of [`Self::forward`] reaches ahead of
+    /// boid `k`, over every `k` (`m − k < pair_window`): room for the boids
+    /// whose sums are in flight at once. A mate `m` of `k` lies at most in
+    /// the last row `k` scans, within its band: before the first boid of
+    /// that row past `x_k + R`, found by a pointer that only moves forward
+    /// along `k`'s row. (Bounding by whole rows instead would make a world
+    /// of few rows hold the whole flock in flight.)
     pub fn pair_window(&self) -> usize {
         let r = self.reach;
+        let (ny, nz) = (self.n[0], self.n[1]);
         let mut most = 1;
-        for cz in 0..self.n[1] {
-            for cy in 0..self.n[0] {
-                let first = self.row_start[self.row(cz, cy) as usize] as usize;
-                let last = self.row((cz + r).min(self.n[1] - 1), (cy + r).min(self.n[0] - 1));
-                let end = self.row_start[last as usize + 1] as usize;
-                most = most.max(end.saturating_sub(first) + 1);
+        for cz in 0..nz {
+            for cy in 0..ny {
+                let own = self.row(cz, cy) as usize;
+                let (s, e) = (
+                    self.row_start[own] as usize,
+                    self.row_start[own + 1] as usize,
+                );
+                let last = self.row((cz + r).min(nz - 1), (cy + r).min(ny - 1)) as usize;
+                let end = self.row_start[last + 1] as usize;
+                let mut hi = self.row_start[last] as usize;
+                for k in s..e {
+                    let hi_x = self.x[k].saturating_add(self.band);
+                    while hi < end && self.x[hi] <= hi_x {
+                        hi += 1;
+                    }
+                    most = most.max(hi.max(k + 1) - k + 1);
+                }
             }
         }
         most
