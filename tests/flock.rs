@@ -1161,6 +1161,28 @@ fn ticks_on_any_number_of_threads_are_bit_identical() {
     }
 }
 
+/// An open world from the origin to `max` holding `boids` as placed,
+/// double-buffered at 1/60 s, searched by `search`.
+fn placed(model: Model, dims: u8, max: Vec3, boids: Vec<BoidInit>, search: Search) -> FlockConfig {
+    FlockConfig {
+        model,
+        dims,
+        world_min: Vec3::ZERO,
+        world_max: max,
+        bounds: Bounds::Open,
+        update: Update::DoubleBuffered,
+        numbering: Numbering::AsPlaced,
+        search,
+        dt: Fx::from_ratio(1, 60).unwrap(),
+        dt_jitter: Fx::ZERO,
+        frame_seed: 0,
+        seed: 3,
+        boids,
+        spawn: None,
+        obstacles: Vec::new(),
+    }
+}
+
 /// The neighbour metric truncates each offset to 1/65536 of a unit, so it
 /// accepts a mate a little beyond the radius; the grid's rows (along y and
 /// z) and its bands (along x) are sized for that too. Two boids `fov +
@@ -1187,22 +1209,10 @@ fn the_grid_finds_mates_the_metric_accepts_beyond_the_radius() {
         // grid keeps them that small).
         let mut max = [Fx::from_int(4); 3];
         max[axis] = Fx::from_int(30);
-        let cfg = |search| FlockConfig {
-            model: Model::Weighted(p.clone()),
-            dims: 3,
-            world_min: Vec3::ZERO,
-            world_max: Vec3::new(max[0], max[1], max[2]),
-            bounds: Bounds::Open,
-            update: Update::DoubleBuffered,
-            numbering: Numbering::AsPlaced,
-            search,
-            dt: Fx::from_ratio(1, 60).unwrap(),
-            dt_jitter: Fx::ZERO,
-            frame_seed: 0,
-            seed: 1,
-            boids: vec![at(a), at(a + r + 30_000)],
-            spawn: None,
-            obstacles: Vec::new(),
+        let cfg = |search| {
+            let model = Model::Weighted(p.clone());
+            let boids = vec![at(a), at(a + r + 30_000)];
+            placed(model, 3, Vec3::new(max[0], max[1], max[2]), boids, search)
         };
         let mut grid = FlockSim::new(cfg(Search::Grid)).unwrap();
         let mut brute = FlockSim::new(cfg(Search::Brute)).unwrap();
@@ -1255,31 +1265,13 @@ fn rows_sorted_along_x_keep_every_mate_of_a_crowded_row() {
                 }
             })
             .collect();
-        let cfg = |search| FlockConfig {
-            model: model.clone(),
-            dims,
-            world_min: Vec3::ZERO,
-            world_max: Vec3::new(
-                r * Fx::from_int(13),
-                Fx::from_int(16),
-                if dims == 3 {
-                    Fx::from_int(16)
-                } else {
-                    Fx::ZERO
-                },
-            ),
-            bounds: Bounds::Open,
-            update: Update::DoubleBuffered,
-            numbering: Numbering::AsPlaced,
-            search,
-            dt: Fx::from_ratio(1, 60).unwrap(),
-            dt_jitter: Fx::ZERO,
-            frame_seed: 0,
-            seed: 3,
-            boids: boids.clone(),
-            spawn: None,
-            obstacles: Vec::new(),
+        let z = if dims == 3 {
+            Fx::from_int(16)
+        } else {
+            Fx::ZERO
         };
+        let max = Vec3::new(r * Fx::from_int(13), Fx::from_int(16), z);
+        let cfg = |search| placed(model.clone(), dims, max, boids.clone(), search);
         let mut grid = FlockSim::new(cfg(Search::Grid)).unwrap();
         let mut brute = FlockSim::new(cfg(Search::Brute)).unwrap();
         for t in 0..3 {

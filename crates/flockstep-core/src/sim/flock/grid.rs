@@ -46,8 +46,7 @@ pub const MAX_ROWS: usize = 9;
 /// forward.
 #[derive(Clone, Copy, Debug)]
 pub struct Runs {
-    /// The row's boids: `first..end`.
-    first: usize,
+    /// Where `at`'s row ends: the boids `at..end` share its row.
     end: usize,
     /// The boid the bands are for.
     at: usize,
@@ -66,7 +65,6 @@ impl Runs {
     /// Runs of no row yet.
     pub fn new() -> Runs {
         Runs {
-            first: 0,
             end: 0,
             at: 0,
             n: 0,
@@ -80,7 +78,8 @@ impl Runs {
     /// the same kind.
     #[inline(always)]
     fn serve(&self, k: usize, forward: bool) -> bool {
-        self.forward == forward && k >= self.at && k < self.end && self.first < self.end
+        // A new Runs has at = end = 0: it serves no boid.
+        self.forward == forward && k >= self.at && k < self.end
     }
 }
 
@@ -407,10 +406,7 @@ impl Snapshot {
         let p = [self.x[k], self.y[k], self.z[k]];
         let c = self.row_of(p);
         let own = self.row(c[1], c[0]) as usize;
-        (runs.first, runs.end) = (
-            self.row_start[own] as usize,
-            self.row_start[own + 1] as usize,
-        );
+        runs.end = self.row_start[own + 1] as usize;
         runs.n = 0;
         runs.forward = forward;
         runs.at = k;
