@@ -750,6 +750,56 @@ fn memory_stays_under_200_bytes_per_boid() {
     }
 }
 
+/// A boid dropped into a running flock costs about its own bytes: the
+/// arrays refilled every tick (the snapshot, the pair lists) are sized
+/// exactly, and the per-boid ones grow by a little, not by doubling.
+#[test]
+fn a_flock_grown_by_a_boid_holds_no_spare_copy() {
+    for model in [
+        Model::Heading(HeadingParams::default()),
+        Model::Gems(GemsParams::default()),
+        Model::Weighted(WeightedParams::default()),
+    ] {
+        let d3 = !matches!(model, Model::Heading(_));
+        let hi = Vec3::from_ints(300, 300, if d3 { 300 } else { 0 });
+        let n = 6_000;
+        let mut cfg = placed(
+            model.clone(),
+            if d3 { 3 } else { 2 },
+            hi,
+            Vec::new(),
+            Search::Grid,
+        );
+        cfg.spawn = Some(Spawn {
+            count: n,
+            min: Vec3::ZERO,
+            max: hi,
+            speed_min: Fx::ONE,
+            speed_max: Fx::ONE,
+        });
+        let mut s = FlockSim::new(cfg).unwrap();
+        s.set_threads(1);
+        for _ in 0..3 {
+            s.step(&mut NoTrace);
+        }
+        let before = s.memory_bytes();
+        s.add_boid(
+            Vec3::from_ints(150, 150, if d3 { 150 } else { 0 }),
+            Vec3::ZERO,
+        )
+        .unwrap();
+        for _ in 0..3 {
+            s.step(&mut NoTrace);
+        }
+        let after = s.memory_bytes();
+        assert!(
+            after <= before + before / 50,
+            "{}: {before} bytes for {n} boids, {after} for one more",
+            model.name()
+        );
+    }
+}
+
 #[test]
 fn scaling_a_lesson_with_set_boids() {
     for (id, n) in [

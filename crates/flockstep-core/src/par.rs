@@ -120,15 +120,16 @@ pub fn chunks<T>(v: &mut [T], n: usize) -> Vec<&mut [T]> {
 /// Puts `v`, in snapshot order, in id order: `v[id[k]] = old v[k]`, in
 /// place, one cycle of the permutation at a time.
 pub fn to_id_order<T: Copy>(v: &mut [T], id: &[u32]) {
-    let mut moved = vec![false; v.len()];
+    // Which places a cycle has been through: a bit each.
+    let mut moved = vec![0u64; v.len().div_ceil(64)];
     for start in 0..v.len() {
-        if moved[start] {
+        if moved[start / 64] >> (start % 64) & 1 == 1 {
             continue;
         }
         let (mut k, mut carry) = (start, v[start]);
         loop {
             let to = id[k] as usize;
-            moved[k] = true;
+            moved[k / 64] |= 1 << (k % 64);
             carry = std::mem::replace(&mut v[to], carry);
             if to == start {
                 break;

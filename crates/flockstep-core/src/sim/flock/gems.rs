@@ -286,13 +286,12 @@ fn pair_lists(sn: &Snapshot, pairs: &mut Pairs, max2: u64, parts: usize) {
     let (n, cap) = (sn.len(), pairs.cap);
     // A list's slots past its length are never read: only the lengths
     // start again from zero.
-    pairs.list.resize(n * cap, 0);
-    pairs.len.clear();
-    pairs.len.resize(n, 0);
-    pairs.near_d2.clear();
-    pairs.near_d2.resize(n, u64::MAX);
-    pairs.near_m.clear();
-    pairs.near_m.resize(n, u32::MAX);
+    if pairs.list.len() != n * cap {
+        super::refill(pairs.list, n * cap, 0);
+    }
+    super::refill(pairs.len, n, 0);
+    super::refill(pairs.near_d2, n, u64::MAX);
+    super::refill(pairs.near_m, n, u32::MAX);
     pairs
         .spill
         .resize_with(parts.max(pairs.spill.len()), Vec::new);
@@ -652,6 +651,7 @@ pub(super) fn step<const TRACE: bool>(
     let in_place = cfg.update == Update::InPlace;
     // The wobble: one draw per fish, in id order, before anyone steers.
     draws.clear();
+    draws.reserve_exact(state.boids.len());
     draws.extend((0..state.boids.len()).map(|_| state.rng.below(100)));
     move_all(snap, &mut state.boids, cfg, p, dt);
     let sh = Shared::new(p);

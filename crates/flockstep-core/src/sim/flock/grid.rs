@@ -24,7 +24,7 @@
 //! scan; `tests/flock.rs` checks both agree on random worlds for every
 //! model.
 
-use super::Boid;
+use super::{Boid, refill};
 use crate::num::wide::mul_u64;
 use crate::num::{Angle, Vec3};
 
@@ -217,8 +217,7 @@ impl Snapshot {
         ];
         self.shape(extent, boids.len(), radius, brute);
         let rows = (self.n[0] * self.n[1]) as usize;
-        self.row_start.clear();
-        self.row_start.resize(rows + 1, 0);
+        refill(&mut self.row_start, rows + 1, 0);
         for (i, b) in boids.iter_mut().enumerate() {
             prepare(i, b);
             let r = self.row_index(raw_pos(b));
@@ -272,8 +271,7 @@ impl Snapshot {
     fn place(&mut self, boids: &[Boid], brute: bool) {
         let len = boids.len();
         let again = !brute && self.sorted && self.id.len() == len;
-        self.vx.clear();
-        self.vx.resize(len, 0);
+        refill(&mut self.vx, len, 0);
         for j in 0..len {
             let i = if again { self.id[j] as usize } else { j };
             let r = self.row_index(raw_pos(&boids[i]));
@@ -293,8 +291,10 @@ impl Snapshot {
     /// they came in.
     fn sort_rows(&mut self, boids: &[Boid], brute: bool) {
         let len = boids.len();
-        self.id.clear();
-        self.id.extend(self.vx.iter().map(|&i| i as u32));
+        refill(&mut self.id, len, 0);
+        for (d, &i) in self.id.iter_mut().zip(&self.vx) {
+            *d = i as u32;
+        }
         if brute {
             return;
         }
@@ -332,13 +332,9 @@ impl Snapshot {
             &mut self.vy,
             &mut self.vz,
         ] {
-            v.clear();
-            v.resize(len, 0);
+            refill(v, len, 0);
         }
-        self.hd.clear();
-        if heading.is_some() {
-            self.hd.resize(len, 0);
-        }
+        refill(&mut self.hd, if heading.is_some() { len } else { 0 }, 0);
         for k in 0..len {
             let i = self.id[k] as usize;
             let b = &boids[i];

@@ -555,6 +555,28 @@ pub struct FlockSim {
     near_spill: Vec<Vec<gems::Spill>>,
 }
 
+/// Sets `v` to `len` copies of `fill`, growing its buffer to exactly
+/// `len` when it must grow: a tick's scratch arrays are refilled every
+/// tick, and the amortised doubling of `resize` would leave up to twice
+/// their size held (a flock one boid larger than last tick's would hold
+/// two snapshots).
+pub(super) fn refill<T: Clone>(v: &mut Vec<T>, len: usize, fill: T) {
+    v.clear();
+    v.reserve_exact(len);
+    v.resize(len, fill);
+}
+
+/// Pushes `x` onto a per-boid array, growing a full one by a 64th (at
+/// least 16): a boid added between ticks then leaves at most 1.6 % of the
+/// array spare, not the whole array as doubling would, and adding many
+/// still costs amortised constant time each.
+fn push_boid<T>(v: &mut Vec<T>, x: T) {
+    if v.len() == v.capacity() {
+        v.reserve_exact((v.len() / 64).max(16));
+    }
+    v.push(x);
+}
+
 /// Whether a component of `v` lies outside `[−lim, lim]` (no `abs`, which
 /// would overflow on `Fx::MIN`).
 fn beyond(v: Vec3, lim: Fx) -> bool {
@@ -793,13 +815,15 @@ impl FlockSim {
                 let speed = crate::num::Vec2::new(vel.x, vel.y).length();
                 let u = h.unit();
                 boid.vel = Vec3::new(u.x * speed, u.y * speed, Fx::ZERO);
-                heading.push(h);
-                self.speeds.push(speed);
+                push_boid(heading, h);
+                push_boid(&mut self.speeds, speed);
             }
-            ModelState::Gems { attitude } => attitude.push(gems::attitude(vel, vel, Fx::ZERO)),
-            ModelState::Weighted { acc } => acc.push(Vec3::ZERO),
+            ModelState::Gems { attitude } => {
+                push_boid(attitude, gems::attitude(vel, vel, Fx::ZERO));
+            }
+            ModelState::Weighted { acc } => push_boid(acc, Vec3::ZERO),
         }
-        self.state.boids.push(boid);
+        push_boid(&mut self.state.boids, boid);
         Ok(())
     }
 

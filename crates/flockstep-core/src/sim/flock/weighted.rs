@@ -516,9 +516,10 @@ fn sweep<const D3: bool>(
     part: &mut Part,
     mut done: impl FnMut(usize, &Slot),
 ) {
-    part.ring.clear();
-    part.ring.resize(w, Slot::ZERO);
+    super::refill(&mut part.ring, w, Slot::ZERO);
     part.held.clear();
+    part.held
+        .reserve_exact(hold.saturating_sub(range.start).min(range.len()));
     let ring = &mut part.ring[..];
     let push = sh.push_fn::<D3>();
     let mut base = 0; // (k − start) mod w
