@@ -1,6 +1,8 @@
 //! The command line as a user meets it: the real binary, its output, its
 //! exit codes, and one clear message for every kind of bad input.
 
+mod common;
+
 use clap::CommandFactory;
 use flockstep::cli::Cli;
 use std::process::{Command, Output};
@@ -42,10 +44,7 @@ impl TempLesson {
     fn new(name: &str, text: &str) -> TempLesson {
         static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
         let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        let dir = std::env::temp_dir()
-            .join(format!("flockstep-cli-{}", std::process::id()))
-            .join(n.to_string());
-        std::fs::create_dir_all(&dir).unwrap();
+        let dir = common::scratch_dir(&n.to_string());
         let p = dir.join(name);
         std::fs::write(&p, text).unwrap();
         TempLesson(p)

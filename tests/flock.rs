@@ -710,13 +710,18 @@ fn the_coordinate_limit_clamp_is_reported() {
     );
 }
 
-#[test]
-fn memory_stays_under_200_bytes_per_boid() {
-    for model in [
+/// The three models with their articles' parameters.
+fn every_model() -> [Model; 3] {
+    [
         Model::Heading(HeadingParams::default()),
         Model::Gems(GemsParams::default()),
         Model::Weighted(WeightedParams::default()),
-    ] {
+    ]
+}
+
+#[test]
+fn memory_stays_under_200_bytes_per_boid() {
+    for model in every_model() {
         let d3 = !matches!(model, Model::Heading(_));
         let hi = Vec3::from_ints(1000, 1000, if d3 { 1000 } else { 0 });
         let n = 50_000;
@@ -755,11 +760,7 @@ fn memory_stays_under_200_bytes_per_boid() {
 /// exactly, and the per-boid ones grow by a little, not by doubling.
 #[test]
 fn a_flock_grown_by_a_boid_holds_no_spare_copy() {
-    for model in [
-        Model::Heading(HeadingParams::default()),
-        Model::Gems(GemsParams::default()),
-        Model::Weighted(WeightedParams::default()),
-    ] {
+    for model in every_model() {
         let d3 = !matches!(model, Model::Heading(_));
         let hi = Vec3::from_ints(300, 300, if d3 { 300 } else { 0 });
         let n = 6_000;

@@ -2,6 +2,8 @@
 //! and frame times, live sessions with history, replays, interventions
 //! saved as replays, damaged files, and restoring recorded states.
 
+mod common;
+
 use flockstep::bundled::find_bundled;
 use flockstep::num::{Fx, Pcg32, Vec3};
 use flockstep::replay::codec;
@@ -15,9 +17,7 @@ use flockstep::viewer::timeline::Command;
 use std::path::{Path, PathBuf};
 
 fn temp(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("flockstep-viewer-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir.join(name)
+    common::scratch(name)
 }
 
 /// Per-tick hashes of a plain run of a bundled lesson.

@@ -11,6 +11,8 @@
 //! so `.ci/run` (which installs it) never skips them.
 //! `FLOCKSTEP_SKIP_WINDOW_TESTS=1` skips them deliberately outside CI.
 
+mod common;
+
 use flockstep::scene::{self, Rgba, color};
 use flockstep::sim::{AnySim, Cell, Sim};
 use flockstep::viewer::app::{RenderAt, RenderOptions, prepare_render};
@@ -19,12 +21,6 @@ use std::process::{Command, Output};
 
 const W: i32 = 960;
 const H: i32 = 600;
-
-fn out_dir() -> PathBuf {
-    let d = std::env::temp_dir().join(format!("flockstep-window-{}", std::process::id()));
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
 
 /// Runs `flockstep ARGS` where a window can open: on the display if there
 /// is one, else inside xvfb-run. `None` when skipped on purpose.
@@ -95,7 +91,7 @@ fn rgb(c: Rgba) -> [u8; 3] {
 
 /// Renders and returns the image, or `None` when window tests are skipped.
 fn render(name: &str, args: &[&str]) -> Option<(PathBuf, Png)> {
-    let out = out_dir().join(name);
+    let out = common::scratch(name);
     let size = format!("{W}x{H}");
     let mut all: Vec<&str> = vec!["render"];
     all.extend_from_slice(args);
@@ -372,7 +368,7 @@ fn without_display(args: &[&str]) -> Output {
 
 #[test]
 fn no_display_is_a_clear_error() {
-    let png = out_dir().join("never.png");
+    let png = common::scratch("never.png");
     for args in [
         vec!["view"],
         vec![],
@@ -399,8 +395,8 @@ fn no_display_is_a_clear_error() {
 
 #[test]
 fn render_refuses_bad_input_before_opening_a_window() {
-    let png = out_dir().join("bad.png");
-    let damaged = out_dir().join("damaged.fsr");
+    let png = common::scratch("bad.png");
+    let damaged = common::scratch("damaged.fsr");
     let mut bytes =
         std::fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join("recordings/flock-obstacle.fsr"))
             .unwrap();
@@ -530,8 +526,7 @@ fn a_question_is_drawn_apart_from_the_narration() {
 /// layout puts its tick, and the pane titles of both runs are drawn.
 #[test]
 fn two_replays_side_by_side_mark_where_they_part() {
-    let dir = out_dir();
-    let (a, b) = (dir.join("cmp-a.fsr"), dir.join("cmp-b.fsr"));
+    let (a, b) = (common::scratch("cmp-a.fsr"), common::scratch("cmp-b.fsr"));
     for (p, input) in [(&a, None), (&b, Some("40:set:min_distance=3"))] {
         let mut args = vec!["record", "flock-separation", "--ticks", "80", "-o"];
         args.push(p.to_str().unwrap());
@@ -608,8 +603,7 @@ fn gif_frames(path: &Path) -> (u32, u32, Vec<Vec<[u8; 3]>>) {
 /// colours exact, blended edge pixels the nearest kept colour.
 #[test]
 fn a_gif_clip_has_a_frame_a_tick_and_its_first_is_the_png_of_its_tick() {
-    let dir = out_dir();
-    let gif = dir.join("clip.gif");
+    let gif = common::scratch("clip.gif");
     let size = format!("{W}x{H}");
     let args = [
         "render",

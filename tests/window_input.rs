@@ -10,6 +10,8 @@
 //! (Ctrl+S is one chord), as a script's do: the window must read them
 //! from its events, not from the keyboard and mouse at the next frame.
 
+mod common;
+
 use flockstep::replay::Replay;
 use flockstep::replay::run::{self, Verdict};
 use flockstep::scene;
@@ -115,8 +117,7 @@ fn a_brush_stroke_and_a_slider_drag_are_recorded_and_replay() {
     let expected = p.panel.controls[h].values[last].clone();
     let slider = [r.track.x + r.track.w - 1, r.track.y + r.track.h / 2];
 
-    let dir = std::env::temp_dir().join(format!("flockstep-input-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = common::scratch_dir("input");
     let bin = env!("CARGO_BIN_EXE_flockstep");
     let script = format!(
         r#"set -e
@@ -216,8 +217,7 @@ fn g_saves_the_beat_as_a_gif_clip() {
     let rate = l.rate.unwrap_or_else(|| l.sim.default_rate());
     let (every, _) = flockstep::viewer::clip::timing(rate, 1);
     let want = (from..=to).step_by(every as usize).count();
-    let dir = std::env::temp_dir().join(format!("flockstep-clip-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = common::scratch_dir("clip");
     let bin = env!("CARGO_BIN_EXE_flockstep");
     let script = format!(
         r#"set -e

@@ -94,13 +94,26 @@ browser.stderr.on("data", (d) => (log += d));
 let exited = null;
 browser.on("exit", (code) => (exited = `Chromium exited (${code}):\n${log}`));
 
-function cleanup() {
-    try {
-        browser.kill("SIGKILL");
-    } catch {}
+// Closes Chromium and removes its profile. Killed outright, its helper
+// processes went on writing into the profile while it was being removed,
+// and each run left megabytes in the temp dir: so it is asked to close
+// (the protocol's Browser.close), waited for, killed only if it hangs,
+// and the removal retried.
+async function cleanup() {
+    const gone = new Promise((r) => (exited ? r() : browser.on("exit", r)));
+    const within = (ms) => Promise.race([gone.then(() => true), sleep(ms).then(() => false)]);
+    if (!exited) {
+        send("Browser.close").catch(() => {});
+        if (!(await within(5000))) {
+            try {
+                browser.kill("SIGKILL");
+            } catch {}
+            await within(5000);
+        }
+    }
     server.close();
     try {
-        rmSync(profile, { recursive: true, force: true });
+        rmSync(profile, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
     } catch {}
 }
 
@@ -485,7 +498,7 @@ try {
 } catch (e) {
     if (!e.done) result.failure = String(e.message ?? e);
 } finally {
-    cleanup();
+    await cleanup();
 }
 console.log(JSON.stringify(result, null, 2));
 process.exit(result.failure ? 1 : 0);

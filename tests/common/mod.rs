@@ -1,4 +1,6 @@
 //! Helpers shared by the tests that run the real binary on real files.
+// Not every test binary uses every helper.
+#![allow(dead_code)]
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
@@ -43,10 +45,36 @@ impl Drop for Dir {
     }
 }
 
+/// This test binary's scratch folder, `name` inside the target dir's
+/// `tmp/<binary>/`: a run reuses the last run's folder rather than leaving
+/// one more in the system's temp dir (a window test's renders, a browser's
+/// profile: megabytes a run), and what a failed run wrote stays there to
+/// look at until the next.
+fn scratch_root() -> PathBuf {
+    let root = Path::new(env!("CARGO_TARGET_TMPDIR")).join(env!("CARGO_CRATE_NAME"));
+    std::fs::create_dir_all(&root).unwrap();
+    root
+}
+
+/// A file path in [`scratch_root`], with any file a last run left there
+/// removed: a command that fails to write it cannot pass on an old one.
+pub fn scratch(name: &str) -> PathBuf {
+    let p = scratch_root().join(name);
+    let _ = std::fs::remove_file(&p);
+    p
+}
+
+/// A folder in [`scratch_root`], empty.
+pub fn scratch_dir(name: &str) -> PathBuf {
+    let p = scratch_root().join(name);
+    let _ = std::fs::remove_dir_all(&p);
+    std::fs::create_dir_all(&p).unwrap();
+    p
+}
+
 /// A golden replay of flock-weights that today's code no longer makes,
 /// `ticks` long: frames stepped with `w_separation=4`, metadata saying the
 /// lesson as shipped (as if the rule had changed since it was recorded).
-#[allow(dead_code)] // not every test binary uses every helper
 pub fn diverging_golden(path: &str, ticks: u64) {
     use flockstep::replay::file::{DEFAULT_KEYFRAME_EVERY, Header, Meta, Writer};
     let b = flockstep::bundled::BUNDLED
