@@ -19,18 +19,14 @@ pub fn text(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()
 }
 
-/// A fresh directory under the target dir (named after the test binary
-/// and `name`), removed at the end.
+/// A fresh directory in the test binary's scratch folder
+/// ([`scratch_dir`]), removed at the end.
 pub struct Dir(pub PathBuf);
 
 impl Dir {
     /// Creates it, empty.
     pub fn new(name: &str) -> Dir {
-        let p = Path::new(env!("CARGO_TARGET_TMPDIR"))
-            .join(format!("{}-{name}", env!("CARGO_CRATE_NAME")));
-        let _ = std::fs::remove_dir_all(&p);
-        std::fs::create_dir_all(&p).unwrap();
-        Dir(p)
+        Dir(scratch_dir(name))
     }
 
     /// A path inside it.

@@ -291,10 +291,9 @@ impl Snapshot {
     /// they came in.
     fn sort_rows(&mut self, boids: &[Boid], brute: bool) {
         let len = boids.len();
-        refill(&mut self.id, len, 0);
-        for (d, &i) in self.id.iter_mut().zip(&self.vx) {
-            *d = i as u32;
-        }
+        self.id.clear();
+        self.id.reserve_exact(len);
+        self.id.extend(self.vx.iter().map(|&i| i as u32));
         if brute {
             return;
         }
