@@ -472,6 +472,10 @@ fn headless_chromium_shows_the_picker_plays_saves_and_reports_bad_files_as_the_d
     assert_eq!(r["ja"]["open"], flockstep::i18n::WEB_OPEN.ja, "{}", r["ja"]);
     assert_eq!(r["ja"]["hint"], flockstep::i18n::WEB_HINT.ja, "{}", r["ja"]);
     assert_eq!(r["ja"]["htmlLang"], "ja");
+    // ... and are drawn: the page's buttons fall back to the viewer's font
+    // for glyphs the system lacks (this machine's Chromium has no CJK
+    // font, so the face must have been fetched and loaded).
+    assert_eq!(r["ja"]["headerFont"], "loaded", "{}", r["ja"]);
     let first = r["ja"]["firstFrameMs"].as_f64().unwrap();
     assert!(
         first < 1500.0,

@@ -396,6 +396,11 @@ try {
         open: await js("document.getElementById('open').textContent"),
         hint: await js("document.querySelector('header .hint').textContent"),
         htmlLang: await js("document.documentElement.lang"),
+        // The header's Japanese drawn in the viewer's font where the
+        // system has none: the face is fetched only when text needs it.
+        headerFont: await js(
+            "document.fonts.ready.then(() => [...document.fonts].filter(f => f.family.replace(/\"/g, '') === 'flockstep-sans').map(f => f.status).join())",
+        ),
     };
     await shot("ja.png");
 
